@@ -1,0 +1,120 @@
+# scalebench: builds every tests/<t>.c twice (processes, threads), the tools, the selftests.
+#
+#   make              testcases and tools into build/
+#   make check        build, then run the selftests with prove
+#   make plot         draw the plots of every run under results/
+#   make deps         install the dependencies (root), or say what to install
+#   make clean
+#
+# SAN=address,undefined builds everything with sanitizers into build-san/.
+
+SAN ?=
+ifeq ($(SAN),)
+BUILD ?= build
+else
+BUILD ?= build-san
+endif
+CC ?= cc
+CFLAGS ?= -O2 -g
+PYTHON ?= python3
+
+PKG_CONFIG ?= pkg-config
+HWLOC_OK := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && echo yes)
+HWLOC_CFLAGS := $(shell $(PKG_CONFIG) --cflags hwloc 2>/dev/null)
+HWLOC_LIBS := $(shell $(PKG_CONFIG) --libs hwloc 2>/dev/null)
+
+SB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread -Irunner $(HWLOC_CFLAGS)
+SB_LDFLAGS := -pthread
+ifneq ($(SAN),)
+SB_CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer
+SB_LDFLAGS += -fsanitize=$(SAN)
+endif
+SB_LIBS := $(HWLOC_LIBS) -lm
+
+# Testcases that only exist on Linux are listed here and nowhere else.
+LINUX_ONLY := eventfd1 fallocate1 fallocate2 futex1 futex2 futex3 futex4
+TESTS := $(patsubst tests/%.c,%,$(wildcard tests/*.c))
+ifneq ($(shell uname -s),Linux)
+TESTS := $(filter-out $(LINUX_ONLY),$(TESTS))
+endif
+FIXTURES := $(patsubst selftest/fixtures/%.c,%,$(wildcard selftest/fixtures/*.c))
+
+# runner/*.c is the harness library; cmd_<x>.c is the main of tool sb-<x>;
+# mode_<m>.c picks processes or threads at link time.
+OS := $(shell uname -s | tr A-Z a-z)
+LIB_SRC := $(filter-out runner/cmd_% runner/mode_% runner/os_%,$(wildcard runner/*.c)) runner/os_$(OS).c
+LIB_OBJ := $(patsubst runner/%.c,$(BUILD)/obj/runner/%.o,$(LIB_SRC))
+LIB := $(BUILD)/libscalebench.a
+TOOLS := $(patsubst runner/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard runner/cmd_*.c))
+BINS := $(foreach t,$(TESTS),$(BUILD)/bin/$(t)_processes $(BUILD)/bin/$(t)_threads)
+FIXTURE_BINS := $(foreach t,$(FIXTURES),$(BUILD)/selftest/$(t)_processes $(BUILD)/selftest/$(t)_threads)
+HEADERS := $(wildcard runner/*.h)
+
+NEEDS_HWLOC := $(filter-out clean deps plot help,$(or $(MAKECMDGOALS),all))
+ifneq ($(NEEDS_HWLOC),)
+ifneq ($(HWLOC_OK),yes)
+$(error hwloc not found by $(PKG_CONFIG): install libhwloc-dev and pkg-config (Debian/Ubuntu), hwloc-devel (Fedora), hwloc (FreeBSD), or run 'make deps')
+endif
+endif
+
+.PHONY: all check plot deps clean help fixtures
+.SECONDARY:
+.DELETE_ON_ERROR:
+
+all: $(BINS) $(TOOLS)
+
+fixtures: $(FIXTURE_BINS)
+
+$(BUILD)/obj/runner/%.o: runner/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SB_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/tests/%.o: tests/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SB_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/selftest/%.o: selftest/fixtures/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SB_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/bin/%_processes: $(BUILD)/obj/tests/%.o $(BUILD)/obj/runner/mode_processes.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
+
+$(BUILD)/bin/%_threads: $(BUILD)/obj/tests/%.o $(BUILD)/obj/runner/mode_threads.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
+
+$(BUILD)/selftest/%_processes: $(BUILD)/obj/selftest/%.o $(BUILD)/obj/runner/mode_processes.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
+
+$(BUILD)/selftest/%_threads: $(BUILD)/obj/selftest/%.o $(BUILD)/obj/runner/mode_threads.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
+
+$(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
+
+# The selftests find the build through SB_BUILD; T=selftest/x.t runs one.
+T ?= selftest
+check: all fixtures
+	SB_BUILD=$(BUILD) prove $(PROVE_FLAGS) $(T)
+
+plot:
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make plot: python3 not found: install python3" >&2; exit 3; }
+	$(PYTHON) plot/plot.py $(if $(COMPARE),--compare $(COMPARE))
+
+deps:
+	@sh runner/deps.sh
+
+clean:
+	rm -rf build build-san
+
+help:
+	@sed -n '3,10p' Makefile

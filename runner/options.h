@@ -1,0 +1,26 @@
+/* Command-line options of a testcase binary. */
+#ifndef SCALEBENCH_OPTIONS_H
+#define SCALEBENCH_OPTIONS_H
+
+enum sb_policy { SB_PLACE_CORES, SB_PLACE_PUS, SB_PLACE_SPREAD, SB_PLACE_NONE };
+enum sb_format { SB_FMT_TEXT, SB_FMT_CSV };
+
+struct sb_options {
+	unsigned long tasks;
+	unsigned long samples;		/* measured; 0 = until interrupted */
+	unsigned long warmup;
+	unsigned long period_ms;
+	double stall_timeout;		/* seconds */
+	enum sb_policy placement;
+	const char *cpus;		/* --cpus list or NULL */
+	int verbose;
+	enum sb_format format;
+	int print_placement;
+	int info;
+};
+
+/* Parse argv (applying --param as it goes); exits 2 on any error. */
+void sb_options_parse(int argc, char **argv, struct sb_options *o);
+const char *sb_placement_name(enum sb_policy p);
+
+#endif

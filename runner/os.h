@@ -1,0 +1,22 @@
+/* What differs between operating systems: CPU times, parent death, reaping. */
+#ifndef SCALEBENCH_OS_H
+#define SCALEBENCH_OS_H
+
+#include <sys/types.h>
+
+/* Cumulative per-CPU times, indexed by the kernel's CPU number. */
+struct sb_cpu_times {
+	int ncpus;		/* entries in idle/total */
+	unsigned long long *idle, *total;
+};
+
+/* Read the current times into t (allocated on first use); -1 if unavailable. */
+int sb_os_cpu_times(struct sb_cpu_times *t);
+
+/* In a new task: die when `parent` dies, even by SIGKILL. */
+void sb_os_die_with_parent(pid_t parent);
+
+/* Make orphaned descendants (partners) our children, so we can reap them. */
+void sb_os_become_subreaper(void);
+
+#endif

@@ -1,0 +1,68 @@
+/* Linux specifics: /proc/stat CPU times, PR_SET_PDEATHSIG, child subreaper. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "os.h"
+
+int sb_os_cpu_times(struct sb_cpu_times *t)
+{
+	char line[512];
+	FILE *f = fopen("/proc/stat", "re");
+
+	if (!f)
+		return -1;
+	if (t->ncpus)
+		for (int i = 0; i < t->ncpus; i++)
+			t->idle[i] = t->total[i] = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[8] = { 0 };
+		int cpu;
+
+		if (strncmp(line, "cpu", 3) != 0)
+			break;
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu,
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 5)
+			continue;	/* the "cpu " total line */
+		if (cpu < 0 || cpu > 1 << 20)
+			continue;
+		if (cpu >= t->ncpus) {
+			int n = cpu + 64;
+			unsigned long long *idle = realloc(t->idle, n * sizeof(*idle));
+			unsigned long long *total = idle ? realloc(t->total, n * sizeof(*total)) : NULL;
+
+			if (idle)
+				t->idle = idle;
+			if (!total) {
+				fclose(f);
+				return -1;
+			}
+			t->total = total;
+			for (int i = t->ncpus; i < n; i++)
+				t->idle[i] = t->total[i] = 0;
+			t->ncpus = n;
+		}
+		/* idle + iowait is time the CPU had nothing to run. */
+		t->idle[cpu] = v[3] + v[4];
+		t->total[cpu] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+	}
+	fclose(f);
+	return 0;
+}
+
+void sb_os_die_with_parent(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		_exit(1);
+	/* The parent may have died before prctl: then nobody will signal us. */
+	if (getppid() != parent)
+		_exit(1);
+}
+
+void sb_os_become_subreaper(void)
+{
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+}

@@ -1,0 +1,22 @@
+/* Output formats: will-it-scale's text, and CSV with one row per sample. */
+#ifndef SCALEBENCH_OUTPUT_H
+#define SCALEBENCH_OUTPUT_H
+
+#include "options.h"
+
+struct sb_sample {
+	int measured;			/* 0 during warmup */
+	unsigned long index;		/* 1.. within its phase */
+	double elapsed;			/* seconds this sample really lasted */
+	unsigned long long ops;		/* all tasks together */
+	double rate, task_min, task_max;	/* ops/s */
+	double idle, idle_all;		/* %, NaN when not measurable */
+	unsigned long ntasks;
+	const double *task_rates;	/* per task ops/s, for -v */
+};
+
+void sb_output_begin(const struct sb_options *o, const char *description);
+void sb_output_sample(const struct sb_options *o, const struct sb_sample *s);
+void sb_output_end(const struct sb_options *o, double average);
+
+#endif

@@ -1,0 +1,62 @@
+/* Descriptive statistics and Student's t, shared by the runner tools and compare. */
+#ifndef SCALEBENCH_STATS_H
+#define SCALEBENCH_STATS_H
+
+#include <stddef.h>
+
+struct sb_stats {
+	size_t n;
+	double mean;
+	double stddev;		/* sample standard deviation, n - 1; 0 when n < 2 */
+	double median;		/* middle value, mean of the two middle ones for even n */
+	double min, max;
+};
+
+/* Summarise v[0..n-1] (v is not modified). Returns -1 when n == 0. */
+int sb_stats_compute(const double *v, size_t n, struct sb_stats *out);
+
+/*
+ * Two-sided Student's t quantile for confidence level `conf` in percent
+ * (80, 90, 95, 98, 99 or 99.5) and `df` degrees of freedom, to three
+ * decimals as in ministat's table: df 1..100 exact rows, above that the
+ * infinity row. Returns a negative number for an unknown level or df == 0.
+ */
+double sb_student_t(double conf, unsigned long df);
+
+/*
+ * Half-width of the conf% confidence interval of the mean: t * s / sqrt(n);
+ * 0 when n < 2, negative for an unknown level.
+ */
+double sb_ci_halfwidth(const struct sb_stats *s, double conf);
+
+/*
+ * sb_stats_compute that also gives the variance (n - 1; 0 when n < 2)
+ * unrounded and, when `sorted` is not NULL, v in ascending order in
+ * sorted[0..n-1]. The mean sums v in the order given and the variance sums
+ * the squared deviations in ascending order, which is ministat's arithmetic:
+ * its figures come out the same to the last printed digit. Returns -1 when
+ * n == 0 or (errno ENOMEM) when memory runs out.
+ */
+int sb_stats_compute_var(const double *v, size_t n, struct sb_stats *out,
+			 double *var, double *sorted);
+
+/* Student's t comparison of a data set against a baseline, as ministat does it. */
+struct sb_tdiff {
+	unsigned long df;	/* n + n0 - 2 */
+	double t;		/* two-sided quantile for df */
+	double pooled_s;	/* sqrt(((n-1)var + (n0-1)var0) / df) */
+	double diff;		/* mean - mean0 */
+	double halfwidth;	/* t * pooled_s * sqrt(1/n + 1/n0) */
+	double rel_pct;		/* 100 * diff / mean0 */
+	double rel_halfwidth_pct; /* 100 * re / mean0, re the error of the ratio */
+	int significant;	/* |diff| > halfwidth */
+};
+
+/*
+ * Compare data set (n, mean, var) against baseline (n0, mean0, var0) at
+ * `conf` percent. Returns -1 for an unknown level or when n + n0 < 3.
+ */
+int sb_tdiff(size_t n0, double mean0, double var0, size_t n, double mean,
+	     double var, double conf, struct sb_tdiff *out);
+
+#endif

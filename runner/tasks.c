@@ -1,0 +1,467 @@
+/* Tasks: spawn (processes, or threads in one task process), start gate, failure detection, kill and reap. */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "counters.h"
+#include "os.h"
+#include "tasks.h"
+#include "testcase.h"
+#include "util.h"
+
+volatile int sb_interrupted;
+
+static struct {
+	unsigned long n;
+	const struct sb_placement *pl;
+	pid_t *pids;		/* processes: one per task; threads: [0] is the task process */
+	unsigned long npids;
+	pid_t pgid;		/* every task and partner lives in this group */
+	int gate[2];		/* tasks block reading gate[0]; closing gate[1] releases all */
+	int ready[2];		/* each task writes one byte once pinned */
+} T = { .gate = { -1, -1 }, .ready = { -1, -1 } };
+
+static __thread long current_task = -1;
+
+long sb_task(void)
+{
+	return current_task;
+}
+
+/* ---- the runner's signals ---- */
+
+static void on_interrupt(int sig)
+{
+	sb_interrupted = sig;
+}
+
+static void on_wake(int sig)
+{
+	(void)sig;
+}
+
+void sb_signals_init(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: the sampler's sleep must return early. */
+	sa.sa_handler = on_interrupt;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_wake;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	/* A closed stdout must not kill us before the tasks are reaped. */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* Tasks get the dispositions a testcase expects: the defaults. */
+static void signals_default(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGUSR1, SIGPIPE };
+	sigset_t none;
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* ---- failures inside tasks ---- */
+
+static void notify_runner(void)
+{
+	kill(sb_runner_pid, SIGUSR1);
+}
+
+static void vfail(int with_errno, const char *fmt, va_list ap)
+{
+	int saved = errno;
+	char buf[sizeof(((struct sb_task_ctl *)0)->msg)];
+	int len = vsnprintf(buf, sizeof(buf), fmt, ap);
+
+	if (with_errno && len >= 0 && (size_t)len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len, ": %s", strerror(saved));
+	if (current_task < 0 || getpid() == sb_runner_pid || !sb_ctr.ctl) {
+		/* In the runner (testcase_prepare or _cleanup): say so, clean up, exit. */
+		sb_die(SB_EXIT_FAIL, "%s: %s", current_task < 0 ? "testcase" : "task", buf);
+	}
+	struct sb_task_ctl *c = &sb_ctr.ctl[current_task];
+	memcpy(c->msg, buf, sizeof(c->msg));
+	__atomic_store_n(&c->state, SB_T_FAILED, __ATOMIC_RELEASE);
+	notify_runner();
+	/* In threads mode this ends every task thread; the runner reports. */
+	_exit(SB_EXIT_FAIL);
+}
+
+void sb_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(1, fmt, ap);
+	va_end(ap);
+	_exit(SB_EXIT_FAIL);
+}
+
+void sb_fatalx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(0, fmt, ap);
+	va_end(ap);
+	_exit(SB_EXIT_FAIL);
+}
+
+/* ---- the task itself ---- */
+
+static void task_main(unsigned long i) __attribute__((noreturn));
+static void task_main(unsigned long i)
+{
+	char c = 0;
+	ssize_t r;
+
+	current_task = (long)i;
+	if (T.pl->nplaces) {
+		const struct sb_place *p = &T.pl->place[i % T.pl->nplaces];
+
+		if (sb_bind_self(p) < 0)
+			sb_fatal("binding to PU %d (core %d) failed", p->pu, p->core);
+	}
+	if (write(T.ready[1], &c, 1) != 1)
+		sb_fatal("start gate: write");
+	while ((r = read(T.gate[0], &c, 1)) < 0 && errno == EINTR)
+		;
+	if (r != 0)
+		sb_fatal("start gate: read");
+	if (!sb_threads_mode()) {
+		close(T.gate[0]);
+		close(T.ready[1]);
+	}
+	testcase(sb_counter(i), i);
+	/* Never fall back into the runner's code: report and leave. */
+	__atomic_store_n(&sb_ctr.ctl[i].state, SB_T_RETURNED, __ATOMIC_RELEASE);
+	notify_runner();
+	_exit(SB_EXIT_FAIL);
+}
+
+/* In every new task process: die with the runner, default signals, our own group. */
+static void child_init(void)
+{
+	sb_os_die_with_parent(sb_runner_pid);
+	signals_default();
+	setpgid(0, T.pgid);
+	close(T.gate[1]);
+	close(T.ready[0]);
+}
+
+static void *thread_main(void *arg)
+{
+	task_main((unsigned long)arg);
+}
+
+/* Threads mode: a fatal signal kills the task process; say which thread took it. */
+static void on_crash(int sig)
+{
+	sb_ctr.hdr->crashed_task = current_task;
+	sb_ctr.hdr->crashed_sig = sig;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void thread_host(void) __attribute__((noreturn));
+static void thread_host(void)
+{
+	static const int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_crash;
+	for (size_t i = 0; i < sizeof(crash) / sizeof(crash[0]); i++)
+		sigaction(crash[i], &sa, NULL);
+	for (unsigned long i = 0; i < T.n; i++) {
+		pthread_t tid;
+		int err = pthread_create(&tid, NULL, thread_main, (void *)i);
+
+		if (err) {
+			sb_ctr.ctl[i].err = err;
+			__atomic_store_n(&sb_ctr.ctl[i].state, SB_T_SPAWN_FAILED, __ATOMIC_RELEASE);
+			_exit(SB_EXIT_ENV);
+		}
+	}
+	for (;;)
+		pause();
+}
+
+static void nproc_limit(char *buf, size_t size)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(buf, size, "RLIMIT_NPROC soft limit %llu", (unsigned long long)rl.rlim_cur);
+	else
+		snprintf(buf, size, "RLIMIT_NPROC unlimited; see kernel.pid_max and kernel.threads-max");
+}
+
+static pid_t spawn(void (*body)(unsigned long), unsigned long arg, const char *what)
+{
+	pid_t pid = fork();
+	char lim[128];
+
+	if (pid < 0) {
+		int e = errno;
+
+		nproc_limit(lim, sizeof(lim));
+		sb_die(SB_EXIT_ENV, "could not start %s %lu: fork: %s (%s)", what, arg,
+		       strerror(e), lim);
+	}
+	if (pid == 0) {
+		child_init();
+		body(arg);
+	}
+	/* Both sides set the group, whichever runs first. */
+	setpgid(pid, T.pgid ? T.pgid : pid);
+	if (!T.pgid)
+		T.pgid = pid;
+	T.pids[T.npids++] = pid;
+	return pid;
+}
+
+static void host_body(unsigned long unused)
+{
+	(void)unused;
+	thread_host();
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void sb_tasks_start(unsigned long n, const struct sb_placement *pl, double stall_timeout)
+{
+	unsigned long ready = 0;
+	double deadline = now_s() + stall_timeout;
+	char msg[512];
+	int code;
+
+	T.n = n;
+	T.pl = pl;
+	T.pids = calloc(sb_threads_mode() ? 1 : n, sizeof(*T.pids));
+	if (!T.pids)
+		sb_die(SB_EXIT_ENV, "out of memory for %lu tasks", n);
+	if (pipe(T.gate) < 0 || pipe(T.ready) < 0)
+		sb_die(SB_EXIT_ENV, "start gate: pipe: %s", strerror(errno));
+	sb_os_become_subreaper();
+	sb_exit_kill_tasks = sb_tasks_kill_all;
+
+	if (sb_threads_mode())
+		spawn(host_body, 0, "the task process for");
+	else
+		for (unsigned long i = 0; i < n; i++) {
+			spawn(task_main, i, "task");
+			if (sb_interrupted)
+				sb_exit(SB_EXIT_INTR);
+		}
+	close(T.ready[1]);
+	T.ready[1] = -1;
+
+	while (ready < n) {
+		struct pollfd pfd = { T.ready[0], POLLIN, 0 };
+		char buf[4096];
+
+		if (sb_interrupted)
+			sb_exit(SB_EXIT_INTR);
+		if (poll(&pfd, 1, 100) > 0) {
+			ssize_t r = read(T.ready[0], buf, sizeof(buf));
+
+			if (r > 0)
+				ready += (unsigned long)r;
+		}
+		if ((code = sb_tasks_check(msg, sizeof(msg))) != 0)
+			sb_die(code, "%s", msg);
+		if (ready < n && now_s() > deadline)
+			sb_die(SB_EXIT_FAIL, "no progress: only %lu of %lu tasks reached the start gate within %g s",
+			       ready, n, stall_timeout);
+	}
+	close(T.ready[0]);
+}
+
+void sb_tasks_release(void)
+{
+	close(T.gate[1]);
+	T.gate[1] = -1;
+}
+
+static long task_of_pid(pid_t pid)
+{
+	if (sb_threads_mode())
+		return -1;
+	for (unsigned long i = 0; i < T.npids; i++)
+		if (T.pids[i] == pid)
+			return (long)i;
+	return -1;
+}
+
+/* A task's own account of its failure, if it left one. */
+static int reported(char *msg, size_t size)
+{
+	for (unsigned long i = 0; i < T.n; i++) {
+		struct sb_task_ctl *c = &sb_ctr.ctl[i];
+		int state = __atomic_load_n(&c->state, __ATOMIC_ACQUIRE);
+
+		if (state == SB_T_FAILED) {
+			snprintf(msg, size, "task %lu: %s", i, c->msg);
+			return SB_EXIT_FAIL;
+		}
+		if (state == SB_T_RETURNED) {
+			snprintf(msg, size, "task %lu returned from testcase(); a testcase must loop forever", i);
+			return SB_EXIT_FAIL;
+		}
+		if (state == SB_T_SPAWN_FAILED) {
+			char lim[128];
+
+			nproc_limit(lim, sizeof(lim));
+			snprintf(msg, size, "could not start task %lu: pthread_create: %s (%s)",
+				 i, strerror(c->err), lim);
+			return SB_EXIT_ENV;
+		}
+	}
+	return 0;
+}
+
+int sb_tasks_check(char *msg, size_t size)
+{
+	int status, code;
+	pid_t pid;
+
+	if ((code = reported(msg, size)) != 0)
+		return code;
+	if (!T.pgid)
+		return 0;
+	/* Only our task group: a testcase's own children are its business. */
+	while ((pid = waitpid(-T.pgid, &status, WNOHANG)) > 0) {
+		long i = task_of_pid(pid);
+		char who[96];
+
+		if ((code = reported(msg, size)) != 0)
+			return code;
+		if (sb_threads_mode() && sb_ctr.hdr->crashed_task >= 0)
+			snprintf(who, sizeof(who), "task %ld (a thread of pid %d)",
+				 sb_ctr.hdr->crashed_task, (int)pid);
+		else if (sb_threads_mode())
+			snprintf(who, sizeof(who), "the task process (pid %d)", (int)pid);
+		else if (i >= 0)
+			snprintf(who, sizeof(who), "task %ld (pid %d)", i, (int)pid);
+		else
+			continue;	/* not a task: a partner we adopted */
+		if (WIFSIGNALED(status))
+			snprintf(msg, size, "%s killed by signal %d (%s)", who,
+				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else if (WIFEXITED(status))
+			snprintf(msg, size, "%s exited with status %d", who, WEXITSTATUS(status));
+		else
+			continue;
+		return SB_EXIT_FAIL;
+	}
+	return 0;
+}
+
+void sb_tasks_check_or_exit(void)
+{
+	char msg[512];
+	int code;
+
+	if (sb_interrupted)
+		sb_exit(SB_EXIT_INTR);
+	if ((code = sb_tasks_check(msg, sizeof(msg))) != 0)
+		sb_die(code, "%s", msg);
+}
+
+void sb_tasks_kill_all(void)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+	if (T.pgid)
+		kill(-T.pgid, SIGKILL);
+	for (unsigned long i = 0; i < T.npids; i++)
+		kill(T.pids[i], SIGKILL);
+	/* We are the subreaper: reap tasks and orphaned partners alike, for up to 2 s. */
+	for (int tries = 0; tries < 200; tries++) {
+		pid_t pid;
+
+		while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+			;
+		if (pid < 0 && errno == ECHILD)
+			return;
+		if (T.pgid)
+			kill(-T.pgid, SIGKILL);
+		nanosleep(&tick, NULL);
+	}
+	sb_warn("warning: some task processes did not exit after SIGKILL");
+}
+
+/* ---- partners ---- */
+
+struct partner {
+	void *(*func)(void *);
+	void *arg;
+	long task;
+};
+
+static void *partner_thread(void *p)
+{
+	struct partner pt = *(struct partner *)p;
+
+	free(p);
+	current_task = pt.task;
+	return pt.func(pt.arg);
+}
+
+void new_task(void *(*func)(void *), void *arg)
+{
+	if (current_task < 0)
+		sb_fatalx("new_task() must be called from testcase(), not from testcase_prepare()");
+	if (sb_threads_mode()) {
+		struct partner *p = malloc(sizeof(*p));
+		pthread_t tid;
+		int err;
+
+		if (!p)
+			sb_fatal("new_task: malloc");
+		*p = (struct partner){ func, arg, current_task };
+		if ((err = pthread_create(&tid, NULL, partner_thread, p)) != 0) {
+			errno = err;
+			sb_fatal("new_task: pthread_create");
+		}
+		return;
+	}
+	pid_t parent = getpid();
+	pid_t pid = fork();
+
+	if (pid < 0)
+		sb_fatal("new_task: fork");
+	if (pid == 0) {
+		/* The partner dies with its task; it inherits the task's binding. */
+		sb_os_die_with_parent(parent);
+		func(arg);
+		_exit(0);
+	}
+}

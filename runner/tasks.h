@@ -1,0 +1,33 @@
+/* Tasks: spawn (processes, or threads in one task process), start gate, failure detection, kill and reap. */
+#ifndef SCALEBENCH_TASKS_H
+#define SCALEBENCH_TASKS_H
+
+#include <stddef.h>
+
+#include "topology.h"
+
+/* Signals seen by the runner (set by its handlers). */
+extern volatile int sb_interrupted;	/* SIGINT/SIGTERM/SIGHUP number, or 0 */
+
+/* Install the runner's handlers: interruption sets the flag, SIGCHLD/SIGUSR1 wake the sampler. */
+void sb_signals_init(void);
+
+/*
+ * Create every task, bind it, and wait (up to stall_timeout seconds) until
+ * all are pinned and waiting at the start gate. Exits on any failure.
+ */
+void sb_tasks_start(unsigned long ntasks, const struct sb_placement *pl,
+		    double stall_timeout);
+/* Open the gate: every task enters testcase() at once. */
+void sb_tasks_release(void);
+/*
+ * Has a task failed? Returns 0, or an exit code (1, or 3 for a spawn
+ * failure) with one line saying which task and why in msg.
+ */
+int sb_tasks_check(char *msg, size_t size);
+/* Exit if interrupted or a task failed. */
+void sb_tasks_check_or_exit(void);
+/* SIGKILL every task and partner, reap them. */
+void sb_tasks_kill_all(void);
+
+#endif

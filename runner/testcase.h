@@ -1,0 +1,110 @@
+/* The testcase API: will-it-scale's, plus parameters, modes, errors, counting. */
+#ifndef SCALEBENCH_TESTCASE_H
+#define SCALEBENCH_TESTCASE_H
+
+#include <stddef.h>
+
+/*
+ * will-it-scale's API. A will-it-scale testcase defines the first two (and
+ * optionally the next two) without including this header, and builds as is.
+ */
+extern char *testcase_description;
+void testcase(unsigned long long *iterations, unsigned long nr);
+void testcase_prepare(unsigned long nr_tasks);	/* optional, parent, before tasks */
+void testcase_cleanup(void);			/* optional, parent, after tasks */
+void new_task(void *(*func)(void *), void *arg);	/* a partner: process or thread */
+
+/*
+ * Count operations. A plain (*iterations)++ in a loop with no opaque call
+ * may live in a register and never reach memory; an atomic store cannot be
+ * elided, and a relaxed one costs the same as a plain store on every
+ * architecture we care about.
+ */
+static inline void sb_count_n(unsigned long long *iterations,
+			      unsigned long long n)
+{
+	__atomic_store_n(iterations,
+			 __atomic_load_n(iterations, __ATOMIC_RELAXED) + n,
+			 __ATOMIC_RELAXED);
+}
+
+static inline void sb_count(unsigned long long *iterations)
+{
+	sb_count_n(iterations, 1);
+}
+
+/*
+ * Modes. A testcase that is meaningful only one way says so once:
+ *     SB_MODES(SB_THREADS);
+ * The binary for the other mode then refuses to run (exit 2) and
+ * runtest.sh skips it with a note. Without SB_MODES both modes run.
+ */
+#define SB_PROCESSES 1u
+#define SB_THREADS 2u
+#define SB_MODES(m) const unsigned int testcase_modes = (m)
+
+/* 1 in the _threads binary, 0 in the _processes binary. */
+int sb_threads_mode(void);
+
+/* This task's index (the nr given to testcase); partners inherit it. -1 in the parent. */
+long sb_task(void);
+
+/*
+ * Fatal errors: print "<binary>: task <nr>: <message>: <strerror(errno)>"
+ * (sb_fatalx: without errno) and end the whole run with exit status 1.
+ * Use them around every call that can fail.
+ */
+void sb_fatal(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+void sb_fatalx(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+
+/*
+ * Memory shared by every task in both modes (MAP_SHARED|MAP_ANONYMOUS),
+ * zeroed. Call it from testcase_prepare so that process tasks inherit it.
+ */
+void *sb_shared_alloc(size_t size);
+
+/*
+ * A private directory for the testcase's files, made with mkdtemp on first
+ * call under --param dir=DIR, else $SCALEBENCH_TMPDIR, else $TMPDIR, else
+ * /tmp, and removed with everything in it when the run ends, however it
+ * ends. First call it from testcase_prepare. A testcase that calls it gets
+ * the `dir` parameter automatically.
+ */
+const char *sb_tmpdir(void);
+
+/*
+ * Parameters: --param name=value. Declare at file scope:
+ *     SB_PARAM_INT(size, 2048, 1, 1 << 30, "buffer size in bytes");
+ *     SB_PARAM_STR(path, "", "file to use");
+ * and use `size` / `path` as ordinary variables; they are set before
+ * testcase_prepare runs. Unknown names and out-of-range or malformed
+ * values are rejected with exit 2.
+ */
+struct sb_param {
+	const char *name;
+	const char *help;
+	long long *ival;	/* integer parameter, or NULL */
+	long long idef, min, max;
+	const char **sval;	/* string parameter, or NULL */
+	const char *sdef;
+	struct sb_param *next;
+};
+void sb_param_register(struct sb_param *p);
+
+#define SB_PARAM_INT(var, def, lo, hi, helptext)			\
+	static long long var = (def);					\
+	static struct sb_param sb_param_##var = {			\
+		#var, helptext, &var, (def), (lo), (hi), NULL, NULL, NULL }; \
+	__attribute__((constructor)) static void sb_param_reg_##var(void) \
+	{ sb_param_register(&sb_param_##var); }
+
+#define SB_PARAM_STR(var, def, helptext)				\
+	static const char *var = (def);					\
+	static struct sb_param sb_param_##var = {			\
+		#var, helptext, NULL, 0, 0, 0, &var, (def), NULL };	\
+	__attribute__((constructor)) static void sb_param_reg_##var(void) \
+	{ sb_param_register(&sb_param_##var); }
+
+#endif

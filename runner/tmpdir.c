@@ -1,0 +1,62 @@
+/* sb_tmpdir(): a private directory for a testcase's files, removed however the run ends. */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testcase.h"
+#include "util.h"
+
+/* Linked in only when a testcase calls sb_tmpdir(), so only such testcases have `dir`. */
+SB_PARAM_STR(dir, "", "directory to create the test's files in (default $SCALEBENCH_TMPDIR, $TMPDIR or /tmp)");
+
+static char path[PATH_MAX];
+
+static int remove_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	if (remove(p) < 0 && errno != ENOENT)
+		sb_warn("warning: cannot remove %s: %s", p, strerror(errno));
+	return 0;
+}
+
+static void remove_tree(void)
+{
+	if (path[0])
+		nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	path[0] = '\0';
+}
+
+const char *sb_tmpdir(void)
+{
+	const char *base = dir;
+
+	if (path[0])
+		return path;
+	/* Only the runner can remove it at the end, so only the runner makes it. */
+	if (getpid() != sb_runner_pid)
+		sb_fatalx("sb_tmpdir() must first be called from testcase_prepare()");
+	if (!base || !*base)
+		base = getenv("SCALEBENCH_TMPDIR");
+	if (!base || !*base)
+		base = getenv("TMPDIR");
+	if (!base || !*base)
+		base = "/tmp";
+	if ((size_t)snprintf(path, sizeof(path), "%s/scalebench.XXXXXX", base) >= sizeof(path))
+		sb_die(SB_EXIT_USAGE, "directory name too long: %s", base);
+	if (!mkdtemp(path)) {
+		int e = errno;
+
+		path[0] = '\0';
+		sb_die(e == ENOENT || e == ENOTDIR ? SB_EXIT_USAGE : SB_EXIT_ENV,
+		       "cannot create a directory under %s: %s", base, strerror(e));
+	}
+	sb_at_exit(remove_tree);
+	return path;
+}
