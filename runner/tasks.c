@@ -139,8 +139,12 @@ static void task_main(unsigned long i)
 	if (T.pl->nplaces) {
 		const struct sb_place *p = &T.pl->place[i % T.pl->nplaces];
 
-		if (sb_bind_self(p) < 0)
-			sb_fatal("binding to PU %d (core %d) failed", p->pu, p->core);
+		if (sb_bind_self(p) < 0) {
+			char set[64];
+
+			hwloc_bitmap_list_snprintf(set, sizeof(set), p->set);
+			sb_fatal("binding to cpuset %s (PU %d, core %d) failed", set, p->pu, p->core);
+		}
 	}
 	if (write(T.ready[1], &c, 1) != 1)
 		sb_fatal("start gate: write");

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Strict option parsing: every bad value exits 2 with one line naming the option and the value.
+. "$(dirname "$0")/lib.sh"
+bin=$B/bin/null1_processes
+plan 40
+
+check() {	# check "ARGS" REGEX
+	run $bin $1 --print-placement
+	is "$rc" 2 "'$1' exits 2"
+	like "$err" "$2" "'$1' names the problem"
+	is "$(printf '%s\n' "$err" | wc -l)" 1 "'$1' says it in one line"
+}
+check "-t 0" "-t/--tasks: '0' is out of range"
+check "-t -1" "-t/--tasks: '-1' is out of range"
+check "-t abc" "-t/--tasks: 'abc' is not a whole number"
+check "-t 1e3" "-t/--tasks: '1e3' is not a whole number"
+check "-t 99999999999" "-t/--tasks: '99999999999' is out of range"
+check "--period-ms 0" "--period-ms: '0' is out of range"
+check "-s x" "-s/--samples: 'x' is not a whole number"
+check "--placement nowhere" "--placement: unknown placement 'nowhere'"
+check "--format xml" "--format: unknown format 'xml'"
+check "--stall-timeout 0" "--stall-timeout: '0' is out of range"
+
+run $bin --bogus
+is "$rc" 2 "an unknown option exits 2"
+like "$err" "unknown option '--bogus'" "and names it"
+like "$err" "^usage:" "and prints the usage"
+
+run $bin extra
+is "$rc" 2 "a stray argument exits 2"
+
+run $bin --param nosuch=1
+is "$rc" 2 "an unknown parameter exits 2"
+like "$err" "unknown parameter 'nosuch'.*no parameters" "and says the testcase has none"
+
+run $bin -h
+is "$rc" 0 "-h exits 0"
+like "$out" "--placement P" "and documents the options"
+
+run $bin --info
+like "$out" "^modes=processes,threads" "--info lists both modes"
+like "$out" "name=null1" "--info names the testcase"
