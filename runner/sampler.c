@@ -78,6 +78,7 @@ double sb_sampler_run(const struct sb_options *o, const struct sb_placement *pl)
 	int have_cpu, cur = 0;
 	struct timespec start, last, now, deadline;
 	double sum = 0, last_progress;
+	unsigned long long measured_ops = 0;
 	unsigned long total = o->warmup + o->samples;
 	int warned_starved = 0;
 
@@ -126,8 +127,10 @@ double sb_sampler_run(const struct sb_options *o, const struct sb_placement *pl)
 			cur = !cur;
 		}
 		sb_output_sample(o, &s);
-		if (s.measured)
+		if (s.measured) {
 			sum += s.rate;
+			measured_ops += s.ops;
+		}
 
 		if (s.ops)
 			last_progress = ts_s(&now);
@@ -143,5 +146,9 @@ double sb_sampler_run(const struct sb_options *o, const struct sb_placement *pl)
 	}
 	free(prev);
 	free(rates);
+	/* An average of zero would be a silent failure, not a measurement. */
+	if (measured_ops == 0)
+		sb_die(SB_EXIT_FAIL, "no progress: no task counted an operation in the %lu measured samples",
+		       o->samples);
 	return sum / (double)o->samples;
 }

@@ -7,6 +7,7 @@
 #include "util.h"
 
 hwloc_topology_t sb_topo;
+static int restricted;	/* --cpus given */
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -37,6 +38,7 @@ static void restrict_to(const char *cpus)
 		sb_die(SB_EXIT_ENV, "--cpus: hwloc could not restrict the topology to '%s': %s",
 		       cpus, strerror(errno));
 	hwloc_bitmap_free(want);
+	restricted = 1;
 }
 
 void sb_topology_load(const char *cpus)
@@ -188,7 +190,16 @@ void sb_placement_compute(enum sb_policy policy, unsigned long ntasks,
 	if (ntasks > nobjs)
 		sb_warn("oversubscribed: %lu tasks on %lu %s", ntasks, nobjs, what);
 
-	if (policy != SB_PLACE_NONE) {
+	if (policy == SB_PLACE_NONE && restricted) {
+		/* No per-task binding, but --cpus still confines every task. */
+		out->nplaces = 1;
+		out->place = xcalloc(1, sizeof(*out->place));
+		out->place[0] = (struct sb_place){
+			.set = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(sb_topo)),
+			.pu = -1, .core = -1, .numa = -1, .package = -1 };
+		if (!out->place[0].set)
+			sb_die(SB_EXIT_ENV, "out of memory");
+	} else if (policy != SB_PLACE_NONE) {
 		out->nplaces = ntasks < nobjs ? ntasks : nobjs;
 		out->place = xcalloc(out->nplaces, sizeof(*out->place));
 		if (policy == SB_PLACE_SPREAD)

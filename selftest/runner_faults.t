@@ -2,7 +2,7 @@
 # Failures are never numbers: crashes, returns, stalls, fatal errors, signals, bind failures.
 . "$(dirname "$0")/lib.sh"
 F=$B/selftest
-plan 42
+plan 45
 short="-t 2 --period-ms 100 --warmup 0"
 
 for m in processes threads; do
@@ -77,3 +77,9 @@ else
 	skip "needs root, setpriv and prlimit"
 	skip "needs root, setpriv and prlimit"
 fi
+
+# Nothing counted while measuring (shorter than the stall timeout): a failure, never average:0.
+run "$F/stall_processes" -t 1 --period-ms 100 --warmup 3 -s 2
+is "$rc" 1 "no operation in the measured samples fails the run"
+like "$err" "no progress: no task counted an operation in the 2 measured samples" "and says so"
+unlike "$out" "average:" "without an average"

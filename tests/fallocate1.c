@@ -1,0 +1,79 @@
+/* fallocate1: each task fallocates its own tmpfs file in 8 KiB steps up to 1 MiB, then truncates it.
+ * Stresses: shmem_fallocate: allocating and charging pages into a tmpfs file, and truncating them. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "testcase.h"
+
+#define FILE_SIZE (1L << 20)
+#define STEP (FILE_SIZE / 128)
+
+/* The name means tmpfs, so results stay comparable: the directory defaults to /dev/shm,
+ * --param dir or $SCALEBENCH_TMPDIR may choose another tmpfs, any other filesystem is
+ * refused (fallocate2 is this test on whatever filesystem its directory is on). */
+char *testcase_description = "Separate file fallocate on tmpfs";
+
+static const char *fs_name(long type)
+{
+	static char hex[32];
+
+	switch (type) {
+	case EXT4_SUPER_MAGIC: return "ext2/3/4";
+	case XFS_SUPER_MAGIC: return "xfs";
+	case BTRFS_SUPER_MAGIC: return "btrfs";
+	case OVERLAYFS_SUPER_MAGIC: return "overlayfs";
+	}
+	snprintf(hex, sizeof(hex), "filesystem type 0x%lx", (unsigned long)type);
+	return hex;
+}
+
+void testcase_prepare(unsigned long nr_tasks)
+{
+	const char *env = getenv("SCALEBENCH_TMPDIR"), *dir;
+	struct statfs st;
+
+	(void)nr_tasks;
+	/* sb_tmpdir() takes --param dir first, then this variable: only the fallback changes. */
+	if ((!env || !*env) && setenv("SCALEBENCH_TMPDIR", "/dev/shm", 1) < 0)
+		sb_fatal("setenv SCALEBENCH_TMPDIR");
+	dir = sb_tmpdir();
+	if (statfs(dir, &st) < 0)
+		sb_fatal("statfs %s", dir);
+	if (st.f_type != TMPFS_MAGIC)
+		sb_fatalx("%s is on %s, not tmpfs: fallocate1 measures tmpfs (fallocate2 takes any filesystem)",
+			  dir, fs_name(st.f_type));
+}
+
+void testcase(unsigned long long *iterations, unsigned long nr)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr);
+	off_t at = 0;
+	int fd;
+
+	if (n < 0 || (size_t)n >= sizeof(path))
+		sb_fatalx("file name too long under %s", sb_tmpdir());
+	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0 || unlink(path) < 0)
+		sb_fatal("create %s", path);
+	for (;;) {
+		/* shmem_fallocate gives up with EINTR when a signal is pending: retry the step. */
+		if (fallocate(fd, 0, at, STEP) < 0) {
+			if (errno == EINTR)
+				continue;
+			sb_fatal("fallocate %ld bytes at %lld in %s", STEP, (long long)at, sb_tmpdir());
+		}
+		if ((at += STEP) >= FILE_SIZE) {
+			if (ftruncate(fd, 0) < 0)
+				sb_fatal("ftruncate %s", path);
+			at = 0;
+		}
+		sb_count(iterations);
+	}
+}

@@ -1,0 +1,37 @@
+/* open1: each task opens and closes its own file; all the files are in one directory.
+ * Stresses: path lookup (dcache, RCU walk), struct file allocation and release, the fd table. */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "testcase.h"
+
+char *testcase_description = "Separate file open/close";
+
+void testcase_prepare(unsigned long nr_tasks)
+{
+	(void)nr_tasks;
+	(void)sb_tmpdir();
+}
+
+void testcase(unsigned long long *iterations, unsigned long nr)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr);
+	int fd;
+
+	if (n < 0 || (size_t)n >= sizeof(path))
+		sb_fatalx("file name too long under %s", sb_tmpdir());
+	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
+		sb_fatal("create %s", path);
+	if (close(fd) < 0)
+		sb_fatal("close %s", path);
+	for (;;) {
+		if ((fd = open(path, O_RDWR)) < 0)
+			sb_fatal("open %s", path);
+		if (close(fd) < 0)
+			sb_fatal("close %s", path);
+		sb_count(iterations);
+	}
+}

@@ -1,0 +1,51 @@
+/* page_fault3: each task maps 128 MB of its own file shared, writes to every page, unmaps it.
+ * Stresses: shared file write faults: page cache allocation, page_mkwrite, dirtying in the filesystem; the unmap. */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "testcase.h"
+
+#define MAP_SIZE (128L << 20)
+
+/* Counted as will-it-scale does: one per page touched. */
+char *testcase_description = "Separate file shared mapping page fault";
+
+void testcase_prepare(unsigned long nr_tasks)
+{
+	(void)nr_tasks;
+	(void)sb_tmpdir();
+}
+
+void testcase(unsigned long long *iterations, unsigned long nr)
+{
+	char path[PATH_MAX];
+	int n = snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr);
+	long page = sysconf(_SC_PAGESIZE);
+	int fd;
+
+	if (page <= 0)
+		sb_fatal("sysconf(_SC_PAGESIZE)");
+	if (n < 0 || (size_t)n >= sizeof(path))
+		sb_fatalx("file name too long under %s", sb_tmpdir());
+	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
+		sb_fatal("create %s", path);
+	if (ftruncate(fd, MAP_SIZE) < 0)
+		sb_fatal("ftruncate %s to 128 MB", path);
+	if (unlink(path) < 0)
+		sb_fatal("unlink %s", path);
+	for (;;) {
+		volatile char *c = mmap(NULL, MAP_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+		if (c == MAP_FAILED)
+			sb_fatal("mmap of 128 MB of %s", path);
+		for (long off = 0; off < MAP_SIZE; off += page) {
+			c[off] = 0;
+			sb_count(iterations);
+		}
+		if (munmap((void *)c, MAP_SIZE) < 0)
+			sb_fatal("munmap");
+	}
+}
