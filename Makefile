@@ -108,7 +108,7 @@ check: all fixtures
 
 plot:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make plot: python3 not found: install python3" >&2; exit 3; }
-	$(PYTHON) plot/plot.py $(if $(COMPARE),--compare $(COMPARE))
+	$(PYTHON) plot/plot.py $(if $(RESULTS),--results $(RESULTS)) $(if $(COMPARE),--compare $(COMPARE))
 
 deps:
 	@sh runner/deps.sh

@@ -1,0 +1,1005 @@
+#!/usr/bin/env python3
+"""Draws scalebench's scaling curves, comparisons and results/index.html with gnuplot."""
+
+# Python only reads the results, checks them and works out numbers (units,
+# peaks, relative changes); gnuplot draws everything from plot/*.gp.
+
+import argparse
+import html
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import urllib.parse
+
+PROG = "plot.py"
+PLOT_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO_DIR = os.path.dirname(PLOT_DIR)
+MODES = ("processes", "threads")
+WIS_COLUMNS = ["tasks", "processes", "processes_idle", "threads", "threads_idle", "linear"]
+SAMPLES_COLUMNS = ["mode", "tasks", "run", "phase", "sample", "elapsed_s", "ops", "ops_per_s",
+                   "task_min", "task_max", "idle_pct", "idle_all_pct"]
+RUN_PLOTS = ("scaling.png", "scaling.svg", "per_task.png", "per_task.svg")
+LATEST_COMPARE = "compare-latest"      # make plot's chart of the latest run of each label
+INSTALL_HINT = "install gnuplot-nox (Debian/Ubuntu) or gnuplot (Fedora, FreeBSD)"
+
+EXIT_OK, EXIT_INPUT, EXIT_ENV, EXIT_INTR = 0, 2, 3, 130
+
+# Temporary files not yet renamed into place, removed if we are interrupted.
+_pending = set()
+
+
+class InputError(Exception):
+    """A problem with the results: the message names the file and line."""
+
+
+class EnvError(Exception):
+    """Something missing from the machine (gnuplot, a terminal type)."""
+
+
+def note(msg):
+    print("%s: %s" % (PROG, msg), file=sys.stderr)
+
+
+# ---------------------------------------------------------------- reading
+
+NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+def parse_number(text, where, what, integer=False, empty_ok=False):
+    """Strict decimal number: no nan/inf, no spaces, nothing after it."""
+    if text == "" and empty_ok:
+        return None
+    if not NUMBER.fullmatch(text):
+        raise InputError("%s: %s is %r, not a number" % (where, what, text))
+    if integer:
+        if not re.fullmatch(r"\d+", text):
+            raise InputError("%s: %s is %r, not a whole number" % (where, what, text))
+        return int(text)
+    value = float(text)
+    if not math.isfinite(value):
+        raise InputError("%s: %s is %r, out of range" % (where, what, text))
+    return value
+
+
+def read_lines(path, csv_file):
+    """The file's lines as (number, text). A CSV must end with a newline: files are
+    renamed into place whole, so a missing one means the file was cut short."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError("%s:%d: not UTF-8 text" % (path, data[:e.start].count(b"\n") + 1))
+    if text == "":
+        raise InputError("%s:1: empty file" % path)
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    elif csv_file:
+        raise InputError("%s:%d: last line has no newline: the file is truncated" % (path, len(lines)))
+    return [(i + 1, line.rstrip("\r")) for i, line in enumerate(lines)]
+
+
+def read_meta(path):
+    meta = {}
+    for num, line in read_lines(path, csv_file=False):
+        if line.strip() == "" or line.startswith("#"):
+            continue
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip():
+            raise InputError("%s:%d: expected key=value, found %r" % (path, num, line[:60]))
+        meta[key.strip()] = value
+    return meta
+
+
+def read_summary(path):
+    """Rows of summary.csv: {'tasks', 'linear', mode: None or {mean, idle, sd, ci, n}}."""
+    lines = read_lines(path, csv_file=True)
+    header = lines[0][1].split(",")
+    if header[:6] != WIS_COLUMNS:
+        raise InputError("%s:1: header does not start with %s" % (path, ",".join(WIS_COLUMNS)))
+    col = {name: i for i, name in enumerate(header)}
+    rows = []
+    for num, line in lines[1:]:
+        where = "%s:%d" % (path, num)
+        fields = line.split(",")
+        if fields[:1] == ["0"] and len(fields) in (6, len(header)):
+            continue            # will-it-scale's 0,0,100,0,100,0 row
+        if len(fields) != len(header):
+            raise InputError("%s: %d fields, the header has %d (truncated or malformed line)"
+                             % (where, len(fields), len(header)))
+
+        def get(name, integer=False):
+            if name not in col:
+                return None
+            return parse_number(fields[col[name]], where, name, integer=integer, empty_ok=True)
+
+        tasks = get("tasks", integer=True)
+        if tasks is None or tasks < 1:
+            raise InputError("%s: tasks must be a whole number of at least 1" % where)
+        if rows and tasks <= rows[-1]["tasks"]:
+            raise InputError("%s: tasks %d after %d: rows must go up" % (where, tasks, rows[-1]["tasks"]))
+        row = {"tasks": tasks, "linear": get("linear")}
+        for mode in MODES:
+            mean = get(mode)
+            if mean is None:
+                row[mode] = None
+                continue
+            if mean < 0:
+                raise InputError("%s: %s is negative" % (where, mode))
+            ci = get(mode + "_ci95")
+            if ci is not None and ci < 0:
+                raise InputError("%s: %s_ci95 is negative" % (where, mode))
+            row[mode] = {"mean": mean, "idle": get(mode + "_idle"), "ci": ci,
+                         "sd": get(mode + "_stddev"), "n": get(mode + "_n", integer=True)}
+        rows.append(row)
+    return rows
+
+
+def check_samples(path):
+    """samples.csv is not drawn, but a damaged one means a damaged run."""
+    lines = read_lines(path, csv_file=True)
+    header = lines[0][1].split(",")
+    missing = [c for c in SAMPLES_COLUMNS if c not in header]
+    if missing:
+        raise InputError("%s:1: header lacks %s" % (path, ",".join(missing)))
+    col = {name: i for i, name in enumerate(header)}
+    integers = ("tasks", "run", "sample")
+    for num, line in lines[1:]:
+        where = "%s:%d" % (path, num)
+        fields = line.split(",")
+        if len(fields) != len(header):
+            raise InputError("%s: %d fields, the header has %d (truncated or malformed line)"
+                             % (where, len(fields), len(header)))
+        if fields[col["mode"]] not in MODES:
+            raise InputError("%s: mode is %r" % (where, fields[col["mode"]]))
+        if fields[col["phase"]] not in ("warmup", "measure"):
+            raise InputError("%s: phase is %r" % (where, fields[col["phase"]]))
+        for name in SAMPLES_COLUMNS:
+            if name in ("mode", "phase"):
+                continue
+            parse_number(fields[col[name]], where, name, integer=name in integers,
+                         empty_ok=name.startswith("idle"))
+
+
+class Run:
+    """One results/<test>/<run-id> directory."""
+
+    def __init__(self, path):
+        self.path = path
+        self.run_id = os.path.basename(os.path.abspath(path))
+        self.test = os.path.basename(os.path.dirname(os.path.abspath(path)))
+        self.meta = {}
+        self.rows = []
+        self.error = None       # why it cannot be drawn (an input error)
+        self.empty = None       # why there is nothing to draw (not an error)
+        try:
+            self.meta = read_meta(os.path.join(path, "meta"))
+            summary = os.path.join(path, "summary.csv")
+            if not os.path.exists(summary):
+                self.empty = "no summary.csv"
+                if self.status == "complete":
+                    raise InputError("%s: missing, but meta says status=complete" % summary)
+            else:
+                self.rows = read_summary(summary)
+                if not self.rows:
+                    self.empty = "no completed point in summary.csv"
+            samples = os.path.join(path, "samples.csv")
+            if os.path.exists(samples):
+                check_samples(samples)
+        except InputError as e:
+            self.error = str(e)
+        except OSError as e:
+            self.error = "%s: %s" % (e.filename or path, e.strerror)
+
+    status = property(lambda self: self.meta.get("status", "") or "unknown")
+    label = property(lambda self: self.meta.get("label", "") or self.run_id)
+    date = property(lambda self: self.meta.get("date", "") or self.run_id)
+    description = property(lambda self: self.meta.get("description", "") or self.test)
+
+    def modes(self):
+        return [m for m in MODES if any(r[m] for r in self.rows)]
+
+    def series(self, mode):
+        return [(r["tasks"], r[mode]) for r in self.rows if r[mode]]
+
+    def points(self):
+        return [r["tasks"] for r in self.rows if any(r[m] for m in MODES)]
+
+    def failure(self):
+        """'(failed at 8 tasks)' and the like, or '' for a complete run."""
+        if self.status == "failed":
+            tasks = self.meta.get("failed_tasks", "")
+            return "(failed at %s)" % n_tasks(tasks) if tasks else "(failed)"
+        if self.status == "interrupted":
+            return "(interrupted)"
+        return ""
+
+    def sources_mtime(self):
+        return max(os.stat(os.path.join(self.path, f)).st_mtime_ns
+                   for f in ("summary.csv", "meta") if os.path.exists(os.path.join(self.path, f)))
+
+
+def resolve_run(arg, results):
+    """A run directory from a path, a test directory (its latest run) or test[/run] under results."""
+    for base in (arg, os.path.join(results, arg)):
+        if os.path.isdir(base) and not os.path.isfile(os.path.join(base, "meta")):
+            latest = os.path.join(base, "latest")
+            if os.path.isdir(latest):
+                base = latest
+        if os.path.isfile(os.path.join(base, "meta")):
+            return rel(os.path.realpath(base))
+    raise InputError("%s: not a run directory (no meta file), nor a test directory with a latest run" % arg)
+
+
+def scan(results):
+    """[(test, test_dir, [Run], latest_run_id)], sorted; anything that is not a run is skipped."""
+    tests = []
+    if not os.path.isdir(results):
+        return tests
+    for name in sorted(os.listdir(results)):
+        tdir = os.path.join(results, name)
+        if name.startswith(".") or os.path.islink(tdir) or not os.path.isdir(tdir):
+            continue
+        runs = []
+        for rid in sorted(os.listdir(tdir)):
+            rdir = os.path.join(tdir, rid)
+            if (rid.startswith(".") or os.path.islink(rdir) or not os.path.isdir(rdir)
+                    or not os.path.isfile(os.path.join(rdir, "meta"))):
+                continue
+            runs.append(Run(rdir))
+        if runs:
+            latest = os.path.join(tdir, "latest")
+            latest_id = os.path.basename(os.readlink(latest).rstrip("/")) if os.path.islink(latest) else ""
+            tests.append((name, tdir, runs, latest_id))
+    return tests
+
+
+# ---------------------------------------------------------------- numbers
+
+def scale_of(value):
+    """(divisor, suffix) that brings value into 1..999: K, M, G."""
+    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "K")):
+        if value >= div * 0.9995:
+            return div, suffix
+    return 1.0, ""
+
+
+def fmt_rate(value):
+    """4800000 -> '4.8M', three significant digits."""
+    div, suffix = scale_of(abs(value))
+    return "%s%s" % ("%.3g" % (value / div), suffix)
+
+
+def n_tasks(n):
+    return "%s task%s" % (n, "" if str(n) == "1" else "s")
+
+
+def want_logx(points, override):
+    if override is not None:
+        return override
+    if len(points) < 2:
+        return False
+    powers_of_two = all(p & (p - 1) == 0 for p in points)
+    return powers_of_two or max(points) / min(points) > 32
+
+
+def x_axis(points, logx):
+    """(xmin, xmax, explicit tics) with a little room around the outer points."""
+    lo, hi = min(points), max(points)
+    if logx:
+        xmin, xmax = lo / 1.25, hi * 1.25
+    else:
+        pad = max(0.5, 0.04 * (hi - lo))
+        xmin, xmax = max(0.0, lo - pad), hi + pad
+    tics = ",".join(str(p) for p in points) if len(points) <= 16 else ""
+    return xmin, xmax, tics
+
+
+def x_fraction(x, xmin, xmax, logx):
+    if logx:
+        return math.log(x / xmin) / math.log(xmax / xmin)
+    return (x - xmin) / (xmax - xmin)
+
+
+def _betacf(a, b, x):
+    """Continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-12:
+            break
+    return h
+
+
+def _ibeta(a, b, x):
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log(1.0 - x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def t975(df):
+    """Student's t quantile for a two-sided 95% interval with df degrees of freedom."""
+    lo, hi = 0.0, 1000.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if _ibeta(df / 2.0, 0.5, df / (df + mid * mid)) > 0.05:   # two-sided tail mass
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def relative_change(a, b):
+    """(change %, CI half-width %) of b against a, or None. Pooled-variance Student's t on
+    the difference of the means, as ministat does; expressed relative to a's mean."""
+    if a["mean"] <= 0:
+        return None
+    change = 100.0 * (b["mean"] - a["mean"]) / a["mean"]
+    na, nb = a["n"] or 0, b["n"] or 0
+    if na >= 2 and nb >= 2 and a["sd"] is not None and b["sd"] is not None:
+        df = na + nb - 2
+        pooled = ((na - 1) * a["sd"] ** 2 + (nb - 1) * b["sd"] ** 2) / df
+        half = t975(df) * math.sqrt(pooled * (1.0 / na + 1.0 / nb))
+    elif a["ci"] is not None and b["ci"] is not None:
+        half = math.hypot(a["ci"], b["ci"])
+    else:
+        half = 0.0
+    return change, 100.0 * half / a["mean"]
+
+
+# ---------------------------------------------------------------- gnuplot
+
+def gp_str(text):
+    """A gnuplot double-quoted string; control characters become spaces."""
+    text = re.sub(r"[\x00-\x09\x0b-\x1f\x7f]", " ", text)
+    return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def gp_num(value):
+    return repr(float(value))
+
+
+def shorten(text, width):
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def find_gnuplot():
+    exe = os.environ.get("GNUPLOT") or shutil.which("gnuplot")
+    if not exe or not shutil.which(exe):
+        raise EnvError("gnuplot not found in PATH: " + INSTALL_HINT)
+    return exe
+
+
+def check_gnuplot(exe, terminals):
+    """gnuplot 5 or newer with the terminals we draw on."""
+    cmds = "".join("set terminal %s;" % t for t in terminals) + "set print '-'; print GPVAL_VERSION"
+    try:
+        res = subprocess.run([exe, "-e", cmds], capture_output=True, text=True, timeout=60)
+    except OSError as e:
+        raise EnvError("cannot run %s: %s: %s" % (exe, e.strerror, INSTALL_HINT))
+    except subprocess.TimeoutExpired:
+        raise EnvError("%s did not answer within 60 s" % exe)
+    if res.returncode != 0:
+        raise EnvError("%s lacks the %s terminal: %s"
+                       % (exe, " or ".join(terminals), INSTALL_HINT))
+    version = res.stdout.strip()
+    if re.fullmatch(r"\d+\.\d+", version) and float(version) < 5.0:
+        raise EnvError("gnuplot %s is too old, 5.0 or newer is needed: %s" % (version, INSTALL_HINT))
+
+
+def run_gnuplot(exe, prelude, script, what):
+    """Runs prelude + common.gp + script; raises InputError with gnuplot's message on failure."""
+    with tempfile.TemporaryDirectory(prefix="sb-plot.") as tmp:
+        pre = os.path.join(tmp, "prelude.gp")
+        with open(pre, "w", encoding="utf-8") as f:
+            f.write("plot_dir = %s\n" % gp_str(PLOT_DIR))
+            f.write(prelude)
+        res = subprocess.run([exe, pre, os.path.join(PLOT_DIR, "common.gp"),
+                              os.path.join(PLOT_DIR, script)],
+                             capture_output=True, text=True)
+    if res.returncode != 0:
+        msg = " ".join(res.stderr.split())[-400:]
+        raise InputError("%s: gnuplot failed: %s" % (what, msg or "exit %d" % res.returncode))
+    for line in res.stderr.splitlines():
+        if line.strip():
+            note("%s: gnuplot: %s" % (what, line.strip()))
+    return res.stdout
+
+
+def datablock(name, rows):
+    return "$%s << EOD\n%sEOD\n" % (name, "".join(" ".join(gp_num(v) for v in r) + "\n" for r in rows))
+
+
+def tmp_name(final):
+    path = os.path.join(os.path.dirname(final), ".%s.tmp%d" % (os.path.basename(final), os.getpid()))
+    _pending.add(path)
+    return path
+
+
+def commit(pairs):
+    """Renames each finished temp file onto its final name, or removes them all."""
+    for tmp, final in pairs:
+        if not os.path.isfile(tmp) or os.path.getsize(tmp) == 0:
+            raise InputError("%s: gnuplot wrote nothing" % final)
+    for tmp, final in pairs:
+        os.replace(tmp, final)
+        _pending.discard(tmp)
+
+
+def discard(pairs):
+    for tmp, _ in pairs:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        _pending.discard(tmp)
+
+
+def write_if_changed(path, text):
+    """Atomic write, skipped when the file already holds exactly this text. True if written."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return False
+    except (OSError, UnicodeDecodeError):
+        pass
+    tmp = tmp_name(path)
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+    _pending.discard(tmp)
+    return True
+
+
+# ---------------------------------------------------------------- one run
+
+def subtitle(run, width=150):
+    m = run.meta
+    first = " · ".join(x for x in (
+        "label " + run.label,
+        "host " + m["host"] if m.get("host") else "",
+        m.get("date", ""),
+        "status " + run.status if run.status != "complete" else "") if x)
+    second = " · ".join(x for x in (m.get("kernel", ""), m.get("cpu_model", "")) if x)
+    return "\n".join(shorten(s, width) for s in (first, second) if s)
+
+
+def run_title(run):
+    return " ".join(x for x in (run.description, run.failure()) if x)
+
+
+def peak_placement(run, modes, ymax, xmin, xmax, logx):
+    """Where each mode's peak label goes: above its point, pushed inwards near the edges,
+    and below the point for the lower of two peaks that would otherwise collide."""
+    peaks = {}
+    for m in modes:
+        tasks, v = max(run.series(m), key=lambda p: (p[1]["mean"], -p[0]))
+        peaks[m] = {"x": tasks, "y": v["mean"], "fx": x_fraction(tasks, xmin, xmax, logx),
+                    "fy": v["mean"] / ymax, "dy": 1.6,
+                    "text": "peak %s ops/s at %s" % (fmt_rate(v["mean"]), n_tasks(tasks))}
+    if len(peaks) == 2:
+        a, b = peaks["processes"], peaks["threads"]
+        if abs(a["fx"] - b["fx"]) < 0.3 and abs(a["fy"] - b["fy"]) < 0.12:
+            low, high = (a, b) if a["fy"] < b["fy"] else (b, a)
+            if low["fy"] > 0.15:
+                low["dy"] = -1.6
+            else:                       # no room below: stack the labels above
+                high["dy"] = 3.2
+    for p in peaks.values():
+        if p["fx"] > 0.78:
+            p["align"], p["dx"] = "right", 1.0
+        elif p["fx"] < 0.22:
+            p["align"], p["dx"] = "left", -1.0
+        else:
+            p["align"], p["dx"] = "center", 0.0
+    return peaks
+
+
+def run_prelude(run, logx_override, extra=""):
+    """Data blocks and variables shared by scaling.gp and terminal.gp."""
+    modes = run.modes()
+    points = run.points()
+    failed_x = 0
+    if run.status == "failed" and re.fullmatch(r"[1-9]\d*", run.meta.get("failed_tasks", "")):
+        failed_x = int(run.meta["failed_tasks"])
+        points = sorted(set(points + [failed_x]))     # the axis reaches the point that failed
+    logx = want_logx(points, logx_override)
+    xmin, xmax, tics = x_axis(points, logx)
+    top = max(v["mean"] + (v["ci"] or 0) for m in modes for _, v in run.series(m))
+    ymax = 1.2 * top if top > 0 else 1.0
+    unit, suffix = scale_of(top)
+    per_task = [(v["mean"] + (v["ci"] or 0)) / t for m in modes for t, v in run.series(m)]
+    per_task += [r["linear"] / r["tasks"] for r in run.rows if r["linear"]]
+    top_pt = max(per_task)
+    unit_pt, suffix_pt = scale_of(top_pt)
+    out = [
+        "title_text = %s\n" % gp_str(run_title(run)),
+        "subtitle_text = %s\n" % gp_str(subtitle(run)),
+        "modes = %s\n" % gp_str(" ".join(modes)),
+        "idle_modes = %s\n" % gp_str(" ".join(m for m in modes if any(v["idle"] is not None
+                                                                   for _, v in run.series(m)))),
+        "has_linear = %d\n" % any(r["linear"] is not None for r in run.rows),
+        "unit = %s\nunit_suffix = %s\n" % (gp_num(unit), gp_str(suffix)),
+        "unit_pt = %s\nunit_suffix_pt = %s\n" % (gp_num(unit_pt), gp_str(suffix_pt)),
+        "logx = %d\nxmin = %s\nxmax = %s\nxtics_list = %s\nxmax_point = %d\n"
+        % (logx, gp_num(xmin), gp_num(xmax), gp_str(tics), max(points)),
+        "ymax = %s\nymax_pt = %s\n" % (gp_num(ymax), gp_num(1.2 * top_pt if top_pt > 0 else 1.0)),
+        datablock("linear", [(r["tasks"], r["linear"]) for r in run.rows if r["linear"] is not None]),
+    ]
+    for m in modes:
+        out.append(datablock(m, [(t, v["mean"], v["ci"] or 0, v["idle"] if v["idle"] is not None else "nan")
+                                 for t, v in run.series(m)]))
+    out.append("failed_x = %d\nfailed_text = %s\n" % (failed_x, gp_str(" ".join(
+        x for x in (run.meta.get("failed_mode", ""), "failed at " + n_tasks(failed_x)) if x))))
+    peaks = peak_placement(run, modes, ymax, xmin, xmax, logx)
+    for m, p in peaks.items():
+        out.append(datablock("peak_" + m, [(p["x"], p["y"])]))
+        out.append("peak_x_%s = %s\npeak_y_%s = %s\npeak_text_%s = %s\npeak_align_%s = %s\n"
+                   "peak_dx_%s = %s\npeak_dy_%s = %s\n"
+                   % (m, gp_num(p["x"]), m, gp_num(p["y"]), m, gp_str(p["text"]), m, gp_str(p["align"]),
+                      m, gp_num(p["dx"]), m, gp_num(p["dy"])))
+    return "".join(out) + extra, peaks
+
+
+def run_is_stale(run):
+    try:
+        made = min(os.stat(os.path.join(run.path, f)).st_mtime_ns for f in RUN_PLOTS)
+    except FileNotFoundError:
+        return True
+    return made < run.sources_mtime()
+
+
+def draw_run(exe, run, logx_override):
+    finals = [os.path.join(run.path, f) for f in RUN_PLOTS]
+    pairs = [(tmp_name(f), f) for f in finals]
+    names = ("out_scaling_png", "out_scaling_svg", "out_pertask_png", "out_pertask_svg")
+    outputs = "".join("%s = %s\n" % (n, gp_str(t)) for n, (t, _) in zip(names, pairs))
+    try:
+        prelude, _ = run_prelude(run, logx_override, outputs)
+        run_gnuplot(exe, prelude, "scaling.gp", run.path)
+        commit(pairs)
+    finally:
+        discard(pairs)
+    return finals
+
+
+def draw_terminal(exe, run, logx_override):
+    size = shutil.get_terminal_size((100, 30))
+    cols = max(60, min(size.columns - 1, 200))
+    rows = max(20, min(size.lines - 6, 45))
+    prelude, peaks = run_prelude(run, logx_override, "cols = %d\nrows = %d\n" % (cols, rows))
+    prelude = prelude.replace("…", "...")
+    sys.stdout.write(run_gnuplot(exe, prelude, "terminal.gp", run.path))
+    for m, p in peaks.items():
+        print("%s: %s" % (m, p["text"]))
+    if run.failure():
+        print("%s %s" % (run.failure(), run.meta.get("error", "")))
+    sys.stdout.flush()
+
+
+# ---------------------------------------------------------------- comparisons
+
+def compare_prelude(runs, logx_override):
+    several_tests = len({r.test for r in runs}) > 1
+    names = [(r.test + " " if several_tests else "") + r.label for r in runs]
+    if len(set(names)) < len(names):
+        names = [(r.test + " " if several_tests else "") + r.run_id for r in runs]
+    names = [shorten(n, 40) for n in names]
+    base = runs[0]
+    points = sorted({p for r in runs for p in r.points()})
+    logx = want_logx(points, logx_override)
+    xmin, xmax, tics = x_axis(points, logx)
+    out = []
+    n_series = 0
+    top = 0.0
+    titles = []
+    for i, run in enumerate(runs, 1):
+        for m in run.modes():
+            n_series += 1
+            series = run.series(m)
+            top = max([top] + [v["mean"] + (v["ci"] or 0) for _, v in series])
+            title = " ".join(x for x in (names[i - 1], m, run.failure()) if x)
+            titles.append(title)
+            out.append(datablock("s%d" % n_series, [(t, v["mean"], v["ci"] or 0) for t, v in series]))
+            out.append("s_mode_%d = %s\ns_run_%d = %d\ns_title_%d = %s\n"
+                       % (n_series, gp_str(m), n_series, i, n_series, gp_str(title)))
+    n_rel = 0
+    lows, highs = [0.0], [0.0]
+    for i, run in enumerate(runs[1:], 2):
+        for m in run.modes():
+            basis = dict(base.series(m))
+            rel = []
+            for t, v in run.series(m):
+                if t in basis:
+                    change = relative_change(basis[t], v)
+                    if change:
+                        rel.append((t, change[0], change[0] - change[1], change[0] + change[1]))
+            if rel:
+                n_rel += 1
+                lows += [r[2] for r in rel]
+                highs += [r[3] for r in rel]
+                out.append(datablock("rel%d" % n_rel, rel))
+                out.append("rel_mode_%d = %s\nrel_run_%d = %d\n" % (n_rel, gp_str(m), n_rel, i))
+    span = max(highs) - min(lows) or 2.0
+    unit, suffix = scale_of(top)
+    # The legend sits right of the panels: room for the line sample (about 90 px) and
+    # its longest title (about 8.5 px a character at 12 pt), within 1200 px.
+    key_w = min(0.45, max(0.16, (max(len(t) for t in titles) * 8.5 + 100) / 1200))
+    lines = []
+    for i, run in enumerate(runs):
+        m = run.meta
+        lines.append(shorten("%s%s: %s" % (names[i], " (baseline)" if i == 0 else "", " · ".join(
+            m[k] for k in ("kernel", "host", "date") if m.get(k)) or run.run_id), 170))
+    if len(lines) > 4:
+        lines = lines[:3] + ["and %d more runs" % (len(lines) - 3)]
+    top_frac = 0.90 - 0.025 * len(lines)
+    tests = []
+    for r in runs:
+        if r.test not in tests:
+            tests.append(r.test)
+    if len(tests) == 1:
+        title = base.description + (" (%s)" % base.test if base.description != base.test else "")
+    else:
+        title = shorten(" vs ".join(tests), 90)
+    out += [
+        "n_series = %d\nn_rel = %d\n" % (n_series, n_rel),
+        "title_text = %s\n" % gp_str(title),
+        "subtitle_text = %s\n" % gp_str("\n".join(lines)),
+        "rel_text = %s\n" % gp_str("change of each run against %s, 95%% CI shaded" % names[0]),
+        "unit = %s\nunit_suffix = %s\n" % (gp_num(unit), gp_str(suffix)),
+        "logx = %d\nxmin = %s\nxmax = %s\nxtics_list = %s\nxmax_point = %d\n"
+        % (logx, gp_num(xmin), gp_num(xmax), gp_str(tics), max(points)),
+        "ymax = %s\n" % gp_num(1.15 * top if top > 0 else 1.0),
+        "rel_ymin = %s\nrel_ymax = %s\n" % (gp_num(min(lows) - 0.1 * span), gp_num(max(highs) + 0.25 * span)),
+        "key_x = %s\ntop = %s\n" % (gp_num(1.0 - key_w), gp_num(top_frac)),
+    ]
+    return "".join(out)
+
+
+def draw_compare(exe, runs, base_path, logx_override):
+    """Writes base_path.png and base_path.svg."""
+    finals = [base_path + ".png", base_path + ".svg"]
+    pairs = [(tmp_name(f), f) for f in finals]
+    try:
+        prelude = compare_prelude(runs, logx_override)
+        prelude += "out_png = %s\nout_svg = %s\n" % (gp_str(pairs[0][0]), gp_str(pairs[1][0]))
+        run_gnuplot(exe, prelude, "compare.gp", base_path)
+        commit(pairs)
+    finally:
+        discard(pairs)
+    return finals
+
+
+def latest_per_label(runs):
+    """The newest drawable run of each label (a complete one when there is one), oldest first."""
+    best = {}
+    for r in runs:
+        if r.error or r.empty:
+            continue
+        key = (r.status == "complete", r.date, r.run_id)
+        if r.label not in best or key > best[r.label][0]:
+            best[r.label] = (key, r)
+    chosen = [v[1] for v in best.values()]
+    return sorted(chosen, key=lambda r: (r.date, r.run_id))
+
+
+def compare_is_stale(tdir, chosen):
+    listing = os.path.join(tdir, LATEST_COMPARE + ".runs")
+    try:
+        with open(listing, encoding="utf-8") as f:
+            if f.read().split() != [r.run_id for r in chosen]:
+                return True
+        made = min(os.stat(os.path.join(tdir, LATEST_COMPARE + ext)).st_mtime_ns for ext in (".png", ".svg"))
+    except (OSError, UnicodeDecodeError):
+        return True
+    return made < max(r.sources_mtime() for r in chosen)
+
+
+# ---------------------------------------------------------------- index.html
+
+def url(*parts):
+    return "/".join(urllib.parse.quote(p) for p in parts)
+
+
+def esc(text):
+    return html.escape(str(text), quote=True)
+
+
+INDEX_STYLE = """
+body { font-family: sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+th { background: #f0f0f0; }
+.failed, .unreadable, .interrupted { color: #b00020; font-weight: bold; }
+img { max-width: 100%; border: 1px solid #ddd; margin: 0.3em 0.3em 0 0; }
+img.half { width: 48%; }
+details { margin: 0.4em 0; }
+summary { cursor: pointer; }
+code { font-size: 0.95em; }
+"""
+
+
+def summary_table(run):
+    modes = run.modes()
+    head = ["tasks"]
+    for m in modes:
+        head += ["%s ops/s" % m, "± 95% CI", "%s idle %%" % m]
+    head += ["linear ops/s", "best / linear"]
+    out = ["<table>\n<tr>%s</tr>\n" % "".join("<th>%s</th>" % esc(h) for h in head)]
+    for r in run.rows:
+        cells = [str(r["tasks"])]
+        best = 0.0
+        for m in modes:
+            v = r[m]
+            if v:
+                best = max(best, v["mean"])
+                cells += [fmt_rate(v["mean"]), fmt_rate(v["ci"]) if v["ci"] is not None else "",
+                          "%.1f" % v["idle"] if v["idle"] is not None else ""]
+            else:
+                cells += ["", "", ""]
+        lin = r["linear"]
+        cells += [fmt_rate(lin) if lin is not None else "",
+                  "%.0f%%" % (100.0 * best / lin) if lin else ""]
+        out.append("<tr>%s</tr>\n" % "".join('<td class="n">%s</td>' % esc(c) for c in cells))
+    out.append("</table>\n")
+    return "".join(out)
+
+
+def index_html(tests):
+    out = ["<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
+           "<title>scalebench results</title>\n<style>%s</style>\n</head>\n<body>\n" % INDEX_STYLE,
+           "<h1>scalebench results</h1>\n",
+           "<p>%d tests, %d runs. Drawn by <code>make plot</code>; see docs/PLOT.md for how to read the charts.</p>\n"
+           % (len(tests), sum(len(t[2]) for t in tests)),
+           "<ul>\n"]
+    for test, _, runs, _ in tests:
+        out.append('<li><a href="#%s">%s</a> (%d run%s)</li>\n'
+                   % (esc(url("t-" + test)), esc(test), len(runs), "" if len(runs) == 1 else "s"))
+    out.append("</ul>\n")
+    for test, tdir, runs, latest_id in tests:
+        desc = next((r.description for r in runs if r.meta.get("description")), "")
+        out.append('<h2 id="%s">%s</h2>\n' % (esc(url("t-" + test)), esc(test)))
+        if desc:
+            out.append("<p>%s</p>\n" % esc(desc))
+        for base, what in ((LATEST_COMPARE, "latest run of each label"), ("compare", "make plot COMPARE=...")):
+            if os.path.exists(os.path.join(tdir, base + ".png")):
+                out.append('<p>Comparison (%s): <a href="%s">SVG</a><br><a href="%s"><img src="%s" alt="%s"></a></p>\n'
+                           % (esc(what), esc(url(test, base + ".svg")), esc(url(test, base + ".png")),
+                              esc(url(test, base + ".png")), esc("comparison of " + test)))
+        out.append("<table>\n<tr><th>run</th><th>label</th><th>kernel</th><th>host</th>"
+                   "<th>date</th><th>status</th><th>peak</th><th>plots</th></tr>\n")
+        ordered = sorted(runs, key=lambda r: (r.date, r.run_id), reverse=True)
+        for r in ordered:
+            status = "unreadable" if r.error else r.status
+            detail = r.error or r.meta.get("error", "") or r.empty or ""
+            if r.status == "failed" and not r.error:
+                detail = " ".join(x for x in (r.failure(), detail) if x)
+            links = " ".join('<a href="%s">%s</a>' % (esc(url(test, r.run_id, f)), esc(f))
+                             for f in RUN_PLOTS if os.path.exists(os.path.join(r.path, f)))
+            peaks = []
+            if not r.error:
+                for m in r.modes():
+                    t, v = max(r.series(m), key=lambda p: (p[1]["mean"], -p[0]))
+                    peaks.append("%s %s ops/s at %d" % (m, fmt_rate(v["mean"]), t))
+            out.append("<tr><td><a href=\"#%s\">%s</a>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
+                       "<td class=\"%s\">%s%s</td><td>%s</td><td>%s</td></tr>\n" % (
+                           esc(url("r-" + test + "-" + r.run_id)), esc(r.run_id),
+                           " (latest)" if r.run_id == latest_id else "",
+                           esc(r.label), esc(r.meta.get("kernel", "")), esc(r.meta.get("host", "")),
+                           esc(r.meta.get("date", "")), esc(status), esc(status),
+                           "<br>" + esc(detail) if detail else "", "<br>".join(esc(p) for p in peaks), links))
+        out.append("</table>\n")
+        for r in ordered:
+            opened = " open" if r is ordered[0] else ""
+            out.append('<details id="%s"%s><summary>%s · %s · %s</summary>\n'
+                       % (esc(url("r-" + test + "-" + r.run_id)), opened, esc(r.run_id),
+                          esc(r.meta.get("cpu_model", "")), esc(r.meta.get("topology", ""))))
+            for f in ("scaling.png", "per_task.png"):
+                if os.path.exists(os.path.join(r.path, f)):
+                    out.append('<a href="%s"><img class="half" src="%s" alt="%s"></a>'
+                               % (esc(url(test, r.run_id, f.replace(".png", ".svg"))),
+                                  esc(url(test, r.run_id, f)), esc(f + " of " + r.run_id)))
+            if r.rows and not r.error:
+                out.append(summary_table(r))
+            cmd = r.meta.get("command", "")
+            if cmd:
+                out.append("<p>Command: <code>%s</code></p>\n" % esc(cmd))
+            out.append("</details>\n")
+    out.append("</body>\n</html>\n")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- commands
+
+def rel(path):
+    """path relative to the current directory, unless that climbs more than one level."""
+    try:
+        r = os.path.relpath(path)
+    except ValueError:
+        return path
+    return os.path.abspath(path) if r.startswith("../../") else r
+
+
+def cmd_all(args, results):
+    tests = scan(results)
+    if not tests:
+        print("%s: no results in %s/: run ./runtest.sh first" % (PROG, rel(results).rstrip("/")))
+        return EXIT_OK
+    status = EXIT_OK
+    todo_runs, todo_cmp = [], []
+    for test, tdir, runs, _ in tests:
+        for r in runs:
+            if r.error:
+                note("%s (skipped)" % r.error)
+                status = EXIT_INPUT
+            elif r.empty:
+                note("%s: %s, nothing to draw (status %s)" % (rel(r.path), r.empty, r.status))
+            elif args.force or args.logx is not None or run_is_stale(r):
+                todo_runs.append(r)
+        chosen = latest_per_label(runs)
+        if len(chosen) >= 2 and (args.force or args.logx is not None or compare_is_stale(tdir, chosen)):
+            todo_cmp.append((tdir, chosen))
+    if todo_runs or todo_cmp:
+        exe = find_gnuplot()
+        check_gnuplot(exe, ("pngcairo", "svg"))
+    drawn = 0
+    for r in todo_runs:
+        try:
+            for f in draw_run(exe, r, args.logx):
+                drawn += 1
+                if not args.quiet:
+                    print("drew %s" % rel(f))
+        except InputError as e:
+            note("%s (skipped)" % e)
+            status = EXIT_INPUT
+    for tdir, chosen in todo_cmp:
+        try:
+            for f in draw_compare(exe, chosen, os.path.join(tdir, LATEST_COMPARE), args.logx):
+                drawn += 1
+                if not args.quiet:
+                    print("drew %s" % rel(f))
+            write_if_changed(os.path.join(tdir, LATEST_COMPARE + ".runs"),
+                             "".join(r.run_id + "\n" for r in chosen))
+        except InputError as e:
+            note("%s (skipped)" % e)
+            status = EXIT_INPUT
+    if write_if_changed(os.path.join(results, "index.html"), index_html(tests)) and not args.quiet:
+        print("wrote %s" % rel(os.path.join(results, "index.html")))
+    if not args.quiet and drawn == 0:
+        print("%s: all plots up to date" % PROG)
+    return status
+
+
+def load_runs(names, results):
+    runs = []
+    for name in names:
+        run = Run(resolve_run(name, results))
+        if run.error:
+            raise InputError(run.error)
+        if run.empty:
+            raise InputError("%s: %s, nothing to draw" % (rel(run.path), run.empty))
+        runs.append(run)
+    return runs
+
+
+def cmd_compare(args, results):
+    if len(args.compare) < 2:
+        raise InputError("--compare needs two runs or more")
+    runs = load_runs(args.compare, results)
+    if len({r.path for r in runs}) < len(runs):
+        raise InputError("--compare: the same run is named twice")
+    tests = sorted({r.test for r in runs})
+    if len(tests) > 1 and not args.out:
+        raise InputError("--compare: the runs are of different tests (%s); give --out FILE to draw them together"
+                         % ", ".join(tests))
+    if args.out:
+        base = re.sub(r"\.(png|svg)$", "", args.out)
+        if not os.path.isdir(os.path.dirname(os.path.abspath(base))):
+            raise InputError("--out %s: no such directory" % args.out)
+    else:
+        base = os.path.join(os.path.dirname(runs[0].path), "compare")
+    exe = find_gnuplot()
+    check_gnuplot(exe, ("pngcairo", "svg"))
+    for f in draw_compare(exe, runs, base, args.logx):
+        print("drew %s" % rel(f))
+    return EXIT_OK
+
+
+def cmd_terminal(args, results):
+    run = Run(resolve_run(args.terminal, results))
+    if run.error:
+        raise InputError(run.error)
+    if run.empty:
+        print("%s: %s %s: %s, nothing to draw" % (PROG, rel(run.path), run.failure(), run.empty))
+        return EXIT_OK
+    exe = find_gnuplot()
+    check_gnuplot(exe, ("dumb",))
+    draw_terminal(exe, run, args.logx)
+    return EXIT_OK
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description="Draw scalebench results with gnuplot: each run's scaling.png/svg and "
+                    "per_task.png/svg, comparisons, and results/index.html.")
+    p.add_argument("--results", metavar="DIR",
+                   help="the results directory (default: results/ in the scalebench tree)")
+    p.add_argument("--compare", nargs="+", metavar="RUN",
+                   help="draw these runs together into compare.png/.svg in the test's directory")
+    p.add_argument("--out", metavar="FILE",
+                   help="with --compare: write FILE.png and FILE.svg instead")
+    p.add_argument("--terminal", metavar="RUN", help="draw one run's curve as text on stdout")
+    x = p.add_mutually_exclusive_group()
+    x.add_argument("--logx", dest="logx", action="store_const", const=True,
+                   help="logarithmic task axis (default: when the points are powers of two or span more than 32x)")
+    x.add_argument("--linx", dest="logx", action="store_const", const=False, help="linear task axis")
+    p.add_argument("--force", action="store_true", help="redraw every plot, even those up to date")
+    p.add_argument("-q", "--quiet", action="store_true", help="do not list what was drawn")
+    args = p.parse_args(argv)
+    if args.compare and args.terminal:
+        p.error("--compare and --terminal do not go together")
+    if args.out and not args.compare:
+        p.error("--out goes with --compare")
+    return args
+
+
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main(argv):
+    args = parse_args(argv)
+    # Relative to the current directory when that is shorter, so messages name files as typed.
+    results = rel(os.path.abspath(args.results or os.path.join(REPO_DIR, "results")))
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        if args.terminal:
+            return cmd_terminal(args, results)
+        if args.compare:
+            return cmd_compare(args, results)
+        return cmd_all(args, results)
+    except InputError as e:
+        note(str(e))
+        return EXIT_INPUT
+    except EnvError as e:
+        note(str(e))
+        return EXIT_ENV
+    except KeyboardInterrupt:
+        note("interrupted")
+        return EXIT_INTR
+    except OSError as e:
+        note("%s: %s" % (e.filename or "", e.strerror))
+        return EXIT_ENV
+    finally:
+        for tmp in list(_pending):
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
