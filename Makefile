@@ -32,7 +32,8 @@ endif
 SB_LIBS := $(HWLOC_LIBS) -lm
 
 # Testcases that only exist on Linux are listed here and nowhere else.
-LINUX_ONLY := eventfd1 fallocate1 fallocate2 futex1 futex2 futex3 futex4
+LINUX_ONLY := eventfd1 fallocate1 fallocate2 futex1 futex2 futex3 futex4 read3 read4 \
+	tlb_flush1 tlb_flush2 tlb_flush3
 TESTS := $(patsubst tests/%.c,%,$(wildcard tests/*.c))
 ifneq ($(shell uname -s),Linux)
 TESTS := $(filter-out $(LINUX_ONLY),$(TESTS))

@@ -1,4 +1,5 @@
 /* Linux specifics: /proc/stat CPU times, PR_SET_PDEATHSIG, child subreaper. */
+#include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +25,12 @@ int sb_os_cpu_times(struct sb_cpu_times *t)
 
 		if (strncmp(line, "cpu", 3) != 0)
 			break;
+		/* "cpu  ..." is the machine total: %d would skip the blanks and take its first field. */
+		if (!isdigit((unsigned char)line[3]))
+			continue;
 		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu,
 			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 5)
-			continue;	/* the "cpu " total line */
+			continue;
 		if (cpu < 0 || cpu > 1 << 20)
 			continue;
 		if (cpu >= t->ncpus) {

@@ -1,0 +1,39 @@
+/* unlink2: create, close and unlink a file, each task in its own directory.
+ * Stresses: dentry/inode allocation and teardown without a shared parent directory lock. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testcase.h"
+
+char *testcase_description = "Separate file open/close/unlink in different directories";
+
+void testcase_prepare(unsigned long nr_tasks)
+{
+	(void)nr_tasks;
+	(void)sb_tmpdir();
+}
+
+void testcase(unsigned long long *iterations, unsigned long nr)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	int fd;
+
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/dir%lu", sb_tmpdir(), nr) >= sizeof(dir) ||
+	    (size_t)snprintf(path, sizeof(path), "%s/file", dir) >= sizeof(path))
+		sb_fatalx("file name too long under %s", sb_tmpdir());
+	if (mkdir(dir, 0700) < 0)
+		sb_fatal("mkdir %s", dir);
+	for (;;) {
+		if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
+			sb_fatal("open %s", path);
+		if (close(fd) < 0)
+			sb_fatal("close %s", path);
+		if (unlink(path) < 0)
+			sb_fatal("unlink %s", path);
+		sb_count(iterations);
+	}
+}
