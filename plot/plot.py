@@ -132,9 +132,9 @@ def read_summary(path):
                 continue
             if mean < 0:
                 raise InputError("%s: %s is negative" % (where, mode))
-            ci = get(mode + "_ci95")
+            ci = get(mode + "_ci")
             if ci is not None and ci < 0:
-                raise InputError("%s: %s_ci95 is negative" % (where, mode))
+                raise InputError("%s: %s_ci is negative" % (where, mode))
             row[mode] = {"mean": mean, "idle": get(mode + "_idle"), "ci": ci,
                          "sd": get(mode + "_stddev"), "n": get(mode + "_n", integer=True)}
         rows.append(row)

@@ -53,7 +53,7 @@ S=$tmp/r/unix1/good-20260105T100000/summary.csv
 cp "$S" "$tmp/summary.csv"
 sed -i '4s/,[^,]*$//' "$S"
 run "$P" --results "$tmp/r" --terminal unix1/good-20260105T100000
-like "$rc:$err" "^2:.*summary.csv:4: 15 fields, the header has 16" "a row with a field missing is named"
+like "$rc:$err" "^2:.*summary.csv:4: 16 fields, the header has 17" "a row with a field missing is named"
 cp "$tmp/summary.csv" "$S"; sed -i '3s/^1,[0-9.]*,/1,1.2.3,/' "$S"
 run "$P" --results "$tmp/r" --terminal unix1/good-20260105T100000
 like "$rc:$err" "^2:.*summary.csv:3: processes is '1.2.3', not a number" "a malformed number is named"

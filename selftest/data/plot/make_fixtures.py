@@ -14,8 +14,8 @@ WARMUP = (0.97, 0.98)
 T_975_DF4 = 2.776                         # Student's t, 95% two-sided, 4 degrees of freedom
 
 SUMMARY_HEADER = ("tasks,processes,processes_idle,threads,threads_idle,linear,"
-                  "processes_stddev,processes_ci95,processes_min,processes_max,processes_n,"
-                  "threads_stddev,threads_ci95,threads_min,threads_max,threads_n")
+                  "processes_stddev,processes_ci,processes_min,processes_max,processes_n,"
+                  "threads_stddev,threads_ci,threads_min,threads_max,threads_n,lkp_linear")
 SAMPLES_HEADER = ("mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,"
                   "task_min,task_max,idle_pct,idle_all_pct")
 
@@ -41,7 +41,7 @@ def make_run(root, test, run_id, meta, points, series, cpus=96):
     os.makedirs(rdir)
     one = [series[m][0] for m in ("processes", "threads") if series.get(m) and series[m][0]]
     base = max(one)
-    summary = [SUMMARY_HEADER, "0,0,100,0,100,0" + "," * 10]
+    summary = [SUMMARY_HEADER, "0,0,100,0,100,0" + "," * 10 + ",0"]
     samples = [SAMPLES_HEADER]
     for i, tasks in enumerate(points):
         cols = {}
@@ -67,6 +67,7 @@ def make_run(root, test, run_id, meta, points, series, cpus=96):
         for mode in ("processes", "threads"):
             c = cols[mode]
             row += [fmt(c[2]), fmt(c[3]), fmt(c[4]), fmt(c[5]), str(c[6])] if c else [""] * 5
+        row.append(fmt(base * tasks))
         summary.append(",".join(row))
     write(os.path.join(rdir, "summary.csv"), "\n".join(summary) + "\n")
     write(os.path.join(rdir, "samples.csv"), "\n".join(samples) + "\n")

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# runtest.sh: every bad argument exits 2 and an unwritable results directory 3, before anything runs; --list, --dry-run.
+. "$(dirname "$0")/runtest_lib.sh"
+need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads"
+
+R=$T/results
+mkdir "$R"
+FAST=(--points 1 --duration 0.2 --warmup 0 --period-ms 100)
+
+# rejected SUBSTRING ARGS...: exit 2, a message containing SUBSTRING, nothing measured
+rejected() {
+	local want=$1 rc=0
+	shift
+	./runtest.sh --results "$R" "$@" >"$T/out" 2>"$T/err" || rc=$?
+	is "$rc" 2 "exit 2: $*"
+	if ! grep -qF -- "$want" "$T/err"; then
+		ok 1 "message names the problem: $*"
+		diag_file "$T/err"
+	else
+		ok 0 "message names the problem: $*"
+	fi
+}
+
+rejected "no testcase given"
+rejected "'../x' is not a testcase name" ../x "${FAST[@]}"
+rejected "'a;b' is not a testcase name" 'a;b' "${FAST[@]}"
+rejected "'x y' is not a testcase name" 'x y' "${FAST[@]}"
+rejected "unknown testcase 'no_such_test'; known: " no_such_test "${FAST[@]}"
+rejected "getppid1" no_such_test "${FAST[@]}"
+rejected "unknown option '--bogus'" getppid1 --bogus
+rejected "--max-procs: '0' must be at least 1" getppid1 --max-procs 0
+rejected "--max-procs: '2x' is not a whole number" getppid1 --max-procs 2x
+rejected "--max-procs: '-1' is not a whole number" getppid1 --max-procs -1
+rejected "--min-procs 3 is larger than --max-procs 2" getppid1 --min-procs 3 --max-procs 2
+rejected "--step: '0' must be at least 1" getppid1 --step 0
+rejected "--points: '' is not a whole number" getppid1 --points 1,,2
+rejected "--points: 'four' is not a whole number" getppid1 --points 1,four
+rejected "--points cannot be combined" getppid1 --points 1,2 --max-procs 4
+rejected "--repeat: '0' must be at least 1" getppid1 --repeat 0
+rejected "--period-ms: '1.5' is not a whole number" getppid1 --period-ms 1.5
+rejected "--duration: 'abc' is not a number of seconds" getppid1 --duration abc
+rejected "--duration: '1.2345' has more than 3 decimals" getppid1 --duration 1.2345
+rejected "less than one sample" getppid1 --duration 0.1 --period-ms 1000
+rejected "--warmup: '-1' is not a number of seconds" getppid1 --warmup -1
+rejected "--mode: unknown mode 'proc'" getppid1 --mode proc
+rejected "--placement: unknown placement 'sockets'" getppid1 --placement sockets
+rejected "--no-affinity contradicts --placement cores" getppid1 --no-affinity --placement cores
+rejected "--label: 'a/b' must be" getppid1 --label a/b
+rejected "--label: '..' must be" getppid1 --label ..
+rejected "--param: 'size' is not NAME=VALUE" getppid1 --param size
+rejected "unknown parameter 'size'" getppid1 --param size=1 "${FAST[@]}"
+rejected "--label needs a value" getppid1 --label
+rejected "--smt takes no value" getppid1 --smt=1
+is "$(ls -A "$R")" "" "nothing was written by any rejected command"
+
+# an unknown parameter of a testcase that has parameters (the selftest fixture)
+need_build "$SB_BUILD/selftest/params_processes" "$SB_BUILD/selftest/params_threads"
+rc=0
+SB_TESTS_DIR=$SB_BUILD/selftest ./runtest.sh params --param nope=1 "${FAST[@]}" --results "$R" >/dev/null 2>"$T/err" || rc=$?
+is "$rc" 2 "a parameter the testcase does not declare: exit 2"
+like "$(cat "$T/err")" "unknown parameter 'nope' \(this testcase has: size" "it lists the declared ones"
+rc=0
+SB_TESTS_DIR=$SB_BUILD/selftest ./runtest.sh params --param size=0 "${FAST[@]}" --results "$R" >/dev/null 2>"$T/err" || rc=$?
+is "$rc" 2 "a parameter out of range: exit 2"
+is "$(ls -A "$R")" "" "nothing written"
+
+# an unwritable results directory: exit 3 before anything runs (a path under a
+# regular file cannot be created, even by root)
+touch "$T/file"
+rc=0
+./runtest.sh getppid1 "${FAST[@]}" --results "$T/file/results" >"$T/out" 2>"$T/err" || rc=$?
+is "$rc" 3 "results directory under a regular file: exit 3"
+like "$(cat "$T/err")" "cannot create the results directory" "it says so"
+is "$(cat "$T/out")" "" "no run directory printed"
+# a read-only results/<test> (for root: chattr +i when the filesystem allows it)
+mkdir -p "$T/ro/getppid1"
+if chattr +i "$T/ro/getppid1" 2>/dev/null; then
+	rc=0
+	./runtest.sh getppid1 "${FAST[@]}" --results "$T/ro" >/dev/null 2>"$T/err" || rc=$?
+	chattr -i "$T/ro/getppid1"
+	is "$rc" 3 "immutable results directory: exit 3"
+	like "$(cat "$T/err")" "is not writable" "it says so"
+else
+	ok 0 "# SKIP chattr +i not supported here"
+	ok 0 "# SKIP chattr +i not supported here"
+fi
+
+# a bad synthetic topology is an input error
+rc=0
+HWLOC_SYNTHETIC="pack:x" ./runtest.sh getppid1 "${FAST[@]}" --results "$R" >/dev/null 2>"$T/err" || rc=$?
+is "$rc" 2 "invalid HWLOC_SYNTHETIC: exit 2"
+
+# --help, --list, --dry-run
+rc=0
+./runtest.sh --help >"$T/out" 2>&1 || rc=$?
+is "$rc" 0 "--help exits 0"
+ok "$(grep -q '^usage: ./runtest.sh TEST' "$T/out"; echo $?)" "--help prints the usage"
+# (--list builds every testcase; a private directory keeps this test to getppid1)
+private_bins "$SB_BUILD/bin" getppid1
+rc=0
+SB_TESTS_DIR=$T/bin ./runtest.sh --list >"$T/out" 2>"$T/err" || rc=$?
+is "$rc" 0 "--list exits 0"
+like "$(grep '^getppid1 ' "$T/out")" '^getppid1 +processes,threads +getppid' "--list: name, modes, description"
+rc=0
+SB_TESTS_DIR=$SB_BUILD/selftest ./runtest.sh --list >"$T/out" 2>"$T/err" || rc=$?
+like "$(grep -- '--param size=' "$T/out")" '--param size=2048 +\(int 1\.\.[0-9]+\) ' "--list: parameters with defaults"
+like "$(grep -- '--param dir=' "$T/out")" '--param dir= +\(string\) ' "--list: an empty default stays in its column"
+
+rc=0
+./runtest.sh getppid1 --max-procs 2 --step 1 --dry-run --results "$R" >"$T/out" 2>"$T/err" || rc=$?
+is "$rc" 0 "--dry-run exits 0"
+like "$(grep 'points:' "$T/out")" 'points: +1,2 \(2\)' "--dry-run prints the points"
+like "$(grep 'modes:' "$T/out")" 'modes: +processes,threads' "--dry-run prints the modes"
+ok "$(grep -q '^    task pu core numa package' "$T/out"; echo $?)" "--dry-run prints the placement"
+like "$(grep 'estimated:' "$T/out")" 'estimated: 4 runner runs, about [0-9]+s' "--dry-run estimates the time"
+is "$(ls -A "$R")" "" "--dry-run writes nothing"
+
+# --step: min, the multiples of step, max
+./runtest.sh getppid1 --min-procs 1 --max-procs 10 --step 4 --dry-run >"$T/out" 2>&1
+like "$(grep 'points:' "$T/out")" 'points: +1,4,8,10 \(4\)' "--step 4 to 10: 1,4,8,10"
+./runtest.sh getppid1 --points 8,2,2,1 --dry-run >"$T/out" 2>&1
+like "$(grep 'points:' "$T/out")" 'points: +1,2,8 \(3\)' "--points sorted, duplicates dropped"
+
+done_testing
