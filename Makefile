@@ -51,7 +51,7 @@ BINS := $(foreach t,$(TESTS),$(BUILD)/bin/$(t)_processes $(BUILD)/bin/$(t)_threa
 FIXTURE_BINS := $(foreach t,$(FIXTURES),$(BUILD)/selftest/$(t)_processes $(BUILD)/selftest/$(t)_threads)
 HEADERS := $(wildcard runner/*.h)
 
-NEEDS_HWLOC := $(filter-out clean deps plot help,$(or $(MAKECMDGOALS),all))
+NEEDS_HWLOC := $(filter-out clean deps plot help $(BUILD)/bin/sb-compare,$(or $(MAKECMDGOALS),all))
 ifneq ($(NEEDS_HWLOC),)
 ifneq ($(HWLOC_OK),yes)
 $(error hwloc not found by $(PKG_CONFIG): install libhwloc-dev and pkg-config (Debian/Ubuntu), hwloc-devel (Fedora), hwloc (FreeBSD), or run 'make deps')
@@ -97,6 +97,12 @@ $(BUILD)/selftest/%_processes: $(BUILD)/obj/selftest/%.o $(BUILD)/obj/runner/mod
 $(BUILD)/selftest/%_threads: $(BUILD)/obj/selftest/%.o $(BUILD)/obj/runner/mode_threads.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
+
+# compare needs no hwloc: a CI job that only compares can build it without.
+COMPARE_OBJ := $(patsubst %,$(BUILD)/obj/runner/%.o,cmd_compare stats ministat compare_load compare_runs)
+$(BUILD)/bin/sb-compare: $(COMPARE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ -lm
 
 $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 	@mkdir -p $(@D)

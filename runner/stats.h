@@ -19,7 +19,8 @@ int sb_stats_compute(const double *v, size_t n, struct sb_stats *out);
  * Two-sided Student's t quantile for confidence level `conf` in percent
  * (80, 90, 95, 98, 99 or 99.5) and `df` degrees of freedom, to three
  * decimals as in ministat's table: df 1..100 exact rows, above that the
- * infinity row. Returns a negative number for an unknown level or df == 0.
+ * infinity row. (ministat's 99.5 column holds 99.8% quantiles; here it is
+ * the true 99.5%.) Returns a negative number for an unknown level or df == 0.
  */
 double sb_student_t(double conf, unsigned long df);
 
@@ -32,10 +33,12 @@ double sb_ci_halfwidth(const struct sb_stats *s, double conf);
 /*
  * sb_stats_compute that also gives the variance (n - 1; 0 when n < 2)
  * unrounded and, when `sorted` is not NULL, v in ascending order in
- * sorted[0..n-1]. The mean sums v in the order given and the variance sums
- * the squared deviations in ascending order, which is ministat's arithmetic:
- * its figures come out the same to the last printed digit. Returns -1 when
- * n == 0 or (errno ENOMEM) when memory runs out.
+ * sorted[0..n-1]. The mean sums v in the order given. With `sorted` the
+ * variance sums the squared deviations in ascending order, which is
+ * ministat's arithmetic: its figures come out the same to the last printed
+ * digit; without, it sums them in the order given and the median is found
+ * without sorting (linear time). Returns -1 when n == 0 or (errno ENOMEM)
+ * when memory runs out.
  */
 int sb_stats_compute_var(const double *v, size_t n, struct sb_stats *out,
 			 double *var, double *sorted);

@@ -1,4 +1,5 @@
-/* getppid1: the cheapest system call, per task: syscall entry/exit cost. */
+/* getppid1: getppid() in a loop, the cheapest system call.
+ * Stresses: system call entry and exit, nothing shared between tasks. */
 #include <unistd.h>
 
 #include "testcase.h"

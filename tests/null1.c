@@ -1,4 +1,5 @@
-/* null1: only counts, so it measures the harness itself (counter stores, sampling). */
+/* null1: an empty loop that only counts: the ceiling the harness itself allows.
+ * Stresses: nothing in the kernel; the counter store and the cache line it lives on. */
 #include "testcase.h"
 
 char *testcase_description = "Empty loop: counting only (harness overhead)";

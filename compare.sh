@@ -1,0 +1,32 @@
+#!/bin/bash
+# compare.sh: ministat for files of numbers, or scalebench run comparison (docs/COMPARE.md).
+# Builds the C tool (make) when it is missing or older than its sources, then runs it.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=${SB_BUILD:-build}
+case $build in
+/*) bin=$build/bin/sb-compare ;;
+*) bin=$here/$build/bin/sb-compare ;;
+esac
+
+# The tool's own sources: the rest of runner/ is not linked into it.
+stale() {
+	[ -x "$bin" ] || return 0
+	[ -n "$(cd "$here" && find Makefile runner/cmd_compare.c runner/compare_*.[ch] \
+		runner/ministat.[ch] runner/stats.[ch] -newer "$bin" -print 2>/dev/null | head -n 1)" ]
+}
+
+if stale; then
+	if ! command -v make >/dev/null 2>&1; then
+		echo "compare.sh: cannot build $bin: make is not installed (try 'make deps')" >&2
+		exit 3
+	fi
+	# The target as the Makefile spells it ($(BUILD)/bin/sb-%), relative or absolute like
+	# SB_BUILD. make's own output goes to stderr: stdout is the report, maybe appended to a CI summary.
+	if ! make -s -C "$here" BUILD="$build" "$build/bin/sb-compare" >&2; then
+		echo "compare.sh: cannot build $bin: make failed (see above; 'make deps' installs what is missing)" >&2
+		exit 3
+	fi
+fi
+exec "$bin" "$@"

@@ -1,0 +1,328 @@
+/* sb-compare: ministat for files of numbers, or a comparison of scalebench run directories. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compare_runs.h"
+#include "ministat.h"
+
+#define PROG "compare"
+#define ERRLEN 1024
+
+static const char usage_text[] =
+	"usage: compare.sh [-Anqs] [-C column] [-c level] [-d delimiters] [-w width] FILE...\n"
+	"       compare.sh [options] BASE NEW [NEW...]\n"
+	"\n"
+	"FILEs hold numbers, one data set a file ('-' is standard input): the output\n"
+	"is FreeBSD ministat's. BASE and NEW are run directories (results/<test>/<run-id>)\n"
+	"or test directories (their latest run): every point (mode, tasks) present in\n"
+	"both is compared.\n"
+	"\n"
+	"  -A                   no plot (statistics and comparisons)\n"
+	"  -n                   statistics only: no plot, no comparison\n"
+	"  -q                   no legend and no table heading\n"
+	"  -s                   one avg/median/stddev bar line per data set\n"
+	"  -w WIDTH             plot width (default 74, or the terminal's)\n"
+	"  -C COLUMN            column of each line to read (default 1)\n"
+	"  -d DELIMITERS        column delimiters (default space and tab)\n"
+	"  -c, --confidence L   80, 90, 95, 98, 99 or 99.5 (default 95)\n"
+	"  --format F           text, markdown or csv (run directories; default text)\n"
+	"  --point MODE:TASKS   the full ministat block of one point\n"
+	"  --threshold PCT      a significant change smaller than PCT %% is not a\n"
+	"                       regression (default 0)\n"
+	"  --fail-on WHAT       regression (default), change or never: what exits 1\n"
+	"  --force              compare different testcases, runs without common\n"
+	"                       points, failed or interrupted runs\n"
+	"\n"
+	"Exit: 0 no significant regression beyond the threshold, 1 at least one,\n"
+	"2 usage or input error, 3 environment error.\n";
+
+static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+
+static void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (compare.sh --help for usage)\n", stderr);
+	exit(2);
+}
+
+static long parse_long(const char *opt, const char *arg, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end != '\0' || errno == ERANGE || v < min || v > max)
+		usage_error("%s '%s': expected an integer from %ld to %ld", opt, arg, min, max);
+	return v;
+}
+
+static double parse_level(const char *opt, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end != '\0' || !isfinite(v) || sb_student_t(v, 1) < 0)
+		usage_error("%s '%s': the confidence level must be 80, 90, 95, 98, 99 or 99.5",
+			    opt, arg);
+	return v;
+}
+
+static double parse_pct(const char *opt, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end != '\0' || !isfinite(v) || v < 0 || errno == ERANGE)
+		usage_error("%s '%s': expected a percentage >= 0", opt, arg);
+	return v;
+}
+
+/* ministat's default width: 74, or the terminal's when output goes to one. */
+static int default_width(void)
+{
+	struct winsize ws;
+	const char *cols = getenv("COLUMNS");
+
+	if (!isatty(STDOUT_FILENO))
+		return 74;
+	if (cols != NULL && *cols != '\0') {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(cols, &end, 10);
+		if (*end == '\0' && errno == 0 && v >= 2 && v <= 10000)
+			return (int)v;
+		return 74;
+	}
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 3)
+		return ws.ws_col - 2;
+	return 74;
+}
+
+static void finish_output(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die(3, "cannot write the output: %s", strerror(errno));
+}
+
+static int ministat_main(int nfiles, char **files, int column, const char *delim,
+			 const struct sb_mopts *mo)
+{
+	static struct sb_mset sets[SB_MINISTAT_MAXSETS];
+	struct sb_mset *ptrs[SB_MINISTAT_MAXSETS];
+	FILE *fp[SB_MINISTAT_MAXSETS];
+	char err[ERRLEN];
+	int nsets = nfiles ? nfiles : 1;
+	int rc;
+
+	if (nfiles > SB_MINISTAT_MAXSETS)
+		usage_error("%d data sets: at most %d can be compared", nfiles,
+			    SB_MINISTAT_MAXSETS);
+	/* Open everything first, as ministat does, so a bad name fails before any reading. */
+	for (int i = 0; i < nsets; i++) {
+		const char *name = nfiles ? files[i] : "-";
+
+		if (strcmp(name, "-") == 0) {
+			fp[i] = stdin;
+		} else {
+			fp[i] = fopen(name, "r");
+			if (fp[i] == NULL)
+				die(2, "cannot open %s: %s", name, strerror(errno));
+		}
+	}
+	for (int i = 0; i < nsets; i++) {
+		/* ministat names standard input <stdin> when no file is given, '-' otherwise. */
+		const char *legend = nfiles ? files[i] : "<stdin>";
+		const char *what = fp[i] == stdin ? "<stdin>" : legend;
+
+		if (sb_mset_init(&sets[i], legend) != 0)
+			die(3, "out of memory");
+		rc = sb_mset_read(fp[i], what, column, delim, &sets[i], err, sizeof(err));
+		if (fp[i] != stdin)
+			fclose(fp[i]);
+		if (rc == 0)
+			rc = sb_mset_finish(&sets[i], what, err, sizeof(err));
+		if (rc != 0)
+			die(rc, "%s", err);
+		ptrs[i] = &sets[i];
+	}
+	rc = sb_ministat_print(stdout, ptrs, nsets, mo);
+	if (rc != 0)
+		die(rc, "out of memory drawing the plot");
+	finish_output();
+	for (int i = 0; i < nsets; i++)
+		sb_mset_free(&sets[i]);
+	return 0;
+}
+
+enum {
+	OPT_FORMAT = 256, OPT_POINT, OPT_THRESHOLD, OPT_FAIL_ON, OPT_FORCE, OPT_HELP
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "confidence", required_argument, NULL, 'c' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "point", required_argument, NULL, OPT_POINT },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct sb_mopts mo = { .width = -1, .conf = 95 };
+	struct sb_cmp_opts co = { .format = SB_CMP_TEXT, .fail_on = SB_FAIL_REGRESSION };
+	const char *delim = " \t", *run_only = NULL, *file_only = NULL;
+	int column = 1, c, ndirs = 0;
+	struct stat st;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":AC:c:d:nqsw:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'A':
+			mo.no_plot = 1;
+			break;
+		case 'C':
+			column = (int)parse_long("-C", optarg, 1, INT_MAX);
+			file_only = "-C";
+			break;
+		case 'c':
+			mo.conf = parse_level("-c", optarg);
+			break;
+		case 'd':
+			if (*optarg == '\0')
+				usage_error("-d: the delimiter list is empty");
+			delim = optarg;
+			file_only = "-d";
+			break;
+		case 'n':
+			mo.stats_only = 1;
+			break;
+		case 'q':
+			mo.quiet = 1;
+			break;
+		case 's':
+			mo.separate = 1;
+			break;
+		case 'w':
+			mo.width = (int)parse_long("-w", optarg, 2, 100000);
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				co.format = SB_CMP_TEXT;
+			else if (strcmp(optarg, "markdown") == 0)
+				co.format = SB_CMP_MARKDOWN;
+			else if (strcmp(optarg, "csv") == 0)
+				co.format = SB_CMP_CSV;
+			else
+				usage_error("--format '%s': expected text, markdown or csv", optarg);
+			run_only = "--format";
+			break;
+		case OPT_POINT:
+			co.point = optarg;
+			run_only = "--point";
+			break;
+		case OPT_THRESHOLD:
+			co.threshold = parse_pct("--threshold", optarg);
+			run_only = "--threshold";
+			break;
+		case OPT_FAIL_ON:
+			if (strcmp(optarg, "regression") == 0)
+				co.fail_on = SB_FAIL_REGRESSION;
+			else if (strcmp(optarg, "change") == 0)
+				co.fail_on = SB_FAIL_CHANGE;
+			else if (strcmp(optarg, "never") == 0)
+				co.fail_on = SB_FAIL_NEVER;
+			else
+				usage_error("--fail-on '%s': expected regression, change or never",
+					    optarg);
+			run_only = "--fail-on";
+			break;
+		case OPT_FORCE:
+			co.force = 1;
+			run_only = "--force";
+			break;
+		case 'h':
+		case OPT_HELP:
+			fputs(usage_text, stdout);
+			finish_output();
+			return 0;
+		case ':':
+			usage_error("option %s needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				usage_error("unknown option -%c", optopt);
+			usage_error("unknown option %s", argv[optind - 1]);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (mo.width < 0)
+		mo.width = default_width();
+
+	for (int i = 0; i < argc; i++)
+		if (strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
+			ndirs++;
+	if (ndirs == 0) {
+		if (run_only != NULL)
+			usage_error("%s applies to run directories, not to files of numbers",
+				    run_only);
+		return ministat_main(argc, argv, column, delim, &mo);
+	}
+	for (int i = 0; i < argc && ndirs != argc; i++)
+		if (stat(argv[i], &st) != 0)
+			die(2, "cannot open %s: %s", argv[i], strerror(errno));
+	if (ndirs != argc)
+		usage_error("give either files of numbers or run directories, not both");
+	if (argc < 2)
+		usage_error("run mode needs a BASE and at least one NEW run directory");
+	if (file_only != NULL)
+		usage_error("%s applies to files of numbers, not to run directories", file_only);
+	co.mopts = mo;
+	co.conf = mo.conf;
+	{
+		char err[ERRLEN];
+		int rc = sb_compare_runs(argc, argv, &co, stdout, err, sizeof(err));
+
+		if (rc >= 2)
+			die(rc, "%s", err);
+		finish_output();
+		return rc;
+	}
+}

@@ -1,0 +1,697 @@
+/* Loading a scalebench run directory (meta, samples.csv) into per-point values for compare. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compare_load.h"
+
+struct sb_run_acc {
+	long run;
+	double sum;
+	size_t n;
+};
+
+/* A field of a CSV line: [s, e). */
+struct field {
+	const char *s, *e;
+};
+
+static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static char *join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (p != NULL)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+static int exists(const char *dir, const char *name)
+{
+	char *p = join(dir, name);
+	struct stat st;
+	int ok;
+
+	if (p == NULL)
+		return 0;
+	ok = stat(p, &st) == 0;
+	free(p);
+	return ok;
+}
+
+/* Whole file into a NUL-terminated buffer. Returns 0 or an errno. */
+static int slurp(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	size_t cap, n = 0;
+	ssize_t got;
+	char *b;
+	int fd = open(path, O_RDONLY), e;
+
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		close(fd);
+		return e;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return EISDIR;
+	}
+	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+	b = malloc(cap);
+	if (b == NULL) {
+		close(fd);
+		return ENOMEM;
+	}
+	for (;;) {
+		if (n + 1 >= cap) {
+			char *nb = realloc(b, cap * 2);
+
+			if (nb == NULL) {
+				free(b);
+				close(fd);
+				return ENOMEM;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		got = read(fd, b + n, cap - n - 1);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			e = errno;
+			free(b);
+			close(fd);
+			return e;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/*
+ * samples.csv can be tens of megabytes: map it rather than copy it. Returns
+ * 0 or an errno; *mapped says whether to munmap or free.
+ */
+static int map_file(const char *path, char **buf, size_t *len, int *mapped)
+{
+	struct stat st;
+	void *p;
+	int fd = open(path, O_RDONLY), e;
+
+	*mapped = 0;
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		close(fd);
+		return e;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		close(fd);
+		if (p != MAP_FAILED) {
+			*buf = p;
+			*len = (size_t)st.st_size;
+			*mapped = 1;
+			return 0;
+		}
+		return slurp(path, buf, len);
+	}
+	close(fd);
+	return slurp(path, buf, len);
+}
+
+static int resolve_dir(struct sb_run *r, char *err, size_t errlen)
+{
+	char *arg = strdup(r->arg), target[PATH_MAX];
+	size_t n;
+	ssize_t tl;
+
+	if (arg == NULL)
+		return fail(err, errlen, 3, "out of memory");
+	n = strlen(arg);
+	while (n > 1 && arg[n - 1] == '/')
+		arg[--n] = '\0';
+	if (exists(arg, "samples.csv") || exists(arg, "meta")) {
+		/* A run given as results/<test>/latest: name the run it points to. */
+		tl = readlink(arg, target, sizeof(target) - 1);
+		if (tl > 0) {
+			const char *slash = strrchr(arg, '/');
+			size_t keep = slash != NULL ? (size_t)(slash - arg) + 1 : 0;
+			char *named;
+
+			target[tl] = '\0';
+			named = malloc(keep + (size_t)tl + 1);
+			if (named != NULL && strchr(target, '/') == NULL) {
+				memcpy(named, arg, keep);
+				memcpy(named + keep, target, (size_t)tl + 1);
+				free(arg);
+				arg = named;
+			} else {
+				free(named);
+			}
+		}
+		r->dir = arg;
+		return 0;
+	}
+	if (!exists(arg, "latest")) {
+		free(arg);
+		return fail(err, errlen, 2,
+			    "%s: neither a run directory (no samples.csv, no meta) nor a test "
+			    "directory (no latest)", r->arg);
+	}
+	/* Name the run itself rather than "latest", so the output says which run it was. */
+	{
+		char *link = join(arg, "latest");
+
+		if (link == NULL) {
+			free(arg);
+			return fail(err, errlen, 3, "out of memory");
+		}
+		tl = readlink(link, target, sizeof(target) - 1);
+		if (tl > 0) {
+			target[tl] = '\0';
+			if (strchr(target, '/') == NULL) {
+				free(link);
+				link = join(arg, target);
+			}
+		}
+		free(arg);
+		if (link == NULL)
+			return fail(err, errlen, 3, "out of memory");
+		r->dir = link;
+	}
+	return 0;
+}
+
+static int load_meta(struct sb_run *r, char *err, size_t errlen)
+{
+	struct {
+		const char *key;
+		const char **val;
+	} keys[] = {
+		{ "test", &r->test }, { "label", &r->label }, { "kernel", &r->kernel },
+		{ "host", &r->host }, { "status", &r->status }, { "run_id", &r->run_id },
+		{ "date", &r->date }, { "repeat", &r->repeat },
+	};
+	char *path = join(r->dir, "meta"), *p, *next;
+	size_t len;
+	unsigned long lineno = 0;
+	int e;
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		*keys[k].val = "";
+	if (path == NULL)
+		return fail(err, errlen, 3, "out of memory");
+	e = slurp(path, &r->meta_text, &len);
+	if (e != 0) {
+		int code = e == ENOMEM ? 3 : 2;
+
+		fail(err, errlen, code, "cannot read %s: %s", path, strerror(e));
+		free(path);
+		return code;
+	}
+	for (p = r->meta_text; *p != '\0'; p = next) {
+		char *eq, *end = strchr(p, '\n');
+
+		lineno++;
+		next = end ? end + 1 : p + strlen(p);
+		if (end)
+			*end = '\0';
+		if (end > p && end[-1] == '\r')
+			end[-1] = '\0';
+		if (*p == '\0' || *p == '#')
+			continue;
+		eq = strchr(p, '=');
+		if (eq == NULL || eq == p) {
+			fail(err, errlen, 2, "%s:%lu: expected key=value", path, lineno);
+			free(path);
+			return 2;
+		}
+		*eq = '\0';
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (strcmp(p, keys[k].key) == 0)
+				*keys[k].val = eq + 1;
+	}
+	free(path);
+	return 0;
+}
+
+static int parse_long_field(struct field f, long min, long max, long *out)
+{
+	long v = 0;
+
+	if (f.s == f.e || f.e - f.s > 12)
+		return -1;
+	for (const char *c = f.s; c < f.e; c++) {
+		if (*c < '0' || *c > '9')
+			return -1;
+		v = v * 10 + (*c - '0');
+	}
+	if (v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Decimal fields as runtest.sh writes them ("12345.678901") are converted
+ * exactly with one division of two exactly representable numbers (correctly
+ * rounded, like strtod); anything else goes to strtod. This keeps loading two
+ * 96-point runs of 1,000 samples well under the 0.1 s budget.
+ */
+static int parse_double_field(struct field f, double *out)
+{
+	static const double pow10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+	};
+	uint64_t m = 0;
+	int digits = 0, frac = -1;
+	const char *c;
+	char buf[64], *end;
+	double d;
+
+	if (f.s == f.e)
+		return -1;
+	for (c = f.s; c < f.e; c++) {
+		if (*c >= '0' && *c <= '9') {
+			if (++digits > 15)
+				break;
+			m = m * 10 + (uint64_t)(*c - '0');
+			if (frac >= 0)
+				frac++;
+		} else if (*c == '.' && frac < 0) {
+			frac = 0;
+		} else {
+			break;
+		}
+	}
+	if (c == f.e && digits > 0) {
+		*out = frac > 0 ? (double)m / pow10[frac] : (double)m;
+		return 0;
+	}
+	if (f.e - f.s >= (long)sizeof(buf) || *f.s == ' ' || *f.s == '\t')
+		return -1;
+	memcpy(buf, f.s, (size_t)(f.e - f.s));
+	buf[f.e - f.s] = '\0';
+	errno = 0;
+	d = strtod(buf, &end);
+	if (end == buf || *end != '\0' || !isfinite(d))
+		return -1;
+	*out = d;
+	return 0;
+}
+
+static int valid_mode(struct field f)
+{
+	if (f.s == f.e || f.e - f.s >= (long)sizeof(((struct sb_point *)0)->mode))
+		return 0;
+	for (const char *c = f.s; c < f.e; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '_' || *c == '-' || *c == '.'))
+			return 0;
+	return 1;
+}
+
+static int mode_rank(const char *mode)
+{
+	if (strcmp(mode, "processes") == 0)
+		return 0;
+	if (strcmp(mode, "threads") == 0)
+		return 1;
+	return 2;
+}
+
+static int cmp_points(const void *a, const void *b)
+{
+	const struct sb_point *p = a, *q = b;
+	int ra = mode_rank(p->mode), rb = mode_rank(q->mode), c;
+
+	if (ra != rb)
+		return ra - rb;
+	c = strcmp(p->mode, q->mode);
+	if (c != 0)
+		return c;
+	return (p->tasks > q->tasks) - (p->tasks < q->tasks);
+}
+
+static int cmp_acc(const void *a, const void *b)
+{
+	const struct sb_run_acc *p = a, *q = b;
+
+	return (p->run > q->run) - (p->run < q->run);
+}
+
+static struct sb_point *point_get(struct sb_run *r, size_t *cap, size_t *cache,
+				  struct field mode, long tasks)
+{
+	size_t ml = (size_t)(mode.e - mode.s);
+	struct sb_point *p;
+
+	if (*cache < r->npts) {
+		p = &r->pts[*cache];
+		if (p->tasks == tasks && strlen(p->mode) == ml && memcmp(p->mode, mode.s, ml) == 0)
+			return p;
+	}
+	for (size_t i = 0; i < r->npts; i++) {
+		p = &r->pts[i];
+		if (p->tasks == tasks && strlen(p->mode) == ml && memcmp(p->mode, mode.s, ml) == 0) {
+			*cache = i;
+			return p;
+		}
+	}
+	if (r->npts == *cap) {
+		size_t nc = *cap ? *cap * 2 : 64;
+		struct sb_point *np = realloc(r->pts, nc * sizeof(*np));
+
+		if (np == NULL)
+			return NULL;
+		r->pts = np;
+		*cap = nc;
+	}
+	p = &r->pts[r->npts];
+	memset(p, 0, sizeof(*p));
+	memcpy(p->mode, mode.s, ml);
+	p->tasks = tasks;
+	*cache = r->npts++;
+	return p;
+}
+
+static int point_add(struct sb_point *p, long run, double v)
+{
+	struct sb_run_acc *a = NULL;
+
+	if (p->samples.n == p->scap) {
+		size_t nc = p->scap ? p->scap * 2 : 64;
+		double *ns = realloc(p->samples.v, nc * sizeof(*ns));
+
+		if (ns == NULL)
+			return -1;
+		p->samples.v = ns;
+		p->scap = nc;
+	}
+	p->samples.v[p->samples.n++] = v;
+	/* Samples of one run come together: look from the last run backwards. */
+	for (size_t i = p->nruns; i-- > 0;)
+		if (p->runs[i].run == run) {
+			a = &p->runs[i];
+			break;
+		}
+	if (a == NULL) {
+		if (p->nruns == p->rcap) {
+			size_t nc = p->rcap ? p->rcap * 2 : 4;
+			struct sb_run_acc *na = realloc(p->runs, nc * sizeof(*na));
+
+			if (na == NULL)
+				return -1;
+			p->runs = na;
+			p->rcap = nc;
+		}
+		a = &p->runs[p->nruns++];
+		a->run = run;
+		a->sum = 0;
+		a->n = 0;
+	}
+	a->sum += v;
+	a->n++;
+	return 0;
+}
+
+/* Summarise each point's samples and, with 3 or more runs, its per-run means. */
+static int points_finish(struct sb_run *r)
+{
+	for (size_t i = 0; i < r->npts; i++) {
+		struct sb_point *p = &r->pts[i];
+
+		if (sb_stats_compute_var(p->samples.v, p->samples.n, &p->samples.st,
+					 &p->samples.var, NULL) != 0)
+			return -1;
+		if (p->nruns >= SB_MIN_INDEPENDENT_RUNS) {
+			qsort(p->runs, p->nruns, sizeof(*p->runs), cmp_acc);
+			p->means.v = malloc(p->nruns * sizeof(*p->means.v));
+			if (p->means.v == NULL)
+				return -1;
+			for (size_t k = 0; k < p->nruns; k++)
+				p->means.v[k] = p->runs[k].sum / p->runs[k].n;
+			p->means.n = p->nruns;
+			if (sb_stats_compute_var(p->means.v, p->means.n, &p->means.st,
+						 &p->means.var, NULL) != 0)
+				return -1;
+		}
+		free(p->runs);
+		p->runs = NULL;
+	}
+	qsort(r->pts, r->npts, sizeof(*r->pts), cmp_points);
+	return 0;
+}
+
+enum { COL_MODE, COL_TASKS, COL_RUN, COL_PHASE, COL_OPS, NCOLS };
+
+static int load_samples(struct sb_run *r, char *err, size_t errlen)
+{
+	static const char *const names[NCOLS] = { "mode", "tasks", "run", "phase", "ops_per_s" };
+	char *path = join(r->dir, "samples.csv"), *buf = NULL, *p, *end;
+	int idx[NCOLS], nf = 0, e, rc = 0, *colmap = NULL, mapped = 0;
+	size_t len, cap = 0, cache = 0, measured = 0;
+	unsigned long lineno = 1;
+
+	if (path == NULL)
+		return fail(err, errlen, 3, "out of memory");
+	e = map_file(path, &buf, &len, &mapped);
+	if (e != 0) {
+		buf = NULL;
+		rc = fail(err, errlen, e == ENOMEM ? 3 : 2, "cannot read %s: %s", path, strerror(e));
+		goto out;
+	}
+	end = buf + len;
+
+	/* Header: find the columns by name, so added columns do not break compare. */
+	for (int k = 0; k < NCOLS; k++)
+		idx[k] = -1;
+	{
+		char *nl = memchr(buf, '\n', len), *h = buf, *he = nl ? nl : end;
+
+		if (he > h && he[-1] == '\r')
+			he--;
+		while (h <= he) {
+			char *c = memchr(h, ',', (size_t)(he - h));
+			char *fe = c ? c : he;
+
+			for (int k = 0; k < NCOLS; k++)
+				if ((size_t)(fe - h) == strlen(names[k]) &&
+				    memcmp(h, names[k], (size_t)(fe - h)) == 0)
+					idx[k] = nf;
+			nf++;
+			h = fe + 1;
+		}
+		for (int k = 0; k < NCOLS; k++) {
+			if (idx[k] < 0) {
+				rc = fail(err, errlen, 2, "%s:1: the header has no column '%s'",
+					  path, names[k]);
+				goto out;
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+
+	colmap = malloc((size_t)nf * sizeof(*colmap));
+	if (colmap == NULL) {
+		rc = fail(err, errlen, 3, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < nf; i++)
+		colmap[i] = -1;
+	for (int k = 0; k < NCOLS; k++)
+		colmap[idx[k]] = k;
+
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end, *q = p;
+		struct field f[NCOLS];
+		struct sb_point *pt;
+		long tasks, run;
+		double v;
+		int fi = 0;
+
+		lineno++;
+		if (le > p && le[-1] == '\r')
+			le--;
+		if (le == p) {
+			p = nl ? nl + 1 : end;
+			continue;
+		}
+		for (;;) {
+			char *c = memchr(q, ',', (size_t)(le - q)), *fe = c ? c : le;
+
+			if (fi < nf && colmap[fi] >= 0) {
+				f[colmap[fi]].s = q;
+				f[colmap[fi]].e = fe;
+			}
+			fi++;
+			if (c == NULL)
+				break;
+			q = c + 1;
+		}
+		if (fi != nf) {
+			rc = fail(err, errlen, 2, "%s:%lu: %d fields, the header has %d",
+				  path, lineno, fi, nf);
+			goto out;
+		}
+		if (f[COL_PHASE].e - f[COL_PHASE].s == 6 && memcmp(f[COL_PHASE].s, "warmup", 6) == 0) {
+			p = nl ? nl + 1 : end;
+			continue;
+		}
+		if (!(f[COL_PHASE].e - f[COL_PHASE].s == 7 &&
+		      memcmp(f[COL_PHASE].s, "measure", 7) == 0)) {
+			rc = fail(err, errlen, 2, "%s:%lu: phase '%.*s': expected warmup or measure",
+				  path, lineno, (int)(f[COL_PHASE].e - f[COL_PHASE].s), f[COL_PHASE].s);
+			goto out;
+		}
+		if (!valid_mode(f[COL_MODE])) {
+			rc = fail(err, errlen, 2, "%s:%lu: mode '%.*s' is not a mode name",
+				  path, lineno, (int)(f[COL_MODE].e - f[COL_MODE].s), f[COL_MODE].s);
+			goto out;
+		}
+		if (parse_long_field(f[COL_TASKS], 1, 100000000L, &tasks) != 0) {
+			rc = fail(err, errlen, 2, "%s:%lu: tasks '%.*s' is not a positive integer",
+				  path, lineno, (int)(f[COL_TASKS].e - f[COL_TASKS].s), f[COL_TASKS].s);
+			goto out;
+		}
+		if (parse_long_field(f[COL_RUN], 1, 1000000000L, &run) != 0) {
+			rc = fail(err, errlen, 2, "%s:%lu: run '%.*s' is not a positive integer",
+				  path, lineno, (int)(f[COL_RUN].e - f[COL_RUN].s), f[COL_RUN].s);
+			goto out;
+		}
+		if (parse_double_field(f[COL_OPS], &v) != 0 || v < 0) {
+			rc = fail(err, errlen, 2,
+				  "%s:%lu: ops_per_s '%.*s' is not a finite number >= 0",
+				  path, lineno, (int)(f[COL_OPS].e - f[COL_OPS].s), f[COL_OPS].s);
+			goto out;
+		}
+		pt = point_get(r, &cap, &cache, f[COL_MODE], tasks);
+		if (pt == NULL || point_add(pt, run, v) != 0) {
+			rc = fail(err, errlen, 3, "out of memory reading %s", path);
+			goto out;
+		}
+		measured++;
+		p = nl ? nl + 1 : end;
+	}
+	if (measured == 0) {
+		rc = fail(err, errlen, 2, "%s: no measured samples (no row with phase measure)", path);
+		goto out;
+	}
+	if (points_finish(r) != 0)
+		rc = fail(err, errlen, 3, "out of memory reading %s", path);
+out:
+	free(colmap);
+	if (mapped)
+		munmap(buf, len);
+	else
+		free(buf);
+	free(path);
+	return rc;
+}
+
+int sb_run_load(const char *arg, struct sb_run *r, char *err, size_t errlen)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->arg = strdup(arg);
+	if (r->arg == NULL)
+		return fail(err, errlen, 3, "out of memory");
+	rc = resolve_dir(r, err, errlen);
+	if (rc == 0)
+		rc = load_meta(r, err, errlen);
+	if (rc == 0)
+		rc = load_samples(r, err, errlen);
+	if (rc != 0)
+		return rc;
+	if (*r->test == '\0') {
+		/* results/<test>/<run-id>: the parent directory names the test. */
+		char *copy = strdup(r->dir), *slash;
+
+		if (copy == NULL)
+			return fail(err, errlen, 3, "out of memory");
+		slash = strrchr(copy, '/');
+		if (slash != NULL)
+			*slash = '\0';
+		slash = strrchr(copy, '/');
+		r->test_owned = strdup(slash != NULL ? slash + 1 : copy);
+		free(copy);
+		if (r->test_owned == NULL)
+			return fail(err, errlen, 3, "out of memory");
+		r->test = r->test_owned;
+	}
+	{
+		const char *base = strrchr(r->dir, '/');
+
+		r->name = strdup(*r->label ? r->label : *r->run_id ? r->run_id :
+				 base != NULL ? base + 1 : r->dir);
+		if (r->name == NULL)
+			return fail(err, errlen, 3, "out of memory");
+	}
+	if (*r->status == '\0')
+		r->status = "unknown";
+	return 0;
+}
+
+void sb_run_free(struct sb_run *r)
+{
+	for (size_t i = 0; i < r->npts; i++) {
+		free(r->pts[i].samples.v);
+		free(r->pts[i].means.v);
+		free(r->pts[i].runs);
+	}
+	free(r->pts);
+	free(r->arg);
+	free(r->dir);
+	free(r->name);
+	free(r->test_owned);
+	free(r->meta_text);
+	memset(r, 0, sizeof(*r));
+}
+
+const struct sb_point *sb_run_find(const struct sb_run *r, const char *mode, long tasks)
+{
+	for (size_t i = 0; i < r->npts; i++)
+		if (r->pts[i].tasks == tasks && strcmp(r->pts[i].mode, mode) == 0)
+			return &r->pts[i];
+	return NULL;
+}
+
+const struct sb_values *sb_point_values(const struct sb_point *p)
+{
+	return p->means.n > 0 ? &p->means : &p->samples;
+}

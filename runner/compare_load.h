@@ -1,0 +1,59 @@
+/* Loading a scalebench run directory (meta, samples.csv) into per-point values for compare. */
+#ifndef SCALEBENCH_COMPARE_LOAD_H
+#define SCALEBENCH_COMPARE_LOAD_H
+
+#include <stddef.h>
+
+#include "stats.h"
+
+/* Runs per point from which the per-run means are compared instead of the samples. */
+#define SB_MIN_INDEPENDENT_RUNS 3
+
+struct sb_run_acc;		/* per-run sums while loading */
+
+/* Values of a point, and their summary. */
+struct sb_values {
+	double *v;
+	size_t n;
+	struct sb_stats st;
+	double var;		/* unrounded variance, n - 1 */
+};
+
+/* One measurement point (mode, task count) of a run. */
+struct sb_point {
+	char mode[32];
+	long tasks;
+	struct sb_values samples;	/* every measured per-second sample, all runs */
+	struct sb_values means;		/* the per-run means; n == 0 below 3 runs */
+	size_t nruns;			/* distinct runs seen */
+	/* loading state */
+	size_t scap;
+	struct sb_run_acc *runs;
+	size_t rcap;
+};
+
+struct sb_run {
+	char *arg;		/* as given on the command line */
+	char *dir;		/* the run directory read (a test directory's latest run) */
+	char *name;		/* short name for tables: label, else the run id */
+	/* from meta; "" when absent */
+	const char *test, *label, *kernel, *host, *status, *run_id, *date, *repeat;
+	char *meta_text;	/* storage of the meta values */
+	char *test_owned;	/* test name taken from the path when meta has none */
+	struct sb_point *pts;	/* sorted: processes, threads, other modes; tasks ascending */
+	size_t npts;
+};
+
+/*
+ * Load a run directory, or the `latest` run of a test directory. Returns 0;
+ * 2 with a message (naming file and line) in err for unreadable or malformed
+ * input; 3 when memory runs out.
+ */
+int sb_run_load(const char *arg, struct sb_run *r, char *err, size_t errlen);
+void sb_run_free(struct sb_run *r);
+const struct sb_point *sb_run_find(const struct sb_run *r, const char *mode, long tasks);
+
+/* The means of independent runs when the point has 3 or more, else its samples. */
+const struct sb_values *sb_point_values(const struct sb_point *p);
+
+#endif

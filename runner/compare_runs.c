@@ -1,0 +1,775 @@
+/* Comparing scalebench runs point by point: the table, peak and scalability, the CI verdict. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_load.h"
+#include "compare_runs.h"
+
+enum verdict { V_NA, V_SAME, V_FASTER, V_SLOWER };
+
+struct row {
+	const struct sb_point *b, *x;
+	const struct sb_values *bv, *xv;	/* what is compared: both per-run means, or both samples */
+	int means;
+	struct sb_tdiff d;
+	enum verdict v;
+	int counts;		/* significant and at least the threshold */
+};
+
+/* NEW against BASE: one row per point both have, and the tallies of the verdicts. */
+struct pair {
+	const struct sb_run *base, *x;
+	struct row *rows;
+	size_t nrows;
+	size_t nfaster, nslower, nsame, nna, nregress, nchange;
+	int correlated;		/* some row compares per-second samples */
+};
+
+struct ctx {
+	const struct sb_cmp_opts *o;
+	FILE *out;
+	struct sb_run *runs;
+	int nruns;
+	struct pair *pairs;	/* nruns - 1 */
+	int correlated;
+};
+
+static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static const char *verdict_word(const struct row *r)
+{
+	switch (r->v) {
+	case V_FASTER:
+		return r->counts ? "faster" : "faster, under threshold";
+	case V_SLOWER:
+		return r->counts ? "slower" : "slower, under threshold";
+	case V_SAME:
+		return "no difference proven";
+	default:
+		return r->bv->n < SB_MINISTAT_MINVALUES || r->xv->n < SB_MINISTAT_MINVALUES ?
+		       "n/a: fewer than 3 values" : "n/a: base is 0";
+	}
+}
+
+static const char *csv_verdict(enum verdict v)
+{
+	static const char *const w[] = { "na", "same", "faster", "slower" };
+
+	return w[v];
+}
+
+/* ops/s: whole numbers when large (they are), a few digits when not. */
+static const char *fmt_rate(char *buf, size_t len, double v)
+{
+	if (fabs(v) >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
+static void compare_pair(struct pair *pr, const struct sb_cmp_opts *o)
+{
+	const struct sb_run *b = pr->base, *x = pr->x;
+
+	for (size_t i = 0; i < b->npts; i++) {
+		const struct sb_point *bp = &b->pts[i], *xp = sb_run_find(x, bp->mode, bp->tasks);
+		struct row *r;
+
+		if (xp == NULL)
+			continue;
+		r = &pr->rows[pr->nrows++];
+		memset(r, 0, sizeof(*r));
+		r->b = bp;
+		r->x = xp;
+		/* Means of runs against samples would mix two different spreads. */
+		r->means = bp->means.n > 0 && xp->means.n > 0;
+		r->bv = r->means ? &bp->means : &bp->samples;
+		r->xv = r->means ? &xp->means : &xp->samples;
+		if (!r->means)
+			pr->correlated = 1;
+		if (r->bv->n < SB_MINISTAT_MINVALUES || r->xv->n < SB_MINISTAT_MINVALUES ||
+		    !(r->bv->st.mean > 0) ||
+		    sb_tdiff(r->bv->n, r->bv->st.mean, r->bv->var, r->xv->n, r->xv->st.mean,
+			     r->xv->var, o->conf, &r->d) != 0) {
+			r->v = V_NA;
+			pr->nna++;
+			continue;
+		}
+		if (!r->d.significant) {
+			r->v = V_SAME;
+			pr->nsame++;
+			continue;
+		}
+		r->v = r->d.diff > 0 ? V_FASTER : V_SLOWER;
+		r->counts = fabs(r->d.rel_pct) >= o->threshold;
+		if (r->v == V_FASTER)
+			pr->nfaster++;
+		else
+			pr->nslower++;
+		if (r->counts) {
+			pr->nchange++;
+			if (r->v == V_SLOWER)
+				pr->nregress++;
+		}
+	}
+}
+
+static int failing(const struct ctx *c)
+{
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		if (c->o->fail_on == SB_FAIL_REGRESSION && pr->nregress > 0)
+			return 1;
+		if (c->o->fail_on == SB_FAIL_CHANGE && pr->nchange > 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Markdown table cells: a '|' in a meta value would split the cell. */
+static void md_cell(FILE *out, const char *s)
+{
+	if (*s == '\0') {
+		fputs("-", out);
+		return;
+	}
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else
+			putc(*s, out);
+	}
+}
+
+static void csv_cell(FILE *out, const char *s)
+{
+	if (strpbrk(s, ",\"\n\r") == NULL) {
+		fputs(s, out);
+		return;
+	}
+	putc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', out);
+		putc(*s, out);
+	}
+	putc('"', out);
+}
+
+static const char *or_dash(const char *s)
+{
+	return *s ? s : "-";
+}
+
+static void print_run_lines(const struct ctx *c)
+{
+	for (int i = 0; i < c->nruns; i++) {
+		const struct sb_run *r = &c->runs[i];
+		int bad = strcmp(r->status, "complete") != 0;
+
+		fprintf(c->out, "  %-4s  %s: kernel %s, host %s", i ? "new" : "base", r->name,
+			or_dash(r->kernel), or_dash(r->host));
+		if (strcmp(r->test, c->runs[0].test) != 0)
+			fprintf(c->out, ", TESTCASE %s", r->test);
+		fputs("\n", c->out);
+		fprintf(c->out, "        %s (%s%s%s%s%s)\n", r->dir, bad ? "STATUS " : "", r->status,
+			bad ? ", compared with --force" : "",
+			*r->date ? ", " : "", r->date);
+	}
+}
+
+static void print_md_runs(const struct ctx *c)
+{
+	fputs("| run | label | kernel | host | directory | status |\n"
+	      "|---|---|---|---|---|---|\n", c->out);
+	for (int i = 0; i < c->nruns; i++) {
+		const struct sb_run *r = &c->runs[i];
+		int bad = strcmp(r->status, "complete") != 0;
+
+		fprintf(c->out, "| %s | ", i ? "new" : "base");
+		md_cell(c->out, r->name);
+		if (strcmp(r->test, c->runs[0].test) != 0) {
+			fputs(" (testcase **", c->out);
+			md_cell(c->out, r->test);
+			fputs("**)", c->out);
+		}
+		fputs(" | ", c->out);
+		md_cell(c->out, r->kernel);
+		fputs(" | ", c->out);
+		md_cell(c->out, r->host);
+		fputs(" | ", c->out);
+		md_cell(c->out, r->dir);
+		fputs(" | ", c->out);
+		if (bad)
+			fputs("**", c->out);
+		md_cell(c->out, r->status);
+		fputs(bad ? "** (compared with --force) |\n" : " |\n", c->out);
+	}
+}
+
+/* The points one run has and the other lacks, "processes:2 threads:4 ...". */
+static void print_only(const struct ctx *c, const struct sb_run *a, const struct sb_run *b,
+		       const char *prefix, const char *suffix)
+{
+	size_t shown = 0, total = 0;
+
+	for (size_t i = 0; i < a->npts; i++)
+		if (sb_run_find(b, a->pts[i].mode, a->pts[i].tasks) == NULL)
+			total++;
+	if (total == 0)
+		return;
+	fprintf(c->out, "%sonly in %s (not compared):", prefix, a->name);
+	for (size_t i = 0; i < a->npts && shown < 12; i++)
+		if (sb_run_find(b, a->pts[i].mode, a->pts[i].tasks) == NULL) {
+			fprintf(c->out, " %s:%ld", a->pts[i].mode, a->pts[i].tasks);
+			shown++;
+		}
+	if (total > shown)
+		fprintf(c->out, " and %zu more", total - shown);
+	fputs(suffix, c->out);
+}
+
+/* What the figures of a table are means of: independent runs, or samples of one run. */
+static const char *values_kind(const struct pair *pr)
+{
+	int runs = 0, samples = 0;
+
+	for (size_t i = 0; i < pr->nrows; i++) {
+		if (pr->rows[i].means)
+			runs++;
+		else
+			samples++;
+	}
+	if (samples == 0)
+		return "compared: the means of independent runs";
+	if (runs == 0)
+		return "compared: the per-second samples";
+	return "compared: the means of independent runs where both have 3 or more, "
+	       "else the per-second samples";
+}
+
+static void print_table_text(const struct ctx *c, const struct pair *pr)
+{
+	char b1[48], b2[48];
+	int mw = 4;
+
+	for (size_t i = 0; i < pr->nrows; i++)
+		if ((int)strlen(pr->rows[i].b->mode) > mw)
+			mw = (int)strlen(pr->rows[i].b->mode);
+	fprintf(c->out, "%s against %s (%s):\n", pr->x->name, pr->base->name, values_kind(pr));
+	if (pr->nrows == 0)
+		fputs("  no point in common\n", c->out);
+	else
+		fprintf(c->out, "%6s  %-*s  %13s  %13s  %9s  %8s  %s\n", "tasks", mw, "mode",
+		"base ops/s", "new ops/s", "change", "+/-", "verdict");
+	for (size_t i = 0; i < pr->nrows; i++) {
+		const struct row *r = &pr->rows[i];
+
+		fprintf(c->out, "%6ld  %-*s  %13s  %13s  ", r->b->tasks, mw, r->b->mode,
+			fmt_rate(b1, sizeof(b1), r->bv->st.mean),
+			fmt_rate(b2, sizeof(b2), r->xv->st.mean));
+		if (r->v == V_NA)
+			fprintf(c->out, "%9s  %8s  %s\n", "-", "-", verdict_word(r));
+		else
+			fprintf(c->out, "%+8.2f%%  %7.2f%%  %s\n", r->d.rel_pct,
+				r->d.rel_halfwidth_pct, verdict_word(r));
+	}
+	print_only(c, pr->base, pr->x, "  ", "\n");
+	print_only(c, pr->x, pr->base, "  ", "\n");
+}
+
+static void print_table_md(const struct ctx *c, const struct pair *pr)
+{
+	char b1[48], b2[48];
+
+	fputs("**", c->out);
+	md_cell(c->out, pr->x->name);
+	fputs("** against **", c->out);
+	md_cell(c->out, pr->base->name);
+	fprintf(c->out, "** (%s)\n\n", values_kind(pr));
+	if (pr->nrows == 0)
+		fputs("No point in common.\n", c->out);
+	else
+		fputs("| tasks | mode | base ops/s | new ops/s | change | ± | verdict |\n"
+		      "|---:|---|---:|---:|---:|---:|---|\n", c->out);
+	for (size_t i = 0; i < pr->nrows; i++) {
+		const struct row *r = &pr->rows[i];
+		int strong = r->counts && r->v == V_SLOWER;
+
+		fprintf(c->out, "| %ld | %s | %s | %s | ", r->b->tasks, r->b->mode,
+			fmt_rate(b1, sizeof(b1), r->bv->st.mean),
+			fmt_rate(b2, sizeof(b2), r->xv->st.mean));
+		if (r->v == V_NA)
+			fprintf(c->out, "- | - | %s |\n", verdict_word(r));
+		else
+			fprintf(c->out, "%+.2f%% | %.2f%% | %s%s%s |\n", r->d.rel_pct,
+				r->d.rel_halfwidth_pct, strong ? "**" : "", verdict_word(r),
+				strong ? "**" : "");
+	}
+	fputs("\n", c->out);
+	print_only(c, pr->base, pr->x, "", "\n\n");
+	print_only(c, pr->x, pr->base, "", "\n\n");
+}
+
+struct curve {
+	const char *mode;
+	long peak_tasks, max_tasks;
+	double peak, at_max, scal;	/* scal NAN without a 1-task point */
+};
+
+/* Peak and scalability of one mode of one run, from the means of its points. */
+static int curve_of(const struct sb_run *r, size_t first, struct curve *cv)
+{
+	const struct sb_values *one = NULL;
+	size_t i;
+
+	cv->mode = r->pts[first].mode;
+	cv->peak = -1;
+	for (i = first; i < r->npts && strcmp(r->pts[i].mode, cv->mode) == 0; i++) {
+		const struct sb_point *p = &r->pts[i];
+		double mean = sb_point_values(p)->st.mean;
+
+		if (mean > cv->peak) {
+			cv->peak = mean;
+			cv->peak_tasks = p->tasks;
+		}
+		if (p->tasks == 1)
+			one = sb_point_values(p);
+		cv->max_tasks = p->tasks;
+		cv->at_max = mean;
+	}
+	cv->scal = one != NULL && one->st.mean > 0 ?
+		   cv->at_max / (cv->max_tasks * one->st.mean) : NAN;
+	return (int)i;
+}
+
+static void print_curves(const struct ctx *c)
+{
+	enum sb_cmp_format f = c->o->format;
+	char b1[48], b2[48], sc[32];
+	int nw = 3;
+
+	for (int i = 0; i < c->nruns; i++)
+		if ((int)strlen(c->runs[i].name) > nw)
+			nw = (int)strlen(c->runs[i].name);
+	if (f == SB_CMP_MARKDOWN)
+		fputs("**Peak and scalability** (mean ops/s; scalability = ops(N) / (N × ops(1)) "
+		      "at the largest task count N)\n\n"
+		      "| run | mode | peak ops/s | peak at tasks | largest N | ops/s at N | scalability |\n"
+		      "|---|---|---:|---:|---:|---:|---:|\n", c->out);
+	else
+		fprintf(c->out, "Peak and scalability (mean ops/s; scalability = ops(N) / (N * ops(1)) "
+			"at the largest task count N):\n"
+			"  %-*s  %-9s  %13s  %8s  %9s  %13s  %11s\n", nw, "run", "mode", "peak ops/s",
+			"at tasks", "largest N", "ops/s at N", "scalability");
+	for (int i = 0; i < c->nruns; i++) {
+		const struct sb_run *r = &c->runs[i];
+
+		for (size_t k = 0; k < r->npts;) {
+			struct curve cv;
+
+			k = (size_t)curve_of(r, k, &cv);
+			if (isnan(cv.scal))
+				snprintf(sc, sizeof(sc), "n/a (no 1-task point)");
+			else
+				snprintf(sc, sizeof(sc), "%.3f", cv.scal);
+			fmt_rate(b1, sizeof(b1), cv.peak);
+			fmt_rate(b2, sizeof(b2), cv.at_max);
+			if (f == SB_CMP_MARKDOWN) {
+				fputs("| ", c->out);
+				md_cell(c->out, r->name);
+				fprintf(c->out, " | %s | %s | %ld | %ld | %s | %s |\n", cv.mode, b1,
+					cv.peak_tasks, cv.max_tasks, b2, sc);
+			} else {
+				fprintf(c->out, "  %-*s  %-9s  %13s  %8ld  %9ld  %13s  %11s\n", nw,
+					r->name, cv.mode, b1, cv.peak_tasks, cv.max_tasks, b2, sc);
+			}
+		}
+	}
+}
+
+static const char correlated_note[] =
+	"per-second samples are compared where a side has fewer than 3 runs of a point; "
+	"samples of one run are correlated, so the +/- figures are too narrow and "
+	"differences look more certain than they are: make both runs with runtest.sh "
+	"--repeat 3 (or more) to compare the means of independent runs";
+
+/* The verdict sentence, e.g. "REGRESSION: 1 of 8 points ..." (without markup). */
+static void print_verdict(const struct ctx *c, int md)
+{
+	const struct sb_cmp_opts *o = c->o;
+	size_t reg = 0, chg = 0, faster = 0, slower = 0, same = 0, na = 0, total = 0, listed = 0;
+	int bad = failing(c);
+
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		reg += pr->nregress;
+		chg += pr->nchange;
+		faster += pr->nfaster;
+		slower += pr->nslower;
+		same += pr->nsame;
+		na += pr->nna;
+		total += pr->nrows;
+	}
+	if (md)
+		fprintf(c->out, "### %s: compare %s\n\n",
+			bad ? (o->fail_on == SB_FAIL_CHANGE ? "CHANGE" : "REGRESSION") : "PASS",
+			c->runs[0].test);
+	else
+		fprintf(c->out, "Verdict: %s: ",
+			bad ? (o->fail_on == SB_FAIL_CHANGE ? "CHANGE" : "REGRESSION") :
+			reg ? "regression, not failing (--fail-on never)" : "no regression");
+	if (md)
+		fprintf(c->out, "%s: ", bad ? (o->fail_on == SB_FAIL_CHANGE ? "**Change**" :
+					       "**Regression**") : "No regression");
+	fprintf(c->out, "%zu of %zu point%s significantly slower by %g%% or more", reg, total,
+		total == 1 ? "" : "s", o->threshold);
+	if (o->fail_on == SB_FAIL_CHANGE)
+		fprintf(c->out, ", %zu faster by %g%% or more", chg - reg, o->threshold);
+	fprintf(c->out, " (%g%% confidence; %zu faster, %zu slower, %zu no difference proven",
+		o->conf, faster, slower, same);
+	if (na)
+		fprintf(c->out, ", %zu not comparable", na);
+	fputs(")", c->out);
+	for (int i = 0; i < c->nruns - 1 && (reg || (o->fail_on == SB_FAIL_CHANGE && chg)); i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		for (size_t k = 0; k < pr->nrows; k++) {
+			const struct row *r = &pr->rows[k];
+
+			if (!r->counts || (r->v != V_SLOWER && o->fail_on != SB_FAIL_CHANGE))
+				continue;
+			if (listed++ >= 8)
+				continue;
+			fprintf(c->out, "%s %s %s at %ld task%s %+.2f%% %s %.2f%%",
+				listed == 1 ? ":" : ",", pr->x->name, r->b->mode, r->b->tasks,
+				r->b->tasks == 1 ? "" : "s", r->d.rel_pct, md ? "±" : "+/-",
+				r->d.rel_halfwidth_pct);
+		}
+	}
+	if (listed > 8)
+		fprintf(c->out, " and %zu more", listed - 8);
+	fputs(md ? ".\n\n" : ".\n", c->out);
+}
+
+static void report_text(const struct ctx *c)
+{
+	fprintf(c->out, "compare %s: %d new run%s against base, %g%% confidence, threshold %g%%\n",
+		c->runs[0].test, c->nruns - 1, c->nruns > 2 ? "s" : "", c->o->conf,
+		c->o->threshold);
+	print_run_lines(c);
+	for (int i = 0; i < c->nruns - 1; i++) {
+		fputs("\n", c->out);
+		print_table_text(c, &c->pairs[i]);
+	}
+	fputs("\n", c->out);
+	print_curves(c);
+	if (c->correlated)
+		fprintf(c->out, "\nNote: %s.\n", correlated_note);
+	fputs("\n", c->out);
+	print_verdict(c, 0);
+}
+
+static void report_md(const struct ctx *c)
+{
+	print_verdict(c, 1);
+	print_md_runs(c);
+	fputs("\n", c->out);
+	for (int i = 0; i < c->nruns - 1; i++)
+		print_table_md(c, &c->pairs[i]);
+	print_curves(c);
+	if (c->correlated)
+		fprintf(c->out, "\n> **Note:** %s.\n", correlated_note);
+}
+
+static void report_csv(const struct ctx *c)
+{
+	fputs("test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,"
+	      "values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression\n", c->out);
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		for (size_t k = 0; k < pr->nrows; k++) {
+			const struct row *r = &pr->rows[k];
+
+			csv_cell(c->out, pr->base->test);
+			putc(',', c->out);
+			csv_cell(c->out, pr->base->name);
+			putc(',', c->out);
+			csv_cell(c->out, pr->x->name);
+			fprintf(c->out, ",%s,%ld,%zu,%.6f,%.6f,%zu,%.6f,%.6f,%s,", r->b->mode,
+				r->b->tasks, r->bv->n, r->bv->st.mean, r->bv->st.stddev, r->xv->n,
+				r->xv->st.mean, r->xv->st.stddev, r->means ? "runs" : "samples");
+			if (r->v == V_NA)
+				fprintf(c->out, ",,,,%s,0,0\n", csv_verdict(r->v));
+			else
+				fprintf(c->out, "%.6f,%.6f,%.6f,%.6f,%s,%d,%d\n", r->d.diff,
+					r->d.halfwidth, r->d.rel_pct, r->d.rel_halfwidth_pct,
+					csv_verdict(r->v), r->counts, r->counts && r->v == V_SLOWER);
+		}
+	}
+	if (c->correlated)
+		fprintf(stderr, "compare: note: %s\n", correlated_note);
+}
+
+static int parse_point(const char *spec, char *mode, size_t mlen, long *tasks)
+{
+	const char *colon = strrchr(spec, ':');
+	char *end;
+	long t;
+
+	if (colon == NULL || colon == spec || (size_t)(colon - spec) >= mlen)
+		return -1;
+	errno = 0;
+	t = strtol(colon + 1, &end, 10);
+	if (end == colon + 1 || *end != '\0' || errno == ERANGE || t < 1)
+		return -1;
+	memcpy(mode, spec, (size_t)(colon - spec));
+	mode[colon - spec] = '\0';
+	*tasks = t;
+	return 0;
+}
+
+/* --point: ministat's full block for one point, base first. */
+static int report_point(struct ctx *c, char *err, size_t errlen)
+{
+	struct sb_mset sets[SB_MINISTAT_MAXSETS];
+	struct sb_mset *ptrs[SB_MINISTAT_MAXSETS];
+	struct sb_mopts mo = c->o->mopts;
+	const struct sb_point *pts[SB_MINISTAT_MAXSETS];
+	const struct sb_values *vals[SB_MINISTAT_MAXSETS];
+	char mode[32], verr[256];
+	long tasks;
+	int rc = 0, n = 0, md = c->o->format == SB_CMP_MARKDOWN, means = 1;
+
+	if (c->o->format == SB_CMP_CSV)
+		return fail(err, errlen, 2, "--point has no csv form: use text or markdown");
+	if (parse_point(c->o->point, mode, sizeof(mode), &tasks) != 0)
+		return fail(err, errlen, 2, "--point '%s': expected MODE:TASKS, e.g. processes:4",
+			    c->o->point);
+	if (c->nruns > SB_MINISTAT_MAXSETS)
+		return fail(err, errlen, 2, "--point shows at most %d runs, %d given",
+			    SB_MINISTAT_MAXSETS, c->nruns);
+	for (int i = 0; i < c->nruns; i++) {
+		pts[i] = sb_run_find(&c->runs[i], mode, tasks);
+		if (pts[i] == NULL)
+			return fail(err, errlen, 2, "%s has no point %s:%ld", c->runs[i].dir, mode,
+				    tasks);
+		means &= pts[i]->means.n > 0;
+	}
+	/* One kind for every set: per-run means only when every run has them. */
+	for (int i = 0; i < c->nruns; i++) {
+		vals[i] = means ? &pts[i]->means : &pts[i]->samples;
+		if (vals[i]->n < SB_MINISTAT_MINVALUES)
+			return fail(err, errlen, 2, "%s: point %s:%ld has %zu value%s; at least %d are "
+				    "needed", c->runs[i].dir, mode, tasks, vals[i]->n,
+				    vals[i]->n == 1 ? "" : "s", SB_MINISTAT_MINVALUES);
+	}
+	c->correlated = !means;
+	/* The verdict of this one point decides the exit code. */
+	for (int i = 1; i < c->nruns; i++) {
+		struct pair *pr = &c->pairs[i - 1];
+		size_t keep = 0;
+
+		for (size_t k = 0; k < pr->nrows; k++)
+			if (pr->rows[k].b == pts[0])
+				pr->rows[keep++] = pr->rows[k];
+		pr->nrows = keep;
+		pr->nfaster = pr->nslower = pr->nsame = pr->nna = pr->nregress = pr->nchange = 0;
+		for (size_t k = 0; k < keep; k++) {
+			const struct row *r = &pr->rows[k];
+
+			pr->nfaster += r->v == V_FASTER;
+			pr->nslower += r->v == V_SLOWER;
+			pr->nsame += r->v == V_SAME;
+			pr->nna += r->v == V_NA;
+			pr->nchange += r->counts;
+			pr->nregress += r->counts && r->v == V_SLOWER;
+		}
+	}
+	for (; n < c->nruns; n++) {
+		char *name;
+		size_t len = strlen(c->runs[n].dir) + 64;
+
+		name = malloc(len);
+		if (name == NULL) {
+			rc = fail(err, errlen, 3, "out of memory");
+			goto out;
+		}
+		snprintf(name, len, "%s %s:%ld (%s)", c->runs[n].dir, mode, tasks,
+			 means ? "per-run means" : "samples");
+		rc = sb_mset_init(&sets[n], name) != 0 ? 3 : 0;
+		free(name);
+		for (size_t k = 0; rc == 0 && k < vals[n]->n; k++)
+			if (sb_mset_add(&sets[n], vals[n]->v[k]) != 0)
+				rc = 3;
+		if (rc == 0)
+			rc = sb_mset_finish(&sets[n], c->runs[n].dir, verr, sizeof(verr));
+		if (rc != 0) {
+			sb_mset_free(&sets[n]);
+			rc = rc == 3 ? fail(err, errlen, 3, "out of memory") :
+			     fail(err, errlen, rc, "%s", verr);
+			goto out;
+		}
+		ptrs[n] = &sets[n];
+	}
+	mo.conf = c->o->conf;
+	if (md) {
+		print_verdict(c, 1);
+		print_md_runs(c);
+		fputs("\n```\n", c->out);
+	} else {
+		fprintf(c->out, "compare %s, point %s:%ld\n", c->runs[0].test, mode, tasks);
+		print_run_lines(c);
+		fputs("\n", c->out);
+	}
+	rc = sb_ministat_print(c->out, ptrs, n, &mo);
+	if (rc != 0) {
+		rc = fail(err, errlen, rc, "out of memory drawing the plot");
+		goto out;
+	}
+	if (md) {
+		fputs("```\n", c->out);
+		if (c->correlated)
+			fprintf(c->out, "\n> **Note:** %s.\n", correlated_note);
+	} else {
+		if (c->correlated)
+			fprintf(c->out, "\nNote: %s.\n", correlated_note);
+		fputs("\n", c->out);
+		print_verdict(c, 0);
+	}
+out:
+	for (int i = 0; i < n; i++)
+		sb_mset_free(&sets[i]);
+	return rc;
+}
+
+/* Refuse what a CI job should not silently compare, unless --force. */
+static int check_runs(struct ctx *c, char *err, size_t errlen)
+{
+	const struct sb_run *b = &c->runs[0];
+
+	for (int i = 0; i < c->nruns; i++) {
+		const struct sb_run *r = &c->runs[i];
+
+		if (strcmp(r->status, "complete") != 0 && !c->o->force)
+			return fail(err, errlen, 2, "%s: the run's status is %s, not complete; "
+				    "--force compares it anyway", r->dir, r->status);
+		if (i > 0 && strcmp(r->test, b->test) != 0 && !c->o->force)
+			return fail(err, errlen, 2, "different testcases: %s is %s, %s is %s; "
+				    "--force compares them anyway", b->dir, b->test, r->dir, r->test);
+	}
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		if (pr->nrows == 0 && !c->o->force)
+			return fail(err, errlen, 2, "%s and %s have no point (mode, tasks) in common; "
+				    "--force compares them anyway", b->dir, pr->x->dir);
+		if (pr->nrows > 0 && pr->nna == pr->nrows && !c->o->force)
+			return fail(err, errlen, 2, "%s and %s: no common point has at least %d "
+				    "values in both; --force compares them anyway", b->dir,
+				    pr->x->dir, SB_MINISTAT_MINVALUES);
+	}
+	return 0;
+}
+
+/*
+ * Runs are named by their label, but two runs of one kernel share the default
+ * label (the release): then every run is named by its run id instead.
+ */
+static void unique_names(struct ctx *c)
+{
+	int clash = 0;
+
+	for (int i = 0; i < c->nruns && !clash; i++)
+		for (int k = i + 1; k < c->nruns; k++)
+			if (strcmp(c->runs[i].name, c->runs[k].name) == 0)
+				clash = 1;
+	if (!clash)
+		return;
+	for (int i = 0; i < c->nruns; i++) {
+		struct sb_run *r = &c->runs[i];
+		const char *base = strrchr(r->dir, '/');
+		char *id = strdup(*r->run_id ? r->run_id : base != NULL ? base + 1 : r->dir);
+
+		if (id != NULL) {
+			free(r->name);
+			r->name = id;
+		}
+	}
+}
+
+int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
+		    char *err, size_t errlen)
+{
+	struct ctx c = { .o = o, .out = out, .nruns = 0 };
+	int rc = 0;
+
+	c.runs = calloc((size_t)n, sizeof(*c.runs));
+	c.pairs = calloc((size_t)n, sizeof(*c.pairs));
+	if (c.runs == NULL || c.pairs == NULL) {
+		rc = fail(err, errlen, 3, "out of memory");
+		goto out;
+	}
+	for (; c.nruns < n; c.nruns++) {
+		rc = sb_run_load(dirs[c.nruns], &c.runs[c.nruns], err, errlen);
+		if (rc != 0) {
+			sb_run_free(&c.runs[c.nruns]);
+			goto out;
+		}
+	}
+	unique_names(&c);
+	for (int i = 1; i < n; i++) {
+		struct pair *pr = &c.pairs[i - 1];
+
+		pr->base = &c.runs[0];
+		pr->x = &c.runs[i];
+		pr->rows = calloc(c.runs[0].npts + 1, sizeof(*pr->rows));
+		if (pr->rows == NULL) {
+			rc = fail(err, errlen, 3, "out of memory");
+			goto out;
+		}
+		compare_pair(pr, o);
+		c.correlated |= pr->correlated;
+	}
+	rc = check_runs(&c, err, errlen);
+	if (rc != 0)
+		goto out;
+	if (o->point != NULL) {
+		rc = report_point(&c, err, errlen);
+		if (rc != 0)
+			goto out;
+	} else if (o->format == SB_CMP_MARKDOWN) {
+		report_md(&c);
+	} else if (o->format == SB_CMP_CSV) {
+		report_csv(&c);
+	} else {
+		report_text(&c);
+	}
+	rc = failing(&c);
+out:
+	for (int i = 0; i < n - 1 && c.pairs != NULL; i++)
+		free(c.pairs[i].rows);
+	for (int i = 0; i < c.nruns; i++)
+		sb_run_free(&c.runs[i]);
+	free(c.runs);
+	free(c.pairs);
+	return rc;
+}

@@ -1,0 +1,32 @@
+/* Comparing scalebench runs point by point: the table, peak and scalability, the CI verdict. */
+#ifndef SCALEBENCH_COMPARE_RUNS_H
+#define SCALEBENCH_COMPARE_RUNS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "ministat.h"
+
+enum sb_cmp_format { SB_CMP_TEXT, SB_CMP_MARKDOWN, SB_CMP_CSV };
+enum sb_fail_on { SB_FAIL_REGRESSION, SB_FAIL_CHANGE, SB_FAIL_NEVER };
+
+struct sb_cmp_opts {
+	enum sb_cmp_format format;
+	enum sb_fail_on fail_on;
+	double conf;		/* confidence level, percent */
+	double threshold;	/* a significant change below this many percent does not count */
+	const char *point;	/* "MODE:TASKS": the ministat block of one point */
+	int force;		/* compare what would otherwise be refused */
+	struct sb_mopts mopts;	/* plot options for --point */
+};
+
+/*
+ * Compare the runs dirs[1..n-1] against dirs[0] (run or test directories)
+ * and print the report on out. Returns the exit code: 0, 1 (a regression,
+ * or a change with SB_FAIL_CHANGE), 2 or 3 with a one-line message in err.
+ * Notes that must not mix with CSV go to stderr.
+ */
+int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
+		    char *err, size_t errlen);
+
+#endif

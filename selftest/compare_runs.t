@@ -1,0 +1,222 @@
+#!/bin/bash
+# compare_runs.t: compare.sh on run directories: table, peak, scalability, formats, gating, refusals.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+
+# Fixtures (selftest/data/compare/make_fixtures.py): with --repeat 3 every point's per-run means
+# are m - 10, m, m + 10, so mean m and standard deviation 10; "new" is "base" with processes at
+# 2 tasks 2000 -> 1800 ops/s, a planted 10% regression.
+R=selftest/data/compare/results/unix1
+BASE=$R/base-20260101T000000
+NEW=$R/new-20260102T000000
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+
+# run ARGS...: stdout in $tmp/out, stderr in $tmp/err, exit code in $rc.
+run() {
+	./compare.sh "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+has() { grep -Eq -- "$1" "$tmp/out"; }
+
+show() { sed 's/^/# /' "$tmp/out" "$tmp/err"; }
+
+# exits CODE DESCRIPTION: the last run exited CODE.
+exits() {
+	[ "$rc" -eq "$1" ]
+	ok $? "$2 (exit $rc)"
+	[ "$rc" -eq "$1" ] || show
+}
+
+run "$BASE" "$NEW"
+exits 1 "planted 10% regression fails the comparison"
+# change = 100 * (1800 - 2000) / 2000 = -10 %. df = 4, t = 2.776;
+# re = 2.776 * sqrt((2*100 + 2*100 * 1800^2/2000^2) * 6 / (3*3*4)) = 2.776 * 7.76745 = 21.5624,
+# 100 * re / 2000 = 1.08 %. Significant: |d| = 200 > e = 2.776 * 10 * sqrt(2/3) = 22.67.
+has '^ +2  processes +2000 +1800 +-10\.00% +1\.08%  slower$'
+ok $? "regressed point: change, +/- and verdict"
+# Equal means: 0 %; re = 2.776 * sqrt((200 + 200) / 6) = 22.6659, 100 * re / 1000 = 2.27 %.
+has '^ +1  processes +1000 +1000 +\+0\.00% +2\.27%  no difference proven$'
+ok $? "unchanged point: no difference proven"
+[ "$(grep -c 'no difference proven$' "$tmp/out")" -eq 5 ]
+ok $? "the five other points show no difference"
+has '^  base  base: kernel Linux 6\.1\.0-base #1 SMP x86_64, host box1$' &&
+	has '^  new   new: kernel Linux 6\.1\.0-new #1 SMP x86_64, host box1$'
+ok $? "kernels, labels and hosts from meta head the output"
+# Peak: processes 1000, 2000, 3000 at 1, 2, 4 tasks: 3000 at 4, scalability 3000 / (4 * 1000).
+# threads 1000, 1900, 1800: peak 1900 at 2 then declines, scalability 1800 / (4 * 1000).
+has '^  base +processes +3000 +4 +4 +3000 +0\.750$' && has '^  base +threads +1900 +2 +4 +1800 +0\.450$' &&
+	has '^  new +processes +3000 +4 +4 +3000 +0\.750$'
+ok $? "peak and scalability per run and mode"
+has '^Verdict: REGRESSION: 1 of 6 points .*new processes at 2 tasks -10\.00% \+/- 1\.08%\.$'
+ok $? "verdict names the regressed point"
+! grep -q correlated "$tmp/out"
+ok $? "runs made with --repeat 3: no correlation note"
+
+run --threshold 15 "$BASE" "$NEW"
+exits 0 "--threshold 15: a 10% slowdown is not a regression"
+has 'slower, under threshold$'
+ok $? "and it is shown as under the threshold"
+run --threshold 9.99 "$BASE" "$NEW"
+exits 1 "--threshold 9.99: it is"
+run --threshold 10 "$BASE" "$NEW"
+exits 1 "--threshold 10: exactly at the threshold counts"
+
+run "$NEW" "$BASE"
+exits 0 "faster is not a regression"
+has '^ +2  processes +1800 +2000 +\+11\.11%'
+ok $? "change relative to the base: 200 / 1800 = +11.11%"
+run --fail-on change "$NEW" "$BASE"
+exits 1 "--fail-on change fails on a speed-up"
+run --fail-on never "$BASE" "$NEW"
+exits 0 "--fail-on never"
+
+run "$BASE" "$R"
+exits 1 "a test directory means its latest run"
+has "^        $NEW \\(complete"
+ok $? "latest is shown as the run it points to"
+
+run --format markdown "$BASE" "$NEW"
+exits 1 "markdown fails the same way"
+[ "$(head -n 1 "$tmp/out")" = "### REGRESSION: compare unix1" ] &&
+	sed -n 3p "$tmp/out" | grep -q '^\*\*Regression\*\*: 1 of 6 points'
+ok $? "markdown: the verdict comes first"
+has '^\| 2 \| processes \| 2000 \| 1800 \| -10\.00% \| 1\.08% \| \*\*slower\*\* \|$' &&
+	has '^\| base \| base \| Linux 6\.1\.0-base #1 SMP x86_64 \| box1 \|'
+ok $? "markdown: run table and point table"
+has '^\| base \| threads \| 1900 \| 2 \| 4 \| 1800 \| 0\.450 \|$'
+ok $? "markdown: peak and scalability"
+run --format markdown "$BASE" "$BASE"
+[ "$rc" -eq 0 ] && [ "$(head -n 1 "$tmp/out")" = "### PASS: compare unix1" ]
+ok $? "markdown: a pass says so first"
+
+run --format csv "$BASE" "$NEW"
+exits 1 "csv fails the same way"
+[ "$(head -n 1 "$tmp/out")" = "test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression" ] &&
+	has '^unix1,base,new,processes,2,3,2000\.000000,10\.000000,3,1800\.000000,10\.000000,runs,-200\.000000,22\.665945,-10\.000000,1\.078123,slower,1,1$' &&
+	[ "$(wc -l <"$tmp/out")" -eq 7 ]
+ok $? "csv: header and one row a point"
+
+# The plot, width 74: min 1790, max 2010, dx = 220 / 73, x0 = 1790 - dx / 2, so
+# 1790 1800 1810 -> columns 0 3 7 and 1990 2000 2010 -> 66 70 73.
+run --point processes:2 "$BASE" "$NEW"
+exits 1 "--point: exit code of that point"
+want="x $BASE processes:2 (per-run means)
++ $NEW processes:2 (per-run means)
++--------------------------------------------------------------------------+
+|+  +   +                                                          x   x  x|
+||__A___|                                                          |___A__||
++--------------------------------------------------------------------------+
+    N           Min           Max        Median           Avg        Stddev
+x   3          1990          2010          2000          2000            10
++   3          1790          1810          1800          1800            10
+Difference at 95.0% confidence
+	-200 +/- 22.6659
+	-10% +/- 1.07812%
+	(Student's t, pooled s = 10)"
+[ "$(sed -n '/^x /,/pooled s/p' "$tmp/out")" = "$want" ]
+ok $? "--point prints ministat's block for the point"
+run --point processes:3 "$BASE" "$NEW"
+exits 2 "--point at a missing point"
+grep -q "has no point processes:3" "$tmp/err"
+ok $? "and says which"
+run --point processes "$BASE" "$NEW"
+exits 2 "--point without a task count"
+
+# Single runs (repeat 1, five samples m-20 .. m+20 a point): samples compared, note printed once.
+run "$BASE" "$R/single-20260103T000000"
+exits 1 "single run against base still compares"
+[ "$(grep -c 'correlated' "$tmp/out")" -eq 1 ] && has 'runtest\.sh --repeat 3'
+ok $? "correlated samples: one note recommending --repeat"
+run --format csv "$BASE" "$R/single-20260103T000000"
+[ "$(grep -c correlated "$tmp/out")" -eq 0 ] && [ "$(grep -c correlated "$tmp/err")" -eq 1 ]
+ok $? "csv: the note goes to stderr, not into the csv"
+# Against a single run the base's 9 samples (3 runs x 3) are compared, not its 3 run means.
+has '^unix1,base,single,processes,2,9,2000\.000000,[0-9.]+,5,1800\.000000,[0-9.]+,samples,'
+ok $? "means of runs are not compared with samples: both sides use samples"
+
+run "$BASE" selftest/data/compare/results/pipe1
+exits 2 "different testcases are refused"
+grep -q "different testcases" "$tmp/err"
+ok $? "and the message says so"
+run --force "$BASE" selftest/data/compare/results/pipe1
+exits 0 "--force compares different testcases"
+has 'TESTCASE pipe1'
+ok $? "and marks the other testcase"
+run "$BASE" "$R/failed-20260104T000000"
+exits 2 "a failed run is refused"
+grep -q "status is failed" "$tmp/err"
+ok $? "and the message names the status"
+run --force "$BASE" "$R/failed-20260104T000000"
+exits 0 "--force compares a failed run"
+has 'STATUS failed, compared with --force'
+ok $? "and marks it"
+run "$BASE" "$R/wide-20260105T000000"
+exits 2 "runs without a common point are refused"
+grep -q "no point (mode, tasks) in common" "$tmp/err"
+ok $? "and the message says so"
+
+run "$BASE" "$BASE"
+exits 0 "a run against itself: no difference"
+has '^base-20260101T000000 against base-20260101T000000 '
+ok $? "runs sharing a label are named by their run ids"
+run "$BASE" "$R/typo"
+exits 2 "a missing run directory"
+grep -q "cannot open $R/typo" "$tmp/err"
+ok $? "is named"
+
+mkdir -p "$tmp/empty" "$tmp/bad" "$tmp/nometa"
+run "$BASE" "$tmp/empty"
+exits 2 "a directory that is no run"
+cp "$BASE/meta" "$BASE/samples.csv" "$tmp/bad/"
+echo "processes,2,1,measure,4,1.000000,5,abc,,,," >>"$tmp/bad/samples.csv"
+lines=$(wc -l <"$tmp/bad/samples.csv")
+run "$BASE" "$tmp/bad"
+exits 2 "malformed samples.csv"
+grep -q "^compare: $tmp/bad/samples.csv:$lines: ops_per_s 'abc'" "$tmp/err"
+ok $? "names file and line"
+cp "$BASE/meta" "$tmp/bad/"
+head -n 5 "$BASE/samples.csv" >"$tmp/bad/samples.csv"
+echo "processes,2,1,measure" >>"$tmp/bad/samples.csv"
+run "$BASE" "$tmp/bad"
+grep -q "samples.csv:6: 4 fields, the header has 12" "$tmp/err" && [ "$rc" -eq 2 ]
+ok $? "short row: file and line"
+cp "$BASE/samples.csv" "$tmp/nometa/"
+run "$BASE" "$tmp/nometa"
+exits 2 "a run without meta"
+
+run --format yaml "$BASE" "$NEW"
+exits 2 "unknown format"
+run -C 2 "$BASE" "$NEW"
+exits 2 "-C applies to files only"
+run "$BASE" selftest/data/compare/ministat/a.txt
+exits 2 "files and directories mixed"
+run "$BASE"
+exits 2 "one run is not a comparison"
+
+# The wrapper builds the tool when it is missing (into SB_BUILD), then runs it.
+SB_BUILD=$tmp/build ./compare.sh -n selftest/data/compare/ministat/a.txt >"$tmp/out" 2>"$tmp/err"
+rc=$?
+exits 0 "compare.sh builds a missing tool"
+[ -x "$tmp/build/bin/sb-compare" ] && grep -q '^x   7 ' "$tmp/out"
+ok $? "into SB_BUILD, and runs it"
+
+# Without make and without a built tool it stops with exit 3.
+mkdir -p "$tmp/path"
+for tool in dirname find head; do
+	ln -s "$(command -v "$tool")" "$tmp/path/$tool"
+done
+PATH=$tmp/path SB_BUILD=$tmp/nobuild ./compare.sh --help >"$tmp/out" 2>"$tmp/err"
+rc=$?
+exits 3 "compare.sh cannot build: environment error"
+grep -q "make is not installed" "$tmp/err"
+ok $? "and says why"
+
+echo "1..$n"
