@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "os.h"
+#include "testcase.h"
 
 int sb_os_cpu_times(struct sb_cpu_times *t)
 {
@@ -69,4 +71,24 @@ void sb_os_die_with_parent(pid_t parent)
 void sb_os_become_subreaper(void)
 {
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+const char *sb_fs_name(const char *path)
+{
+	static const struct { unsigned long magic; const char *name; } known[] = {
+		{ 0xEF53, "ext2/3/4" }, { 0x58465342, "xfs" }, { 0x9123683E, "btrfs" },
+		{ 0x01021994, "tmpfs" }, { 0x858458F6, "ramfs" }, { 0x794C7630, "overlayfs" },
+		{ 0x6969, "nfs" }, { 0x2FC12FC1, "zfs" }, { 0xF2F52010, "f2fs" },
+		{ 0x65735546, "fuse" }, { 0x4D44, "vfat" }, { 0x5346544E, "ntfs" },
+	};
+	static char buf[48];
+	struct statfs st;
+
+	if (statfs(path, &st) < 0)
+		return "an unknown filesystem";
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if ((unsigned long)st.f_type == known[i].magic)
+			return known[i].name;
+	snprintf(buf, sizeof(buf), "filesystem type 0x%lx", (unsigned long)st.f_type);
+	return buf;
 }

@@ -3,6 +3,7 @@
 #define SCALEBENCH_TESTCASE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * will-it-scale's API. A will-it-scale testcase defines the first two (and
@@ -73,6 +74,22 @@ void *sb_shared_alloc(size_t size);
  * the `dir` parameter automatically.
  */
 const char *sb_tmpdir(void);
+
+/*
+ * Files under sb_tmpdir(). sb_path(buf, size, "task%lu", nr) writes
+ * "<tmpdir>/task<nr>" into buf. sb_create(path, flags, fill) makes a new
+ * file (O_RDWR | O_CREAT | O_EXCL | flags, mode 0600), writes `fill` bytes
+ * of data into it (not a hole; 0 leaves it empty) and returns its
+ * descriptor. sb_io(r, want, what) fails the run unless a read- or
+ * write-like call moved exactly `want` bytes. sb_fs_name(path) names the
+ * filesystem under path ("tmpfs", "ext2/3/4", ...) for messages. All of
+ * them end the run with sb_fatal on any error.
+ */
+void sb_path(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int sb_create(const char *path, int flags, off_t fill);
+void sb_io(ssize_t r, size_t want, const char *what);
+const char *sb_fs_name(const char *path);
 
 /*
  * Parameters: --param name=value. Declare at file scope:
