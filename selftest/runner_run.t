@@ -2,7 +2,7 @@
 # The first testcases run in both modes, text and CSV are well formed, tasks are pinned before they start.
 . "$(dirname "$0")/lib.sh"
 first="null1 getppid1 pipe1 unix1 context_switch1 lock2"
-plan 64
+plan 65
 
 for t in $first; do
 	for m in processes threads; do
@@ -59,3 +59,12 @@ ncores=$("$B/bin/null1_processes" --print-placement -t 1 >/dev/null 2>&1; nproc)
 run "$B/bin/getppid1_processes" -t $((ncores * 4)) --period-ms 100 -s 1 --warmup 0
 is "$rc" 0 "$((ncores * 4)) tasks on $ncores CPUs run"
 like "$err" "^getppid1_processes: oversubscribed: $((ncores * 4)) tasks on [0-9]+ cores$" "with one warning"
+
+# Idle accounting: one spinning task keeps its own CPU busy (idle_pct near 0),
+# and the machine-wide figure cannot exceed the share of the other CPUs.
+ncpu=$(nproc)
+run "$B/bin/null1_processes" -t 1 --period-ms 300 -s 3 --warmup 1 --format csv
+bad=$(printf '%s\n' "$out" | awk -F, -v n="$ncpu" 'NR > 2 {
+	if ($8 == "" || $8 > 20) print "idle_pct " $8
+	if ($9 == "" || $9 > 100 * (n - 1) / n + 10) print "idle_all_pct " $9 }')
+is "$bad" "" "idle: the task's CPU is busy, the machine at most $(( 100 * (ncpu - 1) / ncpu ))% idle"
