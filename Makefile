@@ -109,9 +109,12 @@ $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
 
 # The selftests find the build through SB_BUILD; T=selftest/x.t runs one.
+# Under sanitizers a crash must still be a plain signal death (the runner
+# reports it), and any undefined behaviour must fail the test that hit it.
 T ?= selftest
+SAN_ENV := $(if $(SAN),ASAN_OPTIONS=handle_segv=0:$(ASAN_OPTIONS) UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:$(UBSAN_OPTIONS))
 check: all fixtures
-	SB_BUILD=$(BUILD) prove $(PROVE_FLAGS) $(T)
+	SB_BUILD=$(BUILD) SB_SAN=$(SAN) $(SAN_ENV) prove $(PROVE_FLAGS) $(T)
 
 plot:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make plot: python3 not found: install python3" >&2; exit 3; }

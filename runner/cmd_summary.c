@@ -272,7 +272,8 @@ static void write_summary(FILE *out, struct row *rows, size_t n)
 	/* will-it-scale's first row; lkp_linear 0 so lkp-tests' parser sees linear 0 too */
 	fputs("0,0,100,0,100,0,,,,,,,,,,,0\n", out);
 
-	qsort(rows, n, sizeof(*rows), cmp_row);
+	if (n)
+		qsort(rows, n, sizeof(*rows), cmp_row);
 	while (i < n) {
 		unsigned long tasks = rows[i].tasks;
 		struct point p[NMODES] = { { 0 } };

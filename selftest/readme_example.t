@@ -8,7 +8,8 @@ trap 'rm -rf "$tmp"' EXIT
 awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' README.md >"$tmp/example1.c"
 [ -s "$tmp/example1.c" ]
 ok $? "README.md has a C example"
-run ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -pthread -Irunner $(pkg-config --cflags hwloc) \
+san=${SB_SAN:+-fsanitize=$SB_SAN}
+run ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -pthread $san -Irunner $(pkg-config --cflags hwloc) \
 	-o "$tmp/example1_processes" "$tmp/example1.c" "$B/obj/runner/mode_processes.o" \
 	"$B/libscalebench.a" $(pkg-config --libs hwloc) -lm
 is "$rc" 0 "it compiles warning-free and links${err:+ ($err)}"
