@@ -1,4 +1,6 @@
 /* File helpers for testcases: paths under sb_tmpdir(), created files, exact I/O. */
+#define _GNU_SOURCE	/* O_DIRECT */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,15 +17,38 @@ void sb_path(char *buf, size_t size, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	/* size may be far below PATH_MAX (a socket's sun_path): say what the limit is. */
 	if (len + 2 > size)
-		sb_fatalx("file name too long under %s", dir);
+		sb_fatalx("a path under %s is longer than %zu bytes: use a shorter --param dir",
+			  dir, size - 1);
 	memcpy(buf, dir, len);
 	buf[len] = '/';
 	va_start(ap, fmt);
 	n = vsnprintf(buf + len + 1, size - len - 1, fmt, ap);
 	va_end(ap);
 	if (n < 0 || (size_t)n >= size - len - 1)
-		sb_fatalx("file name too long under %s", dir);
+		sb_fatalx("a path under %s is longer than %zu bytes: use a shorter --param dir",
+			  dir, size - 1);
+}
+
+/*
+ * A failed open or fill. EINVAL with O_DIRECT is the filesystem refusing
+ * direct I/O, not a bug: name the filesystem, so the user knows to pick
+ * another directory.
+ */
+static __attribute__((noreturn))
+void create_failed(const char *path, int flags, const char *what)
+{
+	if (errno == EINVAL && (flags & O_DIRECT)) {
+		const char *slash = strrchr(path, '/');
+		char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path))
+				  : strdup(".");
+
+		if (!dir)
+			sb_fatal("strdup");
+		sb_fatalx("O_DIRECT not supported on %s at %s", sb_fs_name(dir), dir);
+	}
+	sb_fatal("%s %s", what, path);
 }
 
 int sb_create(const char *path, int flags, off_t fill)
@@ -34,7 +59,7 @@ int sb_create(const char *path, int flags, off_t fill)
 	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | flags, 0600);
 
 	if (fd < 0)
-		sb_fatal("create %s", path);
+		create_failed(path, flags, "create");
 	if (fill > 0) {
 		int err = posix_memalign(&buf, 4096, CHUNK);
 
@@ -43,8 +68,11 @@ int sb_create(const char *path, int flags, off_t fill)
 		memset(buf, 'x', CHUNK);
 		for (off_t done = 0; done < fill; ) {
 			size_t n = fill - done < CHUNK ? (size_t)(fill - done) : CHUNK;
+			ssize_t r = write(fd, buf, n);
 
-			sb_io(write(fd, buf, n), n, path);
+			if (r < 0)
+				create_failed(path, flags, "write");
+			sb_io(r, n, path);
 			done += (off_t)n;
 		}
 		free(buf);

@@ -81,9 +81,9 @@ const char *sb_tmpdir(void);
  * file (O_RDWR | O_CREAT | O_EXCL | flags, mode 0600), writes `fill` bytes
  * of data into it (not a hole; 0 leaves it empty) and returns its
  * descriptor. sb_io(r, want, what) fails the run unless a read- or
- * write-like call moved exactly `want` bytes. sb_fs_name(path) names the
- * filesystem under path ("tmpfs", "ext2/3/4", ...) for messages. All of
- * them end the run with sb_fatal on any error.
+ * write-like call moved exactly `want` bytes; these three end the run with
+ * sb_fatal on any error. sb_fs_name(path) names the filesystem under path
+ * ("tmpfs", "ext2/3/4", ...; "an unknown filesystem" when statfs fails).
  */
 void sb_path(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

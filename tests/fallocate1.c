@@ -4,10 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/magic.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <sys/vfs.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "testcase.h"
@@ -20,48 +18,30 @@
  * refused (fallocate2 is this test on whatever filesystem its directory is on). */
 char *testcase_description = "Separate file fallocate on tmpfs";
 
-static const char *fs_name(long type)
-{
-	static char hex[32];
-
-	switch (type) {
-	case EXT4_SUPER_MAGIC: return "ext2/3/4";
-	case XFS_SUPER_MAGIC: return "xfs";
-	case BTRFS_SUPER_MAGIC: return "btrfs";
-	case OVERLAYFS_SUPER_MAGIC: return "overlayfs";
-	}
-	snprintf(hex, sizeof(hex), "filesystem type 0x%lx", (unsigned long)type);
-	return hex;
-}
-
 void testcase_prepare(unsigned long nr_tasks)
 {
-	const char *env = getenv("SCALEBENCH_TMPDIR"), *dir;
-	struct statfs st;
+	const char *env = getenv("SCALEBENCH_TMPDIR"), *dir, *fs;
 
 	(void)nr_tasks;
 	/* sb_tmpdir() takes --param dir first, then this variable: only the fallback changes. */
 	if ((!env || !*env) && setenv("SCALEBENCH_TMPDIR", "/dev/shm", 1) < 0)
 		sb_fatal("setenv SCALEBENCH_TMPDIR");
 	dir = sb_tmpdir();
-	if (statfs(dir, &st) < 0)
-		sb_fatal("statfs %s", dir);
-	if (st.f_type != TMPFS_MAGIC)
+	if (strcmp(fs = sb_fs_name(dir), "tmpfs") != 0)
 		sb_fatalx("%s is on %s, not tmpfs: fallocate1 measures tmpfs (fallocate2 takes any filesystem)",
-			  dir, fs_name(st.f_type));
+			  dir, fs);
 }
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr);
 	off_t at = 0;
 	int fd;
 
-	if (n < 0 || (size_t)n >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0 || unlink(path) < 0)
-		sb_fatal("create %s", path);
+	sb_path(path, sizeof(path), "task%lu", nr);
+	fd = sb_create(path, 0, 0);
+	if (unlink(path) < 0)
+		sb_fatal("unlink %s", path);
 	for (;;) {
 		/* shmem_fallocate gives up with EINTR when a signal is pending: retry the step. */
 		if (fallocate(fd, 0, at, STEP) < 0) {

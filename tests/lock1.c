@@ -2,7 +2,6 @@
  * Stresses: POSIX record locks (F_SETLKW) on separate inodes: lock allocation, the per-inode lock list. */
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <unistd.h>
 
 #include "testcase.h"
@@ -26,13 +25,10 @@ static void set_lock(int fd, short type)
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr);
 	int fd;
 
-	if (n < 0 || (size_t)n >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("create %s", path);
+	sb_path(path, sizeof(path), "task%lu", nr);
+	fd = sb_create(path, 0, 0);
 	if (unlink(path) < 0)
 		sb_fatal("unlink %s", path);
 	for (;;) {

@@ -1,7 +1,7 @@
 /* lock2: every task write-locks and unlocks byte 0 of one shared file with fcntl.
  * Stresses: POSIX record locks on one inode (flc_lock, the file's lock list). */
 #include <fcntl.h>
-#include <stdio.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "testcase.h"
@@ -10,18 +10,13 @@
  * threads mode the locks never block; only the kernel's lock list is shared. */
 char *testcase_description = "Same file write lock/unlock";
 
-static char path[4096];
+static char path[PATH_MAX];
 
 void testcase_prepare(unsigned long nr_tasks)
 {
-	int fd;
-
 	(void)nr_tasks;
-	if ((size_t)snprintf(path, sizeof(path), "%s/lock2", sb_tmpdir()) >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("create %s", path);
-	if (close(fd) < 0)
+	sb_path(path, sizeof(path), "lock2");
+	if (close(sb_create(path, 0, 0)) < 0)
 		sb_fatal("close %s", path);
 }
 

@@ -2,8 +2,6 @@
  * Stresses: the lseek syscall path on one inode shared by all tasks (each with its own struct file). */
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "testcase.h"
@@ -16,18 +14,9 @@ static char path[PATH_MAX];
 
 void testcase_prepare(unsigned long nr_tasks)
 {
-	char buf[FILE_SIZE];
-	int fd, n = snprintf(path, sizeof(path), "%s/lseek2", sb_tmpdir());
-
 	(void)nr_tasks;
-	if (n < 0 || (size_t)n >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("create %s", path);
-	memset(buf, 0, sizeof(buf));
-	if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
-		sb_fatal("write %d bytes to %s", FILE_SIZE, path);
-	if (close(fd) < 0)
+	sb_path(path, sizeof(path), "lseek2");
+	if (close(sb_create(path, 0, FILE_SIZE)) < 0)
 		sb_fatal("close %s", path);
 }
 

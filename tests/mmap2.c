@@ -1,8 +1,6 @@
 /* mmap2: each task maps 128 MB of its own file (private mapping) and unmaps it, touching nothing.
  * Stresses: mmap/munmap of a file: VMA setup, the file's i_mmap tree and lock, mmap_lock. */
-#include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -21,13 +19,10 @@ void testcase_prepare(unsigned long nr_tasks)
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr);
 	int fd;
 
-	if (n < 0 || (size_t)n >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("create %s", path);
+	sb_path(path, sizeof(path), "task%lu", nr);
+	fd = sb_create(path, 0, 0);
 	if (ftruncate(fd, MAP_SIZE) < 0)
 		sb_fatal("ftruncate %s to 128 MB", path);
 	if (unlink(path) < 0)

@@ -2,7 +2,6 @@
  * Stresses: path lookup (dcache, RCU walk), struct file allocation and release, the fd table. */
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <unistd.h>
 
 #include "testcase.h"
@@ -18,14 +17,10 @@ void testcase_prepare(unsigned long nr_tasks)
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr);
 	int fd;
 
-	if (n < 0 || (size_t)n >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("create %s", path);
-	if (close(fd) < 0)
+	sb_path(path, sizeof(path), "task%lu", nr);
+	if (close(sb_create(path, 0, 0)) < 0)
 		sb_fatal("close %s", path);
 	for (;;) {
 		if ((fd = open(path, O_RDWR)) < 0)

@@ -2,7 +2,6 @@
  * Stresses: path lookup and struct file allocation without a shared parent directory dentry. */
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,18 +17,14 @@ void testcase_prepare(unsigned long nr_tasks)
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 8];
-	int n = snprintf(dir, sizeof(dir), "%s/task%lu", sb_tmpdir(), nr);
+	char dir[PATH_MAX], path[PATH_MAX];
 	int fd;
 
-	if (n < 0 || (size_t)n >= sizeof(dir))
-		sb_fatalx("directory name too long under %s", sb_tmpdir());
+	sb_path(dir, sizeof(dir), "task%lu", nr);
+	sb_path(path, sizeof(path), "task%lu/file", nr);
 	if (mkdir(dir, 0700) < 0)
 		sb_fatal("mkdir %s", dir);
-	snprintf(path, sizeof(path), "%s/file", dir);
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("create %s", path);
-	if (close(fd) < 0)
+	if (close(sb_create(path, 0, 0)) < 0)
 		sb_fatal("close %s", path);
 	for (;;) {
 		if ((fd = open(path, O_RDWR)) < 0)

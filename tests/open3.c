@@ -2,7 +2,6 @@
  * Stresses: path lookup and open/close on one dentry and inode shared by all tasks (refcounts, lockref). */
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <unistd.h>
 
 #include "testcase.h"
@@ -13,14 +12,9 @@ static char path[PATH_MAX];
 
 void testcase_prepare(unsigned long nr_tasks)
 {
-	int fd, n = snprintf(path, sizeof(path), "%s/open3", sb_tmpdir());
-
 	(void)nr_tasks;
-	if (n < 0 || (size_t)n >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("create %s", path);
-	if (close(fd) < 0)
+	sb_path(path, sizeof(path), "open3");
+	if (close(sb_create(path, 0, 0)) < 0)
 		sb_fatal("close %s", path);
 }
 

@@ -1,8 +1,6 @@
 /* page_fault3: each task maps 128 MB of its own file shared, writes to every page, unmaps it.
  * Stresses: shared file write faults: page cache allocation, page_mkwrite, dirtying in the filesystem; the unmap. */
-#include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -22,16 +20,13 @@ void testcase_prepare(unsigned long nr_tasks)
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr);
 	long page = sysconf(_SC_PAGESIZE);
 	int fd;
 
 	if (page <= 0)
 		sb_fatal("sysconf(_SC_PAGESIZE)");
-	if (n < 0 || (size_t)n >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("create %s", path);
+	sb_path(path, sizeof(path), "task%lu", nr);
+	fd = sb_create(path, 0, 0);
 	if (ftruncate(fd, MAP_SIZE) < 0)
 		sb_fatal("ftruncate %s to 128 MB", path);
 	if (unlink(path) < 0)

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -35,16 +34,14 @@ void testcase_prepare(unsigned long nr_tasks)
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	char path[PATH_MAX];
-	int n = snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr);
 	struct pollfd pfd[NR_FDS];
 	int ready;
 
-	if (n < 0 || (size_t)n >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
+	sb_path(path, sizeof(path), "task%lu", nr);
 	/* 128 opens of one file: 128 struct files as with 128 files (what poll
 	 * sees), without 128 inode creations, which take 1 ms each on some disks. */
 	for (int i = 0; i < NR_FDS; i++) {
-		if ((pfd[i].fd = open(path, O_RDWR | O_CREAT | (i ? 0 : O_EXCL), 0600)) < 0)
+		if ((pfd[i].fd = i ? open(path, O_RDWR) : sb_create(path, 0, 0)) < 0)
 			sb_fatal("open %s (fd %d of %d)", path, i + 1, NR_FDS);
 		pfd[i].events = POLLOUT;
 	}

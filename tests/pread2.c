@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <unistd.h>
 
 #include "testcase.h"
@@ -14,39 +13,26 @@ char *testcase_description = "Same file pread";
 
 static char path[PATH_MAX];
 
-static void check_io(ssize_t r, size_t want, const char *what)
-{
-	if (r < 0)
-		sb_fatal("%s", what);
-	if ((size_t)r != want)
-		sb_fatalx("%s: short transfer (%zd of %zu bytes)", what, r, want);
-}
-
 void testcase_prepare(unsigned long nr_tasks)
 {
-	char buf[BUFLEN] = { 0 };
-	int fd;
-
 	(void)nr_tasks;
-	if ((size_t)snprintf(path, sizeof(path), "%s/shared", sb_tmpdir()) >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("open %s", path);
-	check_io(write(fd, buf, BUFLEN), BUFLEN, "write");
-	if (close(fd) < 0)
+	sb_path(path, sizeof(path), "shared");
+	if (close(sb_create(path, 0, BUFLEN)) < 0)
 		sb_fatal("close %s", path);
 }
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	char buf[BUFLEN];
+	ssize_t r;
 	int fd;
 
 	(void)nr;
 	if ((fd = open(path, O_RDONLY)) < 0)
 		sb_fatal("open %s", path);
 	for (;;) {
-		check_io(pread(fd, buf, BUFLEN, 0), BUFLEN, "pread");
+		if ((r = pread(fd, buf, BUFLEN, 0)) != BUFLEN)
+			sb_io(r, BUFLEN, "pread");
 		sb_count(iterations);
 	}
 }

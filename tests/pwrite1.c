@@ -1,9 +1,7 @@
 /* pwrite1: pwrite of 4 KiB at offset 0, each task on its own file.
  * Stresses: the buffered write path (generic_perform_write, i_rwsem, dirtying a page) per inode. */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <unistd.h>
 
 #include "testcase.h"
@@ -11,14 +9,6 @@
 #define BUFLEN 4096
 
 char *testcase_description = "Separate file pwrite";
-
-static void check_io(ssize_t r, size_t want, const char *what)
-{
-	if (r < 0)
-		sb_fatal("%s", what);
-	if ((size_t)r != want)
-		sb_fatalx("%s: short transfer (%zd of %zu bytes)", what, r, want);
-}
 
 void testcase_prepare(unsigned long nr_tasks)
 {
@@ -28,18 +18,17 @@ void testcase_prepare(unsigned long nr_tasks)
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
-	char buf[BUFLEN] = { 0 };
-	char path[PATH_MAX];
+	char buf[BUFLEN] = { 0 }, path[PATH_MAX];
+	ssize_t r;
 	int fd;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr) >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("open %s", path);
+	sb_path(path, sizeof(path), "task%lu", nr);
+	fd = sb_create(path, 0, 0);
 	if (unlink(path) < 0)
 		sb_fatal("unlink %s", path);
 	for (;;) {
-		check_io(pwrite(fd, buf, BUFLEN, 0), BUFLEN, "pwrite");
+		if ((r = pwrite(fd, buf, BUFLEN, 0)) != BUFLEN)
+			sb_io(r, BUFLEN, "pwrite");
 		sb_count(iterations);
 	}
 }

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <unistd.h>
 
 #include "testcase.h"
@@ -15,27 +14,11 @@ char *testcase_description = "Same file read";
 
 static char path[PATH_MAX];
 
-static void check_io(ssize_t r, size_t want, const char *what)
-{
-	if (r < 0)
-		sb_fatal("%s", what);
-	if ((size_t)r != want)
-		sb_fatalx("%s: short transfer (%zd of %zu bytes)", what, r, want);
-}
-
 void testcase_prepare(unsigned long nr_tasks)
 {
-	char buf[BUFLEN] = { 0 };
-	int fd;
-
 	(void)nr_tasks;
-	if ((size_t)snprintf(path, sizeof(path), "%s/shared", sb_tmpdir()) >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("open %s", path);
-	for (off_t off = 0; off < FILESIZE; off += BUFLEN)
-		check_io(write(fd, buf, BUFLEN), BUFLEN, "write");
-	if (close(fd) < 0)
+	sb_path(path, sizeof(path), "shared");
+	if (close(sb_create(path, 0, FILESIZE)) < 0)
 		sb_fatal("close %s", path);
 }
 
@@ -52,8 +35,8 @@ void testcase(unsigned long long *iterations, unsigned long nr)
 		/* As in will-it-scale, the read that finds the end of the file counts too. */
 		if ((r = read(fd, buf, BUFLEN)) == 0 && lseek(fd, 0, SEEK_SET) < 0)
 			sb_fatal("lseek");
-		if (r != 0)
-			check_io(r, BUFLEN, "read");
+		if (r != 0 && r != BUFLEN)
+			sb_io(r, BUFLEN, "read");
 		sb_count(iterations);
 	}
 }

@@ -1,9 +1,7 @@
 /* readseek1: lseek to 0 and read 4 KiB, each task on its own file; one count per seek+read.
  * Stresses: lseek and the page cache read path with nothing shared between tasks. */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <unistd.h>
 
 #include "testcase.h"
@@ -11,14 +9,6 @@
 #define BUFLEN 4096
 
 char *testcase_description = "Separate file seek+read";
-
-static void check_io(ssize_t r, size_t want, const char *what)
-{
-	if (r < 0)
-		sb_fatal("%s", what);
-	if ((size_t)r != want)
-		sb_fatalx("%s: short transfer (%zd of %zu bytes)", what, r, want);
-}
 
 void testcase_prepare(unsigned long nr_tasks)
 {
@@ -28,21 +18,19 @@ void testcase_prepare(unsigned long nr_tasks)
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
-	char buf[BUFLEN] = { 0 };
-	char path[PATH_MAX];
+	char buf[BUFLEN], path[PATH_MAX];
+	ssize_t r;
 	int fd;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr) >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("open %s", path);
+	sb_path(path, sizeof(path), "task%lu", nr);
+	fd = sb_create(path, 0, BUFLEN);
 	if (unlink(path) < 0)
 		sb_fatal("unlink %s", path);
-	check_io(write(fd, buf, BUFLEN), BUFLEN, "write");
 	for (;;) {
 		if (lseek(fd, 0, SEEK_SET) < 0)
 			sb_fatal("lseek");
-		check_io(read(fd, buf, BUFLEN), BUFLEN, "read");
+		if ((r = read(fd, buf, BUFLEN)) != BUFLEN)
+			sb_io(r, BUFLEN, "read");
 		sb_count(iterations);
 	}
 }

@@ -1,10 +1,8 @@
 /* tlb_flush3: write, then MADV_DONTNEED, each page of a 128 MB shared file mapping (threads only).
  * Stresses: TLB shootdown IPIs (flush_tlb_mm_range) to the partner's CPU; one count per page. */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
-#include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -50,12 +48,13 @@ void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	struct partner p = { NULL, 0 };
 	unsigned long pg = getpagesize(), seen;
-	char path[PATH_MAX + 32], *map;	/* the directory name is shorter than PATH_MAX */
+	char path[PATH_MAX], *map;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr);
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0 || ftruncate(fd, FILESIZE) < 0)
-		sb_fatal("creating %s", path);
+	sb_path(path, sizeof(path), "task%lu", nr);
+	fd = sb_create(path, 0, 0);
+	if (ftruncate(fd, FILESIZE) < 0)
+		sb_fatal("ftruncate %s to 128 MB", path);
 	new_task(partner, &p);
 	for (;;) {
 		if ((map = mmap(NULL, FILESIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED)

@@ -1,7 +1,5 @@
 /* unix3: each task connects to its own listening AF_UNIX socket, accepts, and closes both ends.
  * Stresses: unix_stream_connect, accept and socket release (the bound-socket table lock). */
-#include <stdio.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -21,10 +19,7 @@ void testcase(unsigned long long *iterations, unsigned long nr)
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int lfd, c, a;
 
-	if ((size_t)snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/sock%lu",
-			     sb_tmpdir(), nr) >= sizeof(addr.sun_path))
-		sb_fatalx("socket path under %s is longer than %zu bytes: use a shorter --param dir",
-			  sb_tmpdir(), sizeof(addr.sun_path) - 1);
+	sb_path(addr.sun_path, sizeof(addr.sun_path), "sock%lu", nr);
 	if ((lfd = socket(AF_UNIX, SOCK_STREAM, 0)) < 0)
 		sb_fatal("socket(AF_UNIX, SOCK_STREAM)");
 	if (bind(lfd, (struct sockaddr *)&addr, sizeof(addr)) < 0)

@@ -1,6 +1,5 @@
 /* unix4: all tasks connect to one shared AF_UNIX listener; each task's partner accepts.
  * Stresses: one listening socket's accept queue and locks, plus unix_stream_connect. */
-#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -15,10 +14,7 @@ static int lfd = -1;
 void testcase_prepare(unsigned long nr_tasks)
 {
 	(void)nr_tasks;
-	if ((size_t)snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/listener",
-			     sb_tmpdir()) >= sizeof(addr.sun_path))
-		sb_fatalx("socket path under %s is longer than %zu bytes: use a shorter --param dir",
-			  sb_tmpdir(), sizeof(addr.sun_path) - 1);
+	sb_path(addr.sun_path, sizeof(addr.sun_path), "listener");
 	/* Made before the tasks, so every task (process or thread) shares it. */
 	if ((lfd = socket(AF_UNIX, SOCK_STREAM, 0)) < 0)
 		sb_fatal("socket(AF_UNIX, SOCK_STREAM)");

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <unistd.h>
 
 #include "testcase.h"
@@ -21,8 +20,7 @@ void testcase(unsigned long long *iterations, unsigned long nr)
 	char path[PATH_MAX];
 	int fd;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr) >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
+	sb_path(path, sizeof(path), "task%lu", nr);
 	for (;;) {
 		if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
 			sb_fatal("open %s", path);

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,9 +21,8 @@ void testcase(unsigned long long *iterations, unsigned long nr)
 	char dir[PATH_MAX], path[PATH_MAX];
 	int fd;
 
-	if ((size_t)snprintf(dir, sizeof(dir), "%s/dir%lu", sb_tmpdir(), nr) >= sizeof(dir) ||
-	    (size_t)snprintf(path, sizeof(path), "%s/file", dir) >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
+	sb_path(dir, sizeof(dir), "dir%lu", nr);
+	sb_path(path, sizeof(path), "dir%lu/file", nr);
 	if (mkdir(dir, 0700) < 0)
 		sb_fatal("mkdir %s", dir);
 	for (;;) {

@@ -1,9 +1,7 @@
 /* write1: sequential 4 KiB writes into each task's own file, rewinding after 1 MB.
  * Stresses: the buffered write path (i_rwsem, page cache, dirty accounting) per inode. */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <unistd.h>
 
 #include "testcase.h"
@@ -13,14 +11,6 @@
 
 char *testcase_description = "Separate file write";
 
-static void check_io(ssize_t r, size_t want, const char *what)
-{
-	if (r < 0)
-		sb_fatal("%s", what);
-	if ((size_t)r != want)
-		sb_fatalx("%s: short transfer (%zd of %zu bytes)", what, r, want);
-}
-
 void testcase_prepare(unsigned long nr_tasks)
 {
 	(void)nr_tasks;
@@ -29,14 +19,12 @@ void testcase_prepare(unsigned long nr_tasks)
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
-	char buf[BUFLEN] = { 0 };
-	char path[PATH_MAX];
+	char buf[BUFLEN] = { 0 }, path[PATH_MAX];
+	ssize_t r;
 	int fd;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/task%lu", sb_tmpdir(), nr) >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("open %s", path);
+	sb_path(path, sizeof(path), "task%lu", nr);
+	fd = sb_create(path, 0, 0);
 	if (unlink(path) < 0)
 		sb_fatal("unlink %s", path);
 	for (off_t off = 0;; off += BUFLEN) {
@@ -46,7 +34,8 @@ void testcase(unsigned long long *iterations, unsigned long nr)
 				sb_fatal("lseek");
 			off = 0;
 		}
-		check_io(write(fd, buf, BUFLEN), BUFLEN, "write");
+		if ((r = write(fd, buf, BUFLEN)) != BUFLEN)
+			sb_io(r, BUFLEN, "write");
 		sb_count(iterations);
 	}
 }

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <unistd.h>
 
 #include "testcase.h"
@@ -15,29 +14,13 @@ char *testcase_description = "Same file seek+write to different offsets";
 static char path[PATH_MAX];
 static long pagesize;
 
-static void check_io(ssize_t r, size_t want, const char *what)
-{
-	if (r < 0)
-		sb_fatal("%s", what);
-	if ((size_t)r != want)
-		sb_fatalx("%s: short transfer (%zd of %zu bytes)", what, r, want);
-}
-
 void testcase_prepare(unsigned long nr_tasks)
 {
-	char buf[BUFLEN] = { 0 };
-	int fd;
-
 	if ((pagesize = sysconf(_SC_PAGESIZE)) <= 0)
 		sb_fatal("sysconf(_SC_PAGESIZE)");
-	if ((size_t)snprintf(path, sizeof(path), "%s/shared", sb_tmpdir()) >= sizeof(path))
-		sb_fatalx("file name too long under %s", sb_tmpdir());
-	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600)) < 0)
-		sb_fatal("open %s", path);
+	sb_path(path, sizeof(path), "shared");
 	/* One page per task, written (not a hole) so no write extends the file. */
-	for (off_t off = 0; off < (off_t)(pagesize * nr_tasks); off += BUFLEN)
-		check_io(pwrite(fd, buf, BUFLEN, off), BUFLEN, "pwrite");
-	if (close(fd) < 0)
+	if (close(sb_create(path, 0, (off_t)pagesize * nr_tasks)) < 0)
 		sb_fatal("close %s", path);
 }
 
@@ -45,6 +28,7 @@ void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	char buf[BUFLEN] = { 0 };
 	off_t offset = (off_t)pagesize * nr;
+	ssize_t r;
 	int fd;
 
 	if ((fd = open(path, O_WRONLY)) < 0)
@@ -52,7 +36,8 @@ void testcase(unsigned long long *iterations, unsigned long nr)
 	for (;;) {
 		if (lseek(fd, offset, SEEK_SET) < 0)
 			sb_fatal("lseek");
-		check_io(write(fd, buf, BUFLEN), BUFLEN, "write");
+		if ((r = write(fd, buf, BUFLEN)) != BUFLEN)
+			sb_io(r, BUFLEN, "write");
 		sb_count(iterations);
 	}
 }
