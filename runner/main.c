@@ -86,6 +86,8 @@ int main(int argc, char **argv)
 	raise_nofile();
 	sb_signals_init();
 	sb_counters_init(o.tasks);
+	if (sb_before_prepare)
+		sb_before_prepare();
 	if (testcase_prepare)
 		testcase_prepare(o.tasks);
 	sb_prepared = 1;

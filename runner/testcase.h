@@ -67,13 +67,20 @@ void sb_fatalx(const char *fmt, ...)
 void *sb_shared_alloc(size_t size);
 
 /*
- * A private directory for the testcase's files, made with mkdtemp on first
- * call under --param dir=DIR, else $SCALEBENCH_TMPDIR, else $TMPDIR, else
- * /tmp, and removed with everything in it when the run ends, however it
- * ends. First call it from testcase_prepare. A testcase that calls it gets
- * the `dir` parameter automatically.
+ * A private directory for the testcase's files, made with mkdtemp under
+ * --param dir=DIR, else $SCALEBENCH_TMPDIR, else $TMPDIR, else /tmp, and
+ * removed with everything in it when the run ends, however it ends. A
+ * testcase that calls it gets the `dir` parameter, and the directory is
+ * made before testcase_prepare runs, so tasks may call it too. A testcase
+ * that measures one kind of filesystem names its usual place with
+ *     SB_TMPDIR_DEFAULT("/dev/shm");
+ * which comes after --param dir and $SCALEBENCH_TMPDIR, before $TMPDIR.
  */
 const char *sb_tmpdir(void);
+#define SB_TMPDIR_DEFAULT(path) const char *testcase_tmpdir_default = (path)
+
+/* Spin on the monotonic clock for ns nanoseconds: work, not sleep. */
+void sb_spin_ns(long long ns);
 
 /*
  * Files under sb_tmpdir(). sb_path(buf, size, "task%lu", nr) writes

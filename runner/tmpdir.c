@@ -14,6 +14,8 @@
 /* Linked in only when a testcase calls sb_tmpdir(), so only such testcases have `dir`. */
 SB_PARAM_STR(dir, "", "directory to create the test's files in (default $SCALEBENCH_TMPDIR, $TMPDIR or /tmp)");
 
+extern const char *testcase_tmpdir_default __attribute__((weak));
+
 static char path[PATH_MAX];
 
 static int remove_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
@@ -39,11 +41,14 @@ const char *sb_tmpdir(void)
 
 	if (path[0])
 		return path;
-	/* Only the runner can remove it at the end, so only the runner makes it. */
+	/* Only the runner can remove it at the end, so only the runner makes it
+	 * (make_before_prepare below does, before any task exists). */
 	if (getpid() != sb_runner_pid)
-		sb_fatalx("sb_tmpdir() must first be called from testcase_prepare()");
+		sb_fatalx("internal: sb_tmpdir() has no directory in a task");
 	if (!base || !*base)
 		base = getenv("SCALEBENCH_TMPDIR");
+	if ((!base || !*base) && &testcase_tmpdir_default)
+		base = testcase_tmpdir_default;
 	if (!base || !*base)
 		base = getenv("TMPDIR");
 	if (!base || !*base)
@@ -59,4 +64,15 @@ const char *sb_tmpdir(void)
 	}
 	sb_at_exit(remove_tree);
 	return path;
+}
+
+static void make_before_prepare(void)
+{
+	(void)sb_tmpdir();
+}
+
+/* Linked in only with sb_tmpdir(): then the directory exists before testcase_prepare. */
+__attribute__((constructor)) static void register_tmpdir(void)
+{
+	sb_before_prepare = make_before_prepare;
 }

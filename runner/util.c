@@ -13,6 +13,7 @@ const char *sb_prog = "scalebench";
 pid_t sb_runner_pid;
 void (*sb_exit_kill_tasks)(void);
 int sb_prepared;
+void (*sb_before_prepare)(void);
 
 #define MAX_HOOKS 8
 static void (*hooks[MAX_HOOKS])(void);

@@ -31,6 +31,8 @@ void sb_exit(int code) __attribute__((noreturn));
 void sb_at_exit(void (*fn)(void));
 extern void (*sb_exit_kill_tasks)(void);
 extern int sb_prepared;
+/* Set by modules that need the runner to act before testcase_prepare. */
+extern void (*sb_before_prepare)(void);
 
 /* Strict numbers: the whole string, in [min, max], or exit 2 naming opt. */
 long long sb_parse_ll(const char *opt, const char *s, long long min, long long max);

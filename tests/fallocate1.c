@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,16 +16,13 @@
  * --param dir or $SCALEBENCH_TMPDIR may choose another tmpfs, any other filesystem is
  * refused (fallocate2 is this test on whatever filesystem its directory is on). */
 char *testcase_description = "Separate file fallocate on tmpfs";
+SB_TMPDIR_DEFAULT("/dev/shm");
 
 void testcase_prepare(unsigned long nr_tasks)
 {
-	const char *env = getenv("SCALEBENCH_TMPDIR"), *dir, *fs;
+	const char *dir = sb_tmpdir(), *fs;
 
 	(void)nr_tasks;
-	/* sb_tmpdir() takes --param dir first, then this variable: only the fallback changes. */
-	if ((!env || !*env) && setenv("SCALEBENCH_TMPDIR", "/dev/shm", 1) < 0)
-		sb_fatal("setenv SCALEBENCH_TMPDIR");
-	dir = sb_tmpdir();
 	if (strcmp(fs = sb_fs_name(dir), "tmpfs") != 0)
 		sb_fatalx("%s is on %s, not tmpfs: fallocate1 measures tmpfs (fallocate2 takes any filesystem)",
 			  dir, fs);

@@ -14,12 +14,6 @@
 /* The filesystem under test is the one holding --param dir ($TMPDIR or /tmp by default). */
 char *testcase_description = "Separate file fallocate";
 
-void testcase_prepare(unsigned long nr_tasks)
-{
-	(void)nr_tasks;
-	(void)sb_tmpdir();
-}
-
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	char path[PATH_MAX];

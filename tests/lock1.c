@@ -8,12 +8,6 @@
 
 char *testcase_description = "Separate file write lock/unlock";
 
-void testcase_prepare(unsigned long nr_tasks)
-{
-	(void)nr_tasks;
-	(void)sb_tmpdir();
-}
-
 static void set_lock(int fd, short type)
 {
 	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };

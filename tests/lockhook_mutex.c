@@ -2,7 +2,6 @@
  * Stresses: futex wait/wake on one contended lock word (futex hash bucket, wakeups). */
 #include <errno.h>
 #include <pthread.h>
-#include <time.h>
 
 #include "testcase.h"
 
@@ -35,20 +34,6 @@ void testcase_prepare(unsigned long nr_tasks)
 	ok(pthread_mutexattr_destroy(&a), "pthread_mutexattr_destroy");
 }
 
-static void spin_ns(long long ns)
-{
-	struct timespec t0, t;
-
-	if (ns <= 0)
-		return;
-	if (clock_gettime(CLOCK_MONOTONIC, &t0) < 0)
-		sb_fatal("clock_gettime");
-	do {
-		if (clock_gettime(CLOCK_MONOTONIC, &t) < 0)
-			sb_fatal("clock_gettime");
-	} while ((t.tv_sec - t0.tv_sec) * 1000000000LL + (t.tv_nsec - t0.tv_nsec) < ns);
-}
-
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	long long i = 0;
@@ -59,7 +44,7 @@ void testcase(unsigned long long *iterations, unsigned long nr)
 		ok(pthread_mutex_lock(&sh->lock), "pthread_mutex_lock");
 		if (write_every && ++i % write_every == 0)
 			sh->version++;
-		spin_ns(delay_ns);
+		sb_spin_ns(delay_ns);
 		ok(pthread_mutex_unlock(&sh->lock), "pthread_mutex_unlock");
 		sb_count(iterations);
 	}

@@ -1,7 +1,6 @@
 /* lockhook_rmlock: every iteration enters a shared hook through a read-mostly lock's read side, spins delay_ns.
  * Stresses: nothing shared on the read side (per-task cache lines): the scalable reference. */
 #include <sched.h>
-#include <time.h>
 
 #include "testcase.h"
 
@@ -93,20 +92,6 @@ static void check_inside(int writing, int delta)
 		__atomic_fetch_sub(writing ? &sh->in_writers.v : &sh->in_readers.v, 1, __ATOMIC_SEQ_CST);
 }
 
-static void spin_ns(long long ns)
-{
-	struct timespec t0, t;
-
-	if (ns <= 0)
-		return;
-	if (clock_gettime(CLOCK_MONOTONIC, &t0) < 0)
-		sb_fatal("clock_gettime");
-	do {
-		if (clock_gettime(CLOCK_MONOTONIC, &t) < 0)
-			sb_fatal("clock_gettime");
-	} while ((t.tv_sec - t0.tv_sec) * 1000000000LL + (t.tv_nsec - t0.tv_nsec) < ns);
-}
-
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	long long i = 0;
@@ -122,7 +107,7 @@ void testcase(unsigned long long *iterations, unsigned long nr)
 		}
 		if (check)
 			check_inside(writing, 1);
-		spin_ns(delay_ns);
+		sb_spin_ns(delay_ns);
 		if (check)
 			check_inside(writing, -1);
 		if (writing)

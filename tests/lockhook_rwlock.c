@@ -2,7 +2,6 @@
  * Stresses: one reader-count cache line shared by all readers; futex wait/wake when writers come. */
 #include <errno.h>
 #include <pthread.h>
-#include <time.h>
 
 #include "testcase.h"
 
@@ -35,20 +34,6 @@ void testcase_prepare(unsigned long nr_tasks)
 	ok(pthread_rwlockattr_destroy(&a), "pthread_rwlockattr_destroy");
 }
 
-static void spin_ns(long long ns)
-{
-	struct timespec t0, t;
-
-	if (ns <= 0)
-		return;
-	if (clock_gettime(CLOCK_MONOTONIC, &t0) < 0)
-		sb_fatal("clock_gettime");
-	do {
-		if (clock_gettime(CLOCK_MONOTONIC, &t) < 0)
-			sb_fatal("clock_gettime");
-	} while ((t.tv_sec - t0.tv_sec) * 1000000000LL + (t.tv_nsec - t0.tv_nsec) < ns);
-}
-
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	long long i = 0;
@@ -61,7 +46,7 @@ void testcase(unsigned long long *iterations, unsigned long nr)
 		} else {
 			ok(pthread_rwlock_rdlock(&sh->lock), "pthread_rwlock_rdlock");
 		}
-		spin_ns(delay_ns);
+		sb_spin_ns(delay_ns);
 		ok(pthread_rwlock_unlock(&sh->lock), "pthread_rwlock_unlock");
 		sb_count(iterations);
 	}

@@ -11,12 +11,6 @@
 /* Counted as will-it-scale does: one per page touched. */
 char *testcase_description = "Separate file private mapping page fault";
 
-void testcase_prepare(unsigned long nr_tasks)
-{
-	(void)nr_tasks;
-	(void)sb_tmpdir();
-}
-
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	char path[PATH_MAX];

@@ -8,12 +8,6 @@
 
 char *testcase_description = "poll of 1 fd";
 
-void testcase_prepare(unsigned long nr_tasks)
-{
-	(void)nr_tasks;
-	(void)sb_tmpdir();
-}
-
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	char path[PATH_MAX];

@@ -18,7 +18,6 @@ void testcase_prepare(unsigned long nr_tasks)
 	rlim_t need = (rlim_t)NR_FDS * (sb_threads_mode() ? nr_tasks : 1) + 64;
 	struct rlimit rl;
 
-	(void)sb_tmpdir();
 	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
 		sb_fatal("getrlimit(RLIMIT_NOFILE)");
 	if (rl.rlim_cur < need) {

@@ -11,12 +11,6 @@
 
 char *testcase_description = "Separate file read";
 
-void testcase_prepare(unsigned long nr_tasks)
-{
-	(void)nr_tasks;
-	(void)sb_tmpdir();
-}
-
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	char buf[BUFLEN], path[PATH_MAX];

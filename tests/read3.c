@@ -13,12 +13,6 @@
 
 char *testcase_description = "Separate file O_DIRECT read";
 
-void testcase_prepare(unsigned long nr_tasks)
-{
-	(void)nr_tasks;
-	(void)sb_tmpdir();
-}
-
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	long pg = sysconf(_SC_PAGESIZE);

@@ -1,6 +1,5 @@
 /* spinlock1: all tasks take one test-and-set spinlock with bounded exponential backoff.
  * Stresses: cache-line transfer of one lock word (atomic exchange under contention). */
-#include <time.h>
 
 #include "testcase.h"
 
@@ -28,20 +27,6 @@ static void cpu_relax(void)
 #endif
 }
 
-static void spin_ns(long long ns)
-{
-	struct timespec t0, t;
-
-	if (ns <= 0)
-		return;
-	if (clock_gettime(CLOCK_MONOTONIC, &t0) < 0)
-		sb_fatal("clock_gettime");
-	do {
-		if (clock_gettime(CLOCK_MONOTONIC, &t) < 0)
-			sb_fatal("clock_gettime");
-	} while ((t.tv_sec - t0.tv_sec) * 1000000000LL + (t.tv_nsec - t0.tv_nsec) < ns);
-}
-
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	(void)nr;
@@ -55,7 +40,7 @@ void testcase(unsigned long long *iterations, unsigned long nr)
 			backoff = backoff * 2 < backoff_max ? backoff * 2 : backoff_max;
 		}
 		sh->guarded++;
-		spin_ns(hold_ns);
+		sb_spin_ns(hold_ns);
 		__atomic_store_n(&sh->locked, 0, __ATOMIC_RELEASE);
 		sb_count(iterations);
 	}

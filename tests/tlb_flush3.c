@@ -38,12 +38,6 @@ static void *partner(void *arg)
 	}
 }
 
-void testcase_prepare(unsigned long nr_tasks)
-{
-	(void)nr_tasks;
-	(void)sb_tmpdir();
-}
-
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	struct partner p = { NULL, 0 };

@@ -8,12 +8,6 @@
 
 char *testcase_description = "Separate AF_UNIX listener: connect, accept, close both";
 
-void testcase_prepare(unsigned long nr_tasks)
-{
-	(void)nr_tasks;
-	(void)sb_tmpdir();	/* made here, by the runner, so that it is removed at the end */
-}
-
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };

@@ -9,12 +9,6 @@
 
 char *testcase_description = "Separate file open/close/unlink";
 
-void testcase_prepare(unsigned long nr_tasks)
-{
-	(void)nr_tasks;
-	(void)sb_tmpdir();
-}
-
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
 	char path[PATH_MAX];
