@@ -49,7 +49,7 @@ LIB := $(BUILD)/libscalebench.a
 TOOLS := $(patsubst runner/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard runner/cmd_*.c))
 BINS := $(foreach t,$(TESTS),$(BUILD)/bin/$(t)_processes $(BUILD)/bin/$(t)_threads)
 FIXTURE_BINS := $(foreach t,$(FIXTURES),$(BUILD)/selftest/$(t)_processes $(BUILD)/selftest/$(t)_threads)
-HEADERS := $(wildcard runner/*.h)
+HEADERS := $(wildcard runner/*.h tests/*.h)
 
 NEEDS_HWLOC := $(filter-out clean deps plot help $(BUILD)/bin/sb-compare,$(or $(MAKECMDGOALS),all))
 ifneq ($(NEEDS_HWLOC),)
