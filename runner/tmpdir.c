@@ -74,5 +74,12 @@ static void make_before_prepare(void)
 /* Linked in only with sb_tmpdir(): then the directory exists before testcase_prepare. */
 __attribute__((constructor)) static void register_tmpdir(void)
 {
+	static char help[256];
+
 	sb_before_prepare = make_before_prepare;
+	if (&testcase_tmpdir_default && testcase_tmpdir_default) {
+		snprintf(help, sizeof(help), "directory to create the test's files in "
+			 "(default $SCALEBENCH_TMPDIR, else %s)", testcase_tmpdir_default);
+		sb_param_dir.help = help;
+	}
 }
