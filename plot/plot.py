@@ -834,12 +834,12 @@ def index_html(tests):
 # ---------------------------------------------------------------- commands
 
 def rel(path):
-    """path relative to the current directory, unless that climbs more than one level."""
+    """path relative to the current directory when it is below it, else absolute."""
     try:
         r = os.path.relpath(path)
     except ValueError:
         return path
-    return os.path.abspath(path) if r.startswith("../../") else r
+    return os.path.abspath(path) if r == ".." or r.startswith("../") else r
 
 
 def cmd_all(args, results):
