@@ -2,7 +2,7 @@
 # The first testcases run in both modes, text and CSV are well formed, tasks are pinned before they start.
 . "$(dirname "$0")/lib.sh"
 first="null1 getppid1 pipe1 unix1 context_switch1 lock2"
-plan 65
+plan 69
 
 for t in $first; do
 	for m in processes threads; do
@@ -68,3 +68,10 @@ bad=$(printf '%s\n' "$out" | awk -F, -v n="$ncpu" 'NR > 2 {
 	if ($8 == "" || $8 > 20) print "idle_pct " $8
 	if ($9 == "" || $9 > 100 * (n - 1) / n + 10) print "idle_all_pct " $9 }')
 is "$bad" "" "idle: the task's CPU is busy, the machine at most $(( 100 * (ncpu - 1) / ncpu ))% idle"
+
+# 96 tasks on a small machine: oversubscribed, and still measured in both modes.
+for m in processes threads; do
+	run "$B/bin/context_switch1_$m" -t 96 --period-ms 250 -s 2 --warmup 1
+	is "$rc" 0 "96 tasks with partners, $m, run${err:+ ($(printf '%s' "$err" | head -1))}"
+	like "$out" "^average:[1-9][0-9]*$" "96 tasks, $m: an average"
+done
