@@ -7,8 +7,9 @@ trap 'rm -rf "$tmp"' EXIT
 # Every run's private directory goes under $base (TMPDIR), which must be empty after each run.
 base=$tmp/base
 mkdir "$base"
-short="-t 2 --period-ms 100 -s 1 --warmup 1"
-quick="-s 1 --warmup 0 --period-ms 50"
+# Longer than the kernel's longest dirty-throttling pause (200 ms): one pause cannot empty the sample.
+short="-t 2 --period-ms 300 -s 1 --warmup 1"
+quick="-s 1 --warmup 1 --period-ms 100"
 LLONG_MAX=9223372036854775807
 LLONG_MIN=-9223372036854775808
 
