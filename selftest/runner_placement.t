@@ -2,7 +2,7 @@
 # Placement on synthetic topologies: exact task -> PU lists for cores, pus and spread.
 . "$(dirname "$0")/lib.sh"
 bin=$B/bin/null1_processes
-plan 17
+plan 26
 
 # PU column of --print-placement, as one line
 pus() { "$bin" --print-placement "$@" 2>/dev/null | awk 'NR > 1 { printf "%s%s", s, $2; s = "," }'; }
@@ -37,3 +37,26 @@ export HWLOC_SYNTHETIC="bogus:3"
 run "$bin" --print-placement
 is "$rc" 2 "an invalid HWLOC_SYNTHETIC exits 2"
 like "$err" "HWLOC_SYNTHETIC='bogus:3' is not a valid synthetic topology" "and says so"
+
+# --cpus and HWLOC_XMLFILE mistakes are input errors, named.
+unset HWLOC_SYNTHETIC
+run "$bin" --print-placement --cpus x
+is "$rc:$(printf '%s\n' "$err" | wc -l)" "2:1" "--cpus with a malformed list exits 2 in one line"
+like "$err" "--cpus: 'x' is not a CPU list like 0-3,8 \(this machine has [0-9,-]+\)" "and shows the machine's PUs"
+run "$bin" --print-placement --cpus 0-100000
+is "$rc" 2 "--cpus naming PUs the machine lacks exits 2"
+like "$err" "names PUs this machine does not have" "and says so"
+run env HWLOC_XMLFILE=/nonexistent.xml "$bin" --print-placement
+is "$rc" 2 "an unreadable HWLOC_XMLFILE exits 2"
+like "$err" "HWLOC_XMLFILE='/nonexistent.xml' cannot be loaded" "and names it"
+run "$bin" --print-placement -n --cpus 0 -t 2
+is "$(printf '%s\n' "$out" | sed 1d | tr '\n' ';')" "0 - - - -;1 - - - -;" "-n with --cpus: no per-task PU"
+# The affinity fixture fails unless its task is bound to exactly one CPU.
+run "$B/selftest/affinity_processes" -n --cpus 0 -t 2 -s 1 --warmup 0 --period-ms 100
+is "$rc" 0 "-n --cpus 0: every task is still confined to CPU 0${err:+ ($err)}"
+if [ "$(nproc)" -gt 1 ]; then
+	run "$B/selftest/affinity_processes" -n -t 1 -s 1 --warmup 0 --period-ms 100
+	is "$rc" 1 "(without --cpus, -n leaves the task unbound and the fixture says so)"
+else
+	skip "one CPU: cannot tell bound from unbound"
+fi
