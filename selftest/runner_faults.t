@@ -2,7 +2,7 @@
 # Failures are never numbers: crashes, returns, stalls, fatal errors, signals, bind failures.
 . "$(dirname "$0")/lib.sh"
 F=$B/selftest
-plan 45
+plan 47
 short="-t 2 --period-ms 100 --warmup 0"
 
 for m in processes threads; do
@@ -76,6 +76,16 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ] && command -v prlimit >/d
 else
 	skip "needs root, setpriv and prlimit"
 	skip "needs root, setpriv and prlimit"
+fi
+
+# Memory for the counters refused (address-space limit): exit 3, before any task starts.
+if command -v prlimit >/dev/null; then
+	run prlimit --as=300000000 "$B/bin/null1_processes" -t 4000000 -s 1 --period-ms 100
+	is "$rc" 3 "no memory for the shared counters exits 3"
+	like "$err" "cannot map [0-9]+ bytes of shared counters for 4000000 tasks" "and says how much, for how many tasks"
+else
+	skip "needs prlimit"
+	skip "needs prlimit"
 fi
 
 # Nothing counted while measuring (shorter than the stall timeout): a failure, never average:0.
