@@ -23,7 +23,9 @@ HWLOC_OK := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && echo yes)
 HWLOC_CFLAGS := $(shell $(PKG_CONFIG) --cflags hwloc 2>/dev/null)
 HWLOC_LIBS := $(shell $(PKG_CONFIG) --libs hwloc 2>/dev/null)
 
-SB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread -Irunner $(HWLOC_CFLAGS)
+# Testcases and fixtures see runner/include (testcase.h) only; the harness also its own headers.
+SB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread -Irunner/include
+HARNESS_CFLAGS := -Irunner $(HWLOC_CFLAGS)
 SB_LDFLAGS := -pthread
 ifneq ($(SAN),)
 SB_CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer
@@ -49,7 +51,7 @@ LIB := $(BUILD)/libscalebench.a
 TOOLS := $(patsubst runner/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard runner/cmd_*.c))
 BINS := $(foreach t,$(TESTS),$(BUILD)/bin/$(t)_processes $(BUILD)/bin/$(t)_threads)
 FIXTURE_BINS := $(foreach t,$(FIXTURES),$(BUILD)/selftest/$(t)_processes $(BUILD)/selftest/$(t)_threads)
-HEADERS := $(wildcard runner/*.h tests/*.h)
+HEADERS := $(wildcard runner/*.h runner/include/*.h tests/*.h)
 
 NEEDS_HWLOC := $(filter-out clean deps plot help $(BUILD)/bin/sb-compare,$(or $(MAKECMDGOALS),all))
 ifneq ($(NEEDS_HWLOC),)
@@ -68,7 +70,7 @@ fixtures: $(FIXTURE_BINS)
 
 $(BUILD)/obj/runner/%.o: runner/%.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SB_CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -c -o $@ $<
 
 $(BUILD)/obj/tests/%.o: tests/%.c $(HEADERS)
 	@mkdir -p $(@D)

@@ -117,10 +117,8 @@ int main(int argc, char **argv)
 		fputs(usage_text, stdout);
 		return SB_EXIT_OK;
 	}
-	if (argc > 1) {
-		fputs(usage_text, stderr);
-		sb_die(SB_EXIT_USAGE, "unexpected argument '%s'", argv[1]);
-	}
+	if (argc > 1)
+		sb_usage_error("unexpected argument '%s'", argv[1]);
 	sb_topology_load(NULL);
 	/* Some virtual machines show no cores: then a PU is the unit, as the runner places. */
 	if (hwloc_get_nbobjs_by_type(sb_topo, HWLOC_OBJ_CORE) <= 0)
@@ -137,7 +135,6 @@ int main(int argc, char **argv)
 	print_unit("pus", HWLOC_OBJ_PU);
 	print_points("topology_points", core);
 	print_points("topology_points_pus", HWLOC_OBJ_PU);
-	if (fflush(stdout) == EOF || ferror(stdout))
-		sb_die(SB_EXIT_ENV, "writing the output failed");
+	sb_flush_stdout();
 	return SB_EXIT_OK;
 }

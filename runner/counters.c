@@ -1,15 +1,14 @@
-/* Shared memory: one padded counter slot and one control record per task. */
+/* Shared memory: one padded counter slot and one control record per task; anonymous shared maps. */
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "counters.h"
-#include "testcase.h"
 #include "util.h"
 
 struct sb_counters sb_ctr;
 
-static void *map_shared(size_t size)
+void *sb_map_shared(size_t size)
 {
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -23,7 +22,7 @@ void sb_counters_init(unsigned long n)
 	size_t hdr = page;
 	size_t ctl = (n * sizeof(struct sb_task_ctl) + page - 1) / page * page;
 	size_t slots = n * SB_SLOT_BYTES;
-	char *base = map_shared(hdr + ctl + slots);
+	char *base = sb_map_shared(hdr + ctl + slots);
 
 	if (!base)
 		sb_die(SB_EXIT_ENV, "cannot map %zu bytes of shared counters for %lu tasks: %s",
@@ -35,13 +34,4 @@ void sb_counters_init(unsigned long n)
 	sb_ctr.ctl = (struct sb_task_ctl *)(base + hdr);
 	sb_ctr.slots = base + hdr + ctl;
 	sb_ctr.hdr->crashed_task = -1;
-}
-
-void *sb_shared_alloc(size_t size)
-{
-	void *p = map_shared(size ? size : 1);
-
-	if (!p)
-		sb_fatal("sb_shared_alloc(%zu)", size);
-	return p;
 }

@@ -1,4 +1,4 @@
-/* Shared memory: one padded counter slot and one control record per task. */
+/* Shared memory: one padded counter slot and one control record per task; anonymous shared maps. */
 #ifndef SCALEBENCH_COUNTERS_H
 #define SCALEBENCH_COUNTERS_H
 
@@ -34,7 +34,10 @@ struct sb_counters {
 
 extern struct sb_counters sb_ctr;
 
+/* Map the counters and control records of ntasks tasks; exits 3 when refused. */
 void sb_counters_init(unsigned long ntasks);
+/* size bytes of zeroed MAP_SHARED|MAP_ANONYMOUS memory, or NULL. */
+void *sb_map_shared(size_t size);
 
 static inline unsigned long long *sb_counter(unsigned long i)
 {

@@ -1,5 +1,6 @@
-/* Command-line options of a testcase binary: will-it-scale's short flags, long ones added. */
+/* Command-line options of a testcase binary: one table, whence getopt_long's arrays, --help, --list-options and the checks. */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,137 +12,224 @@
 /* More tasks than Linux can ever have pids (PID_MAX_LIMIT) cannot run. */
 #define MAX_TASKS 4194304
 
-static const char *const placement_names[] = { "cores", "pus", "spread", "none" };
+static const char *const placement_names[] = { "cores", "pus", "spread", "none", NULL };
+static const char *const format_names[] = { "text", "csv", "samples", NULL };
 
-const char *sb_placement_name(enum sb_policy p)
+enum kind {
+	NUMBER,		/* a whole number in [lo, hi], into an unsigned long */
+	CHOICE,		/* one of names[], into an enum: its index */
+	STRING,		/* the argument as given, into a const char * */
+	SET,		/* no argument: lo into an int or enum */
+	PARAM,		/* --param NAME=VALUE, for the testcase (params.c) */
+	HELP,		/* print the usage and exit */
+	LIST,		/* print the table, machine-readable, and exit */
+};
+
+struct opt {
+	char letter;		/* short form, or 0 */
+	const char *name;	/* long form without "--", or NULL */
+	const char *arg;	/* the argument's name, or NULL: it takes none */
+	enum kind kind;
+	size_t field;		/* offsetof(struct sb_options, what it sets) */
+	long long lo, hi;	/* NUMBER: the range; SET: lo is the value */
+	const char *const *names;	/* CHOICE: the values, in enum order */
+	int sweep;		/* runtest.sh passes it to every run unchanged */
+	const char *help;
+};
+
+enum { NOSWEEP, SWEEP };
+#define AT(f) offsetof(struct sb_options, f)
+#define OPT_NUMBER(l, n, a, f, lo, hi, sw, h)	{ l, n, a, NUMBER, AT(f), lo, hi, NULL, sw, h }
+#define OPT_CHOICE(n, a, f, names, sw, h)	{ 0, n, a, CHOICE, AT(f), 0, 0, names, sw, h }
+#define OPT_STRING(n, a, f, sw, h)		{ 0, n, a, STRING, AT(f), 0, 0, NULL, sw, h }
+#define OPT_SET(l, n, f, v, h)			{ l, n, NULL, SET, AT(f), v, 0, NULL, NOSWEEP, h }
+#define OPT_FLAG(l, n, f, h)			OPT_SET(l, n, f, 1, h)
+#define OPT_ACTION(l, n, a, k, sw, h)		{ l, n, a, k, 0, 0, 0, NULL, sw, h }
+
+/* In --help's order. Adding an option: a row here, a field in struct sb_options, its consumer. */
+static const struct opt table[] = {
+	OPT_NUMBER('t', "tasks", "N", tasks, 1, MAX_TASKS, NOSWEEP,
+		   "tasks (processes or threads) to run (default 1)"),
+	OPT_NUMBER('s', "samples", "N", samples, 0, 100000000, NOSWEEP,
+		   "measured samples, 0 = until interrupted (default 5)"),
+	OPT_NUMBER(0, "warmup", "N", warmup, 0, 100000000, NOSWEEP,
+		   "samples discarded first (default 5)"),
+	OPT_NUMBER(0, "period-ms", "MS", period_ms, 1, 3600000, SWEEP,
+		   "sample period in milliseconds (default 1000)"),
+	OPT_CHOICE("placement", "P", placement, placement_names, SWEEP,
+		   "cores, pus, spread or none (default cores)"),
+	OPT_SET('m', NULL, placement, SB_PLACE_PUS, "same as --placement pus (hardware threads)"),
+	OPT_SET('n', NULL, placement, SB_PLACE_NONE, "same as --placement none (no affinity)"),
+	OPT_STRING("cpus", "LIST", cpus, NOSWEEP, "use only these PUs, e.g. 0-7,16 (OS numbering)"),
+	OPT_NUMBER(0, "stall-timeout", "S", stall_timeout, 1, 86400, SWEEP,
+		   "fail when no task counts for S seconds (default 30)"),
+	OPT_FLAG('v', NULL, verbose, "per-task rates in every sample"),
+	OPT_CHOICE("format", "F", format, format_names, NOSWEEP,
+		   "text (will-it-scale's), csv or samples (default text)"),
+	OPT_NUMBER(0, "run", "N", run, 1, 1000000000, NOSWEEP,
+		   "the number in the run column of --format samples (default 1)"),
+	OPT_FLAG(0, "no-header", no_header, "no CSV header line (--format csv or samples)"),
+	OPT_ACTION(0, "param", "NAME=VALUE", PARAM, SWEEP, "set a testcase parameter (repeatable)"),
+	OPT_FLAG(0, "print-header", print_header, "print the CSV header line of --format and exit"),
+	OPT_FLAG(0, "print-placement", print_placement, "print task -> PU/core/NUMA/package and exit"),
+	OPT_FLAG(0, "check", check, "validate options, parameters, topology and placement, then exit"),
+	OPT_FLAG(0, "info", info, "print the testcase's name, modes and parameters"),
+	OPT_ACTION(0, "list-options", NULL, LIST, NOSWEEP, "these options, one per line, machine-readable"),
+	OPT_ACTION('h', "help", NULL, HELP, NOSWEEP, "this text"),
+};
+
+#define NOPTS (sizeof(table) / sizeof(table[0]))
+
+static const struct sb_options defaults = {
+	.tasks = 1, .samples = 5, .warmup = 5, .period_ms = 1000, .stall_timeout = 30, .run = 1,
+};
+
+/* "-t/--tasks", "--warmup", "-v": how messages name an option. */
+static const char *label(const struct opt *p, char *buf, size_t size)
 {
-	return placement_names[p];
+	if (p->letter && p->name)
+		snprintf(buf, size, "-%c/--%s", p->letter, p->name);
+	else if (p->name)
+		snprintf(buf, size, "--%s", p->name);
+	else
+		snprintf(buf, size, "-%c", p->letter);
+	return buf;
 }
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-"usage: %s [options]\n"
-"  -t, --tasks N          tasks (processes or threads) to run (default 1)\n"
-"  -s, --samples N        measured samples, 0 = until interrupted (default 5)\n"
-"      --warmup N         samples discarded first (default 5)\n"
-"      --period-ms MS     sample period in milliseconds (default 1000)\n"
-"      --placement P      cores, pus, spread or none (default cores)\n"
-"  -m                     same as --placement pus (hardware threads)\n"
-"  -n                     same as --placement none (no affinity)\n"
-"      --cpus LIST        use only these PUs, e.g. 0-7,16 (OS numbering)\n"
-"      --stall-timeout S  fail when no task counts for S seconds (default 30)\n"
-"  -v                     per-task rates in every sample\n"
-"      --format F         text (will-it-scale's) or csv (default text)\n"
-"      --param NAME=VALUE set a testcase parameter (repeatable)\n"
-"      --print-placement  print task -> PU/core/NUMA/package and exit\n"
-"      --info             print the testcase's name, modes and parameters\n"
-"  -h, --help             this text\n", sb_prog);
+	fprintf(f, "usage: %s [options]\n", sb_prog);
+	for (const struct opt *p = table; p < table + NOPTS; p++) {
+		char shortf[4] = "", longf[64] = "";
+
+		if (p->letter)
+			snprintf(shortf, sizeof(shortf), "-%c%s", p->letter, p->name ? "," : "");
+		if (p->name)
+			snprintf(longf, sizeof(longf), "--%s%s%s", p->name, p->arg ? " " : "",
+				 p->arg ? p->arg : "");
+		fprintf(f, "  %-3s %-18s %s\n", shortf, longf, p->help);
+	}
 	sb_params_usage(f);
 }
 
-enum { OPT_WARMUP = 256, OPT_PERIOD, OPT_PLACEMENT, OPT_CPUS, OPT_STALL,
-       OPT_FORMAT, OPT_PARAM, OPT_PRINT_PLACEMENT, OPT_INFO };
-
-static const struct option longopts[] = {
-	{ "tasks", required_argument, NULL, 't' },
-	{ "samples", required_argument, NULL, 's' },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "period-ms", required_argument, NULL, OPT_PERIOD },
-	{ "placement", required_argument, NULL, OPT_PLACEMENT },
-	{ "cpus", required_argument, NULL, OPT_CPUS },
-	{ "stall-timeout", required_argument, NULL, OPT_STALL },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "param", required_argument, NULL, OPT_PARAM },
-	{ "print-placement", no_argument, NULL, OPT_PRINT_PLACEMENT },
-	{ "info", no_argument, NULL, OPT_INFO },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static enum sb_policy parse_placement(const char *s)
+/* option=-t,--tasks arg=N sweep=no help=... : one line per row, help last (it has blanks). */
+static void list_options(FILE *f)
 {
-	for (size_t i = 0; i < sizeof(placement_names) / sizeof(placement_names[0]); i++)
-		if (strcmp(s, placement_names[i]) == 0)
-			return (enum sb_policy)i;
-	sb_die(SB_EXIT_USAGE, "--placement: unknown placement '%s' (cores, pus, spread, none)", s);
+	for (const struct opt *p = table; p < table + NOPTS; p++) {
+		fprintf(f, "option=");
+		if (p->letter)
+			fprintf(f, "-%c%s", p->letter, p->name ? "," : "");
+		if (p->name)
+			fprintf(f, "--%s", p->name);
+		fprintf(f, " arg=%s sweep=%s help=%s\n", p->arg ? p->arg : "",
+			p->sweep ? "yes" : "no", p->help);
+	}
+}
+
+static int choose(const struct opt *p, const char *arg)
+{
+	char known[128] = "";
+	size_t off = 0;
+
+	for (int i = 0; p->names[i]; i++) {
+		if (strcmp(arg, p->names[i]) == 0)
+			return i;
+		off += snprintf(known + off, sizeof(known) - off, "%s%s", i ? ", " : "", p->names[i]);
+	}
+	sb_die(SB_EXIT_USAGE, "--%s: unknown %s '%s' (%s)", p->name, p->name, arg, known);
+}
+
+static void apply(const struct opt *p, const char *arg, struct sb_options *o)
+{
+	char *field = (char *)o + p->field;
+	char name[64];
+
+	switch (p->kind) {
+	case NUMBER:
+		*(unsigned long *)field = (unsigned long)sb_parse_ll(label(p, name, sizeof(name)),
+								     arg, p->lo, p->hi);
+		break;
+	case CHOICE:
+		*(int *)field = choose(p, arg);
+		break;
+	case STRING:
+		*(const char **)field = arg;
+		break;
+	case SET:
+		*(int *)field = (int)p->lo;
+		break;
+	case PARAM:
+		sb_params_set(arg);
+		break;
+	case HELP:
+		usage(stdout);
+		sb_flush_stdout();
+		sb_exit(SB_EXIT_OK);
+	case LIST:
+		list_options(stdout);
+		sb_flush_stdout();
+		sb_exit(SB_EXIT_OK);
+	}
+}
+
+/* getopt_long's arrays from the table: a long option returns 256 + its row. */
+static void getopt_arrays(struct option *longopts, char *shortopts)
+{
+	size_t nlong = 0;
+
+	*shortopts++ = ':';	/* a missing value returns ':', not '?' */
+	for (size_t i = 0; i < NOPTS; i++) {
+		if (table[i].letter) {
+			*shortopts++ = table[i].letter;
+			if (table[i].arg)
+				*shortopts++ = ':';
+		}
+		if (table[i].name)
+			longopts[nlong++] = (struct option){ table[i].name,
+				table[i].arg ? required_argument : no_argument, NULL, 256 + (int)i };
+	}
+	*shortopts = '\0';
+	longopts[nlong] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+static const struct opt *by_key(int c)
+{
+	if (c >= 256 && c < 256 + (int)NOPTS)
+		return &table[c - 256];
+	for (size_t i = 0; i < NOPTS; i++)
+		if (table[i].letter && table[i].letter == c)
+			return &table[i];
+	return NULL;
 }
 
 void sb_options_parse(int argc, char **argv, struct sb_options *o)
 {
+	struct option longopts[NOPTS + 1];
+	char shortopts[2 * NOPTS + 2];
+	const struct opt *p;
 	int c;
 
-	*o = (struct sb_options){ .tasks = 1, .samples = 5, .warmup = 5,
-				  .period_ms = 1000, .stall_timeout = 30 };
+	*o = defaults;
+	getopt_arrays(longopts, shortopts);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:s:mnvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			o->tasks = sb_parse_ll("-t/--tasks", optarg, 1, MAX_TASKS);
-			break;
-		case 's':
-			o->samples = sb_parse_ll("-s/--samples", optarg, 0, 100000000);
-			break;
-		case OPT_WARMUP:
-			o->warmup = sb_parse_ll("--warmup", optarg, 0, 100000000);
-			break;
-		case OPT_PERIOD:
-			o->period_ms = sb_parse_ll("--period-ms", optarg, 1, 3600000);
-			break;
-		case 'm':
-			o->placement = SB_PLACE_PUS;
-			break;
-		case 'n':
-			o->placement = SB_PLACE_NONE;
-			break;
-		case OPT_PLACEMENT:
-			o->placement = parse_placement(optarg);
-			break;
-		case OPT_CPUS:
-			o->cpus = optarg;
-			break;
-		case OPT_STALL:
-			o->stall_timeout = sb_parse_ll("--stall-timeout", optarg, 1, 86400);
-			break;
-		case 'v':
-			o->verbose = 1;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "text") == 0)
-				o->format = SB_FMT_TEXT;
-			else if (strcmp(optarg, "csv") == 0)
-				o->format = SB_FMT_CSV;
-			else
-				sb_die(SB_EXIT_USAGE, "--format: unknown format '%s' (text, csv)", optarg);
-			break;
-		case OPT_PARAM:
-			sb_params_set(optarg);
-			break;
-		case OPT_PRINT_PLACEMENT:
-			o->print_placement = 1;
-			break;
-		case OPT_INFO:
-			o->info = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			sb_exit(SB_EXIT_OK);
-		case ':':
-			sb_warn("option '%s' needs a value", argv[optind - 1]);
-			usage(stderr);
-			sb_exit(SB_EXIT_USAGE);
-		default:
-			if (optopt)
-				sb_warn("unknown option '-%c'", optopt);
-			else
-				sb_warn("unknown option '%s'", argv[optind - 1]);
-			usage(stderr);
-			sb_exit(SB_EXIT_USAGE);
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == ':')
+			sb_usage_error("option '%s' needs a value", argv[optind - 1]);
+		if ((p = by_key(c)) != NULL) {
+			apply(p, optarg, o);
+		} else if (optopt >= 256 && (p = by_key(optopt)) != NULL) {
+			sb_usage_error("option '--%s' takes no value", p->name);
+		} else if (optopt) {
+			sb_usage_error("unknown option '-%c'", optopt);
+		} else {
+			sb_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind < argc) {
-		sb_warn("unexpected argument '%s'", argv[optind]);
-		usage(stderr);
-		sb_exit(SB_EXIT_USAGE);
-	}
+	if (optind < argc)
+		sb_usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->format == SB_FMT_TEXT && (o->no_header || o->print_header))
+		sb_die(SB_EXIT_USAGE, "--%s: --format text has no header line (use --format csv or samples)",
+		       o->no_header ? "no-header" : "print-header");
+	if (o->no_header && o->print_header)
+		sb_die(SB_EXIT_USAGE, "--print-header contradicts --no-header");
 }

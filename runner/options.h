@@ -3,23 +3,27 @@
 #define SCALEBENCH_OPTIONS_H
 
 enum sb_policy { SB_PLACE_CORES, SB_PLACE_PUS, SB_PLACE_SPREAD, SB_PLACE_NONE };
-enum sb_format { SB_FMT_TEXT, SB_FMT_CSV };
+enum sb_format { SB_FMT_TEXT, SB_FMT_CSV, SB_FMT_SAMPLES };
 
 struct sb_options {
 	unsigned long tasks;
 	unsigned long samples;		/* measured; 0 = until interrupted */
 	unsigned long warmup;
 	unsigned long period_ms;
-	double stall_timeout;		/* seconds */
+	unsigned long stall_timeout;	/* seconds */
+	unsigned long run;		/* the run column of --format samples */
 	enum sb_policy placement;
 	const char *cpus;		/* --cpus list or NULL */
-	int verbose;
 	enum sb_format format;
+	int verbose;
+	int no_header;
+	int print_header;
 	int print_placement;
+	int check;
 	int info;
 };
 
-/* Parse argv (applying --param as it goes); exits 2 on any error. */
+/* Parse argv (applying --param as it goes); --help and --list-options answer and exit 0; exits 2 on any error. */
 void sb_options_parse(int argc, char **argv, struct sb_options *o);
 const char *sb_placement_name(enum sb_policy p);
 

@@ -1,4 +1,4 @@
-/* What differs between operating systems: CPU times, parent death, reaping. */
+/* What differs between operating systems: CPU times, parent death, reaping, filesystem names. */
 #ifndef SCALEBENCH_OS_H
 #define SCALEBENCH_OS_H
 
@@ -18,5 +18,8 @@ void sb_os_die_with_parent(pid_t parent);
 
 /* Make orphaned descendants (partners) our children, so we can reap them. */
 void sb_os_become_subreaper(void);
+
+/* "tmpfs", "ext2/3/4", ... for the filesystem under path ("an unknown filesystem" when unknown). */
+const char *sb_os_fs_name(const char *path);
 
 #endif

@@ -1,4 +1,4 @@
-/* Linux specifics: /proc/stat CPU times, PR_SET_PDEATHSIG, child subreaper. */
+/* Linux specifics: /proc/stat CPU times, PR_SET_PDEATHSIG, child subreaper, statfs magic numbers. */
 #include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "os.h"
-#include "testcase.h"
 
 int sb_os_cpu_times(struct sb_cpu_times *t)
 {
@@ -73,7 +72,7 @@ void sb_os_become_subreaper(void)
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
-const char *sb_fs_name(const char *path)
+const char *sb_os_fs_name(const char *path)
 {
 	static const struct { unsigned long magic; const char *name; } known[] = {
 		{ 0xEF53, "ext2/3/4" }, { 0x58465342, "xfs" }, { 0x9123683E, "btrfs" },

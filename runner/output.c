@@ -1,25 +1,119 @@
-/* Output formats: will-it-scale's text, and CSV with one row per sample. */
+/* Output formats: will-it-scale's text, and CSV (csv, samples) with one row per sample. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "output.h"
+#include "testcase.h"
 #include "util.h"
+
+/* How a column's value is written; each kind reads one type from struct sb_sample. */
+enum kind {
+	MODE,		/* none: processes or threads */
+	PHASE,		/* int measured: warmup or measure */
+	COUNT,		/* unsigned long */
+	OPS,		/* unsigned long long */
+	SECONDS,	/* double, %.6f */
+	RATE,		/* double ops/s, %.1f */
+	PCT,		/* double %, %.2f, empty when NaN */
+};
+
+enum { CSV = 1 << SB_FMT_CSV, SAMPLES = 1 << SB_FMT_SAMPLES };
+
+/*
+ * The CSV columns, in order: header and rows of both CSV formats come from
+ * here. samples is samples.csv's row: the run's mode, tasks and run, then
+ * csv's columns. With -v both end with task_0 ... task_N-1.
+ * Adding a column: a row here, a field in struct sb_sample, the sampler filling it.
+ */
+#define AT(f) offsetof(struct sb_sample, f)
+static const struct column {
+	const char *name;
+	unsigned int formats;
+	enum kind kind;
+	size_t at;		/* offsetof(struct sb_sample, its value) */
+} columns[] = {
+	{ "mode",		SAMPLES,	MODE,		0 },
+	{ "tasks",		SAMPLES,	COUNT,		AT(ntasks) },
+	{ "run",		SAMPLES,	COUNT,		AT(run) },
+	{ "phase",		CSV | SAMPLES,	PHASE,		AT(measured) },
+	{ "sample",		CSV | SAMPLES,	COUNT,		AT(index) },
+	{ "elapsed_s",		CSV | SAMPLES,	SECONDS,	AT(elapsed) },
+	{ "ops",		CSV | SAMPLES,	OPS,		AT(ops) },
+	{ "ops_per_s",		CSV | SAMPLES,	RATE,		AT(rate) },
+	{ "task_min",		CSV | SAMPLES,	RATE,		AT(task_min) },
+	{ "task_max",		CSV | SAMPLES,	RATE,		AT(task_max) },
+	{ "idle_pct",		CSV | SAMPLES,	PCT,		AT(idle) },
+	{ "idle_all_pct",	CSV | SAMPLES,	PCT,		AT(idle_all) },
+};
 
 static int in_measurement;
 
-void sb_output_begin(const struct sb_options *o, const char *description)
+static int shown(const struct column *c, const struct sb_options *o)
 {
-	if (o->format == SB_FMT_CSV) {
-		printf("phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct");
-		if (o->verbose)
-			for (unsigned long i = 0; i < o->tasks; i++)
-				printf(",task_%lu", i);
-		putchar('\n');
-	} else {
-		printf("testcase:%s\n", description);
-		printf("warmup\n");
+	return (c->formats & (1u << o->format)) != 0;
+}
+
+void sb_output_header(const struct sb_options *o)
+{
+	const char *sep = "";
+
+	for (const struct column *c = columns; c < columns + sizeof(columns) / sizeof(columns[0]); c++)
+		if (shown(c, o)) {
+			printf("%s%s", sep, c->name);
+			sep = ",";
+		}
+	if (o->verbose)
+		for (unsigned long i = 0; i < o->tasks; i++)
+			printf(",task_%lu", i);
+	putchar('\n');
+	sb_flush_stdout();
+}
+
+static void put(const struct column *c, const struct sb_sample *s)
+{
+	const void *v = (const char *)s + c->at;
+
+	switch (c->kind) {
+	case MODE:
+		fputs(sb_threads_mode() ? "threads" : "processes", stdout);
+		break;
+	case PHASE:
+		fputs(*(const int *)v ? "measure" : "warmup", stdout);
+		break;
+	case COUNT:
+		printf("%lu", *(const unsigned long *)v);
+		break;
+	case OPS:
+		printf("%llu", *(const unsigned long long *)v);
+		break;
+	case SECONDS:
+		printf("%.6f", *(const double *)v);
+		break;
+	case RATE:
+		printf("%.1f", *(const double *)v);
+		break;
+	case PCT:
+		if (!isnan(*(const double *)v))
+			printf("%.2f", *(const double *)v);
+		break;
 	}
-	fflush(stdout);
+}
+
+static void csv_row(const struct sb_options *o, const struct sb_sample *s)
+{
+	const char *sep = "";
+
+	for (const struct column *c = columns; c < columns + sizeof(columns) / sizeof(columns[0]); c++)
+		if (shown(c, o)) {
+			fputs(sep, stdout);
+			put(c, s);
+			sep = ",";
+		}
+	if (o->verbose)
+		for (unsigned long i = 0; i < s->ntasks; i++)
+			printf(",%.1f", s->task_rates[i]);
+	putchar('\n');
 }
 
 static unsigned long long rounded(double v)
@@ -27,39 +121,40 @@ static unsigned long long rounded(double v)
 	return (unsigned long long)llround(v);
 }
 
-static void csv_pct(double v)
+static void text_row(const struct sb_options *o, const struct sb_sample *s)
 {
-	if (isnan(v))
-		printf(",");
-	else
-		printf(",%.2f", v);
+	if (s->measured && !in_measurement) {
+		printf("measurement\n");
+		in_measurement = 1;
+	}
+	printf("min:%llu max:%llu total:%llu\n", rounded(s->task_min),
+	       rounded(s->task_max), rounded(s->rate));
+	if (o->verbose) {
+		printf("tasks:");
+		for (unsigned long i = 0; i < s->ntasks; i++)
+			printf("%s%llu", i ? " " : "", rounded(s->task_rates[i]));
+		putchar('\n');
+	}
+}
+
+void sb_output_begin(const struct sb_options *o, const char *description)
+{
+	if (o->format != SB_FMT_TEXT) {
+		if (!o->no_header)
+			sb_output_header(o);
+		return;
+	}
+	printf("testcase:%s\n", description);
+	printf("warmup\n");
+	fflush(stdout);
 }
 
 void sb_output_sample(const struct sb_options *o, const struct sb_sample *s)
 {
-	if (o->format == SB_FMT_CSV) {
-		printf("%s,%lu,%.6f,%llu,%.1f,%.1f,%.1f", s->measured ? "measure" : "warmup",
-		       s->index, s->elapsed, s->ops, s->rate, s->task_min, s->task_max);
-		csv_pct(s->idle);
-		csv_pct(s->idle_all);
-		if (o->verbose)
-			for (unsigned long i = 0; i < s->ntasks; i++)
-				printf(",%.1f", s->task_rates[i]);
-		putchar('\n');
-	} else {
-		if (s->measured && !in_measurement) {
-			printf("measurement\n");
-			in_measurement = 1;
-		}
-		printf("min:%llu max:%llu total:%llu\n", rounded(s->task_min),
-		       rounded(s->task_max), rounded(s->rate));
-		if (o->verbose) {
-			printf("tasks:");
-			for (unsigned long i = 0; i < s->ntasks; i++)
-				printf("%s%llu", i ? " " : "", rounded(s->task_rates[i]));
-			putchar('\n');
-		}
-	}
+	if (o->format == SB_FMT_TEXT)
+		text_row(o, s);
+	else
+		csv_row(o, s);
 	if (fflush(stdout) == EOF)
 		sb_die(SB_EXIT_ENV, "writing the output failed");
 }
@@ -71,6 +166,5 @@ void sb_output_end(const struct sb_options *o, double average)
 			printf("measurement\n");
 		printf("average:%llu\n", rounded(average));
 	}
-	if (fflush(stdout) == EOF || ferror(stdout))
-		sb_die(SB_EXIT_ENV, "writing the output failed");
+	sb_flush_stdout();
 }

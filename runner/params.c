@@ -1,27 +1,14 @@
-/* Testcase parameters (--param name=value): registry, parsing, listing. */
+/* Testcase parameters (--param name=value): setting and listing those the testcase registered (api.c). */
 #include <stdio.h>
 #include <string.h>
 
+#include "api.h"
 #include "params.h"
-#include "testcase.h"
 #include "util.h"
-
-static struct sb_param *head;
-
-/* Called from constructors, before main: keep declaration order. */
-void sb_param_register(struct sb_param *p)
-{
-	struct sb_param **pp = &head;
-
-	while (*pp)
-		pp = &(*pp)->next;
-	p->next = NULL;
-	*pp = p;
-}
 
 static struct sb_param *find(const char *name, size_t len)
 {
-	for (struct sb_param *p = head; p; p = p->next)
+	for (struct sb_param *p = sb_api_params(); p; p = p->next)
 		if (strlen(p->name) == len && strncmp(p->name, name, len) == 0)
 			return p;
 	return NULL;
@@ -32,7 +19,7 @@ static void known_names(char *buf, size_t size)
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (struct sb_param *p = head; p && off < size; p = p->next)
+	for (struct sb_param *p = sb_api_params(); p && off < size; p = p->next)
 		off += snprintf(buf + off, size - off, "%s%s", off ? ", " : "", p->name);
 }
 
@@ -49,7 +36,7 @@ void sb_params_set(const char *kv)
 		known_names(names, sizeof(names));
 		sb_die(SB_EXIT_USAGE, "--param: unknown parameter '%.*s' (%s%s)",
 		       (int)(eq - kv), kv,
-		       head ? "this testcase has: " : "this testcase has no parameters",
+		       sb_api_params() ? "this testcase has: " : "this testcase has no parameters",
 		       names);
 	}
 	if (p->ival) {
@@ -62,10 +49,10 @@ void sb_params_set(const char *kv)
 
 void sb_params_usage(FILE *f)
 {
-	if (!head)
+	if (!sb_api_params())
 		return;
 	fprintf(f, "\nParameters of this testcase (--param name=value):\n");
-	for (struct sb_param *p = head; p; p = p->next) {
+	for (struct sb_param *p = sb_api_params(); p; p = p->next) {
 		if (p->ival)
 			fprintf(f, "  %s=%lld  %s (%lld..%lld)\n", p->name, p->idef,
 				p->help, p->min, p->max);
@@ -76,21 +63,11 @@ void sb_params_usage(FILE *f)
 
 void sb_params_info(FILE *f)
 {
-	for (struct sb_param *p = head; p; p = p->next) {
+	for (struct sb_param *p = sb_api_params(); p; p = p->next) {
 		if (p->ival)
 			fprintf(f, "param=%s\t%lld\tint %lld..%lld\t%s\n", p->name,
 				p->idef, p->min, p->max, p->help);
 		else
 			fprintf(f, "param=%s\t%s\tstring\t%s\n", p->name, p->sdef, p->help);
-	}
-}
-
-void sb_params_current(FILE *f)
-{
-	for (struct sb_param *p = head; p; p = p->next) {
-		if (p->ival)
-			fprintf(f, "%s%s=%lld", p == head ? "" : " ", p->name, *p->ival);
-		else
-			fprintf(f, "%s%s=%s", p == head ? "" : " ", p->name, *p->sval);
 	}
 }

@@ -1,4 +1,4 @@
-/* Testcase parameters (--param name=value): registry, parsing, listing. */
+/* Testcase parameters (--param name=value): setting and listing those the testcase registered (api.c). */
 #ifndef SCALEBENCH_PARAMS_H
 #define SCALEBENCH_PARAMS_H
 
@@ -10,7 +10,5 @@ void sb_params_set(const char *kv);
 void sb_params_usage(FILE *f);
 /* "param=name<TAB>default<TAB>kind<TAB>help" lines for --info. */
 void sb_params_info(FILE *f);
-/* "name=value name=value" of every parameter's current value. */
-void sb_params_current(FILE *f);
 
 #endif

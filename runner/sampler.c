@@ -89,7 +89,7 @@ double sb_sampler_run(const struct sb_options *o, const struct sb_placement *pl)
 	last_progress = ts_s(&start);
 
 	for (unsigned long k = 0; o->samples == 0 || k < total; k++) {
-		struct sb_sample s = { .measured = k >= o->warmup, .ntasks = n,
+		struct sb_sample s = { .ntasks = n, .run = o->run, .measured = k >= o->warmup,
 				       .task_rates = rates, .task_min = INFINITY };
 
 		sleep_until(&deadline);

@@ -3,7 +3,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "api.h"
 #include "counters.h"
 #include "os.h"
 #include "tasks.h"
-#include "testcase.h"
 #include "util.h"
 
 volatile int sb_interrupted;
@@ -29,13 +28,6 @@ static struct {
 	int gate[2];		/* tasks block reading gate[0]; closing gate[1] releases all */
 	int ready[2];		/* each task writes one byte once pinned */
 } T = { .gate = { -1, -1 }, .ready = { -1, -1 } };
-
-static __thread long current_task = -1;
-
-long sb_task(void)
-{
-	return current_task;
-}
 
 /* ---- the runner's signals ---- */
 
@@ -80,53 +72,6 @@ static void signals_default(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/* ---- failures inside tasks ---- */
-
-static void notify_runner(void)
-{
-	kill(sb_runner_pid, SIGUSR1);
-}
-
-static void vfail(int with_errno, const char *fmt, va_list ap)
-{
-	int saved = errno;
-	char buf[sizeof(((struct sb_task_ctl *)0)->msg)];
-	int len = vsnprintf(buf, sizeof(buf), fmt, ap);
-
-	if (with_errno && len >= 0 && (size_t)len < sizeof(buf))
-		snprintf(buf + len, sizeof(buf) - len, ": %s", strerror(saved));
-	if (current_task < 0 || getpid() == sb_runner_pid || !sb_ctr.ctl) {
-		/* In the runner (testcase_prepare or _cleanup): say so, clean up, exit. */
-		sb_die(SB_EXIT_FAIL, "%s: %s", current_task < 0 ? "testcase" : "task", buf);
-	}
-	struct sb_task_ctl *c = &sb_ctr.ctl[current_task];
-	memcpy(c->msg, buf, sizeof(c->msg));
-	__atomic_store_n(&c->state, SB_T_FAILED, __ATOMIC_RELEASE);
-	notify_runner();
-	/* In threads mode this ends every task thread; the runner reports. */
-	_exit(SB_EXIT_FAIL);
-}
-
-void sb_fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfail(1, fmt, ap);
-	va_end(ap);
-	_exit(SB_EXIT_FAIL);
-}
-
-void sb_fatalx(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfail(0, fmt, ap);
-	va_end(ap);
-	_exit(SB_EXIT_FAIL);
-}
-
 /* ---- the task itself ---- */
 
 static void task_main(unsigned long i) __attribute__((noreturn));
@@ -135,7 +80,7 @@ static void task_main(unsigned long i)
 	char c = 0;
 	ssize_t r;
 
-	current_task = (long)i;
+	sb_api_set_task((long)i);
 	if (T.pl->nplaces) {
 		const struct sb_place *p = &T.pl->place[i % T.pl->nplaces];
 
@@ -159,7 +104,7 @@ static void task_main(unsigned long i)
 	testcase(sb_counter(i), i);
 	/* Never fall back into the runner's code: report and leave. */
 	__atomic_store_n(&sb_ctr.ctl[i].state, SB_T_RETURNED, __ATOMIC_RELEASE);
-	notify_runner();
+	kill(sb_runner_pid, SIGUSR1);
 	_exit(SB_EXIT_FAIL);
 }
 
@@ -181,7 +126,7 @@ static void *thread_main(void *arg)
 /* Threads mode: a fatal signal kills the task process; say which thread took it. */
 static void on_crash(int sig)
 {
-	sb_ctr.hdr->crashed_task = current_task;
+	sb_ctr.hdr->crashed_task = sb_task();
 	sb_ctr.hdr->crashed_sig = sig;
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -274,7 +219,6 @@ void sb_tasks_start(unsigned long n, const struct sb_placement *pl, double stall
 	if (pipe(T.gate) < 0 || pipe(T.ready) < 0)
 		sb_die(SB_EXIT_ENV, "start gate: pipe: %s", strerror(errno));
 	sb_os_become_subreaper();
-	sb_exit_kill_tasks = sb_tasks_kill_all;
 
 	if (sb_threads_mode())
 		spawn(host_body, 0, "the task process for");
@@ -420,52 +364,4 @@ void sb_tasks_kill_all(void)
 		nanosleep(&tick, NULL);
 	}
 	sb_warn("warning: some task processes did not exit after SIGKILL");
-}
-
-/* ---- partners ---- */
-
-struct partner {
-	void *(*func)(void *);
-	void *arg;
-	long task;
-};
-
-static void *partner_thread(void *p)
-{
-	struct partner pt = *(struct partner *)p;
-
-	free(p);
-	current_task = pt.task;
-	return pt.func(pt.arg);
-}
-
-void new_task(void *(*func)(void *), void *arg)
-{
-	if (current_task < 0)
-		sb_fatalx("new_task() must be called from testcase(), not from testcase_prepare()");
-	if (sb_threads_mode()) {
-		struct partner *p = malloc(sizeof(*p));
-		pthread_t tid;
-		int err;
-
-		if (!p)
-			sb_fatal("new_task: malloc");
-		*p = (struct partner){ func, arg, current_task };
-		if ((err = pthread_create(&tid, NULL, partner_thread, p)) != 0) {
-			errno = err;
-			sb_fatal("new_task: pthread_create");
-		}
-		return;
-	}
-	pid_t parent = getpid();
-	pid_t pid = fork();
-
-	if (pid < 0)
-		sb_fatal("new_task: fork");
-	if (pid == 0) {
-		/* The partner dies with its task; it inherits the task's binding. */
-		sb_os_die_with_parent(parent);
-		func(arg);
-		_exit(0);
-	}
 }

@@ -171,24 +171,14 @@ void sb_placement_compute(enum sb_policy policy, unsigned long ntasks,
 	int ncores = hwloc_get_nbobjs_by_type(sb_topo, HWLOC_OBJ_CORE);
 	int npus = hwloc_get_nbobjs_by_type(sb_topo, HWLOC_OBJ_PU);
 	hwloc_obj_type_t type = HWLOC_OBJ_CORE;
-	const char *what = "cores";
-	unsigned long nobjs = (unsigned long)ncores;
 
-	out->nplaces = 0;
-	out->place = NULL;
-	if (policy == SB_PLACE_PUS || ncores <= 0) {
-		if (policy != SB_PLACE_PUS && policy != SB_PLACE_NONE)
-			sb_warn("note: hwloc reports no cores here; placing tasks on PUs");
+	*out = (struct sb_placement){ .units = (unsigned long)ncores, .unit = "cores" };
+	if (policy == SB_PLACE_PUS || policy == SB_PLACE_NONE || ncores <= 0) {
+		out->no_cores = policy != SB_PLACE_PUS && policy != SB_PLACE_NONE;
 		type = HWLOC_OBJ_PU;
-		what = "PUs";
-		nobjs = (unsigned long)npus;
+		out->units = (unsigned long)npus;
+		out->unit = "PUs";
 	}
-	if (policy == SB_PLACE_NONE) {
-		what = "PUs";
-		nobjs = (unsigned long)npus;
-	}
-	if (ntasks > nobjs)
-		sb_warn("oversubscribed: %lu tasks on %lu %s", ntasks, nobjs, what);
 
 	if (policy == SB_PLACE_NONE && restricted) {
 		/* No per-task binding, but --cpus still confines every task. */
@@ -200,7 +190,7 @@ void sb_placement_compute(enum sb_policy policy, unsigned long ntasks,
 		if (!out->place[0].set)
 			sb_die(SB_EXIT_ENV, "out of memory");
 	} else if (policy != SB_PLACE_NONE) {
-		out->nplaces = ntasks < nobjs ? ntasks : nobjs;
+		out->nplaces = ntasks < out->units ? ntasks : out->units;
 		out->place = xcalloc(out->nplaces, sizeof(*out->place));
 		if (policy == SB_PLACE_SPREAD)
 			spread(out, (unsigned)out->nplaces, hwloc_get_type_depth(sb_topo, type));
@@ -217,6 +207,14 @@ void sb_placement_compute(enum sb_policy policy, unsigned long ntasks,
 		hwloc_bitmap_copy(out->cpus, hwloc_topology_get_topology_cpuset(sb_topo));
 	for (unsigned long i = 0; i < out->nplaces; i++)
 		hwloc_bitmap_or(out->cpus, out->cpus, out->place[i].set);
+}
+
+void sb_placement_warn(const struct sb_placement *pl, unsigned long ntasks)
+{
+	if (pl->no_cores)
+		sb_warn("note: hwloc reports no cores here; placing tasks on PUs");
+	if (ntasks > pl->units)
+		sb_warn("oversubscribed: %lu tasks on %lu %s", ntasks, pl->units, pl->unit);
 }
 
 static void print_index(FILE *f, int v)

@@ -1,4 +1,4 @@
-/* Exit codes, error messages and exit-time cleanup for the runner process. */
+/* Exit codes, messages, strict numbers, and the one way out of a runner process. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -6,20 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testcase.h"
 #include "util.h"
 
 const char *sb_prog = "scalebench";
 pid_t sb_runner_pid;
-void (*sb_exit_kill_tasks)(void);
-int sb_prepared;
-void (*sb_before_prepare)(void);
 
-#define MAX_HOOKS 8
-static void (*hooks[MAX_HOOKS])(void);
-static int nhooks;
-
-extern void testcase_cleanup(void) __attribute__((weak));
+static void (*finish_step)(void);
 
 void sb_util_init(const char *argv0)
 {
@@ -29,28 +21,17 @@ void sb_util_init(const char *argv0)
 	sb_runner_pid = getpid();
 }
 
-void sb_at_exit(void (*fn)(void))
+void sb_exit_through(void (*finish)(void))
 {
-	if (nhooks == MAX_HOOKS)
-		sb_die(SB_EXIT_FAIL, "internal: too many exit hooks");
-	hooks[nhooks++] = fn;
+	finish_step = finish;
 }
 
 void sb_exit(int code)
 {
-	static int exiting;
-
 	if (getpid() != sb_runner_pid)
 		_exit(code);
-	/* A failure inside a cleanup step must not run that step again. */
-	if (exiting++ == 0 && sb_exit_kill_tasks)
-		sb_exit_kill_tasks();
-	if (exiting == 1 && sb_prepared && testcase_cleanup) {
-		sb_prepared = 0;
-		testcase_cleanup();
-	}
-	while (nhooks > 0)
-		hooks[--nhooks]();
+	if (finish_step)
+		finish_step();
 	fflush(stdout);
 	_exit(code);
 }
@@ -73,6 +54,17 @@ void sb_die(int code, const char *fmt, ...)
 	sb_exit(code);
 }
 
+void sb_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "try '%s --help'\n", sb_prog);
+	sb_exit(SB_EXIT_USAGE);
+}
+
 void sb_warn(const char *fmt, ...)
 {
 	va_list ap;
@@ -80,6 +72,12 @@ void sb_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsay(fmt, ap);
 	va_end(ap);
+}
+
+void sb_flush_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout))
+		sb_die(SB_EXIT_ENV, "writing the output failed");
 }
 
 long long sb_parse_ll(const char *opt, const char *s, long long min, long long max)

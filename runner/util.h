@@ -1,4 +1,4 @@
-/* Exit codes, error messages and exit-time cleanup for the runner process. */
+/* Exit codes, messages, strict numbers, and the one way out of a runner process. */
 #ifndef SCALEBENCH_UTIL_H
 #define SCALEBENCH_UTIL_H
 
@@ -13,26 +13,27 @@ enum {
 };
 
 extern const char *sb_prog;	/* basename of argv[0], prefixes every message */
-extern pid_t sb_runner_pid;	/* the parent: only it runs cleanups */
+extern pid_t sb_runner_pid;	/* the parent: only it cleans up */
 
 void sb_util_init(const char *argv0);
 
 /* "prog: message" on stderr, then sb_exit(code). */
 void sb_die(int code, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
+/* A malformed command line: "prog: message", "try 'prog --help'", exit 2. */
+void sb_usage_error(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
 void sb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Flush stdout; exit 3 if anything written to it was lost. */
+void sb_flush_stdout(void);
 
 /*
- * Leave the runner: kill and reap the tasks, run testcase_cleanup if
- * testcase_prepare ran, then the registered hooks (newest first). In any
- * process other than the runner it only _exits.
+ * Leave the process with code. In the runner, first the finish step that
+ * sb_exit_through named (run.c's, which alone knows what to undo and in
+ * which order); in a task, at once.
  */
 void sb_exit(int code) __attribute__((noreturn));
-void sb_at_exit(void (*fn)(void));
-extern void (*sb_exit_kill_tasks)(void);
-extern int sb_prepared;
-/* Set by modules that need the runner to act before testcase_prepare. */
-extern void (*sb_before_prepare)(void);
+void sb_exit_through(void (*finish)(void));
 
 /* Strict numbers: the whole string, in [min, max], or exit 2 naming opt. */
 long long sb_parse_ll(const char *opt, const char *s, long long min, long long max);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The testcase example in README.md builds warning-free against the harness and runs.
+# The testcase example in README.md builds warning-free against testcase.h alone, links the harness and runs.
 . "$(dirname "$0")/lib.sh"
 plan 4
 tmp=$(mktemp -d)
@@ -9,7 +9,8 @@ awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' README.md >"$tmp/example1.
 [ -s "$tmp/example1.c" ]
 ok $? "README.md has a C example"
 san=${SB_SAN:+-fsanitize=$SB_SAN}
-run ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -pthread $san -Irunner $(pkg-config --cflags hwloc) \
+# testcase.h alone: a testcase sees nothing else of the harness.
+run ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -pthread $san -Irunner/include \
 	-o "$tmp/example1_processes" "$tmp/example1.c" "$B/obj/runner/mode_processes.o" \
 	"$B/libscalebench.a" $(pkg-config --libs hwloc) -lm
 is "$rc" 0 "it compiles warning-free and links${err:+ ($err)}"

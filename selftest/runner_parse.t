@@ -2,7 +2,7 @@
 # Strict option parsing: every bad value exits 2 with one line naming the option and the value.
 . "$(dirname "$0")/lib.sh"
 bin=$B/bin/null1_processes
-plan 40
+plan 54
 
 check() {	# check "ARGS" REGEX
 	run $bin $1 --print-placement
@@ -21,13 +21,19 @@ check "--placement nowhere" "--placement: unknown placement 'nowhere'"
 check "--format xml" "--format: unknown format 'xml'"
 check "--stall-timeout 0" "--stall-timeout: '0' is out of range"
 
-run $bin --bogus
-is "$rc" 2 "an unknown option exits 2"
-like "$err" "unknown option '--bogus'" "and names it"
-like "$err" "^usage:" "and prints the usage"
-
-run $bin extra
-is "$rc" 2 "a stray argument exits 2"
+# A malformed command line: one line naming the problem, one pointing at --help, no usage text.
+usage_error() {	# usage_error "ARGS" MESSAGE
+	run $bin $1
+	is "$rc" 2 "'$1' exits 2"
+	is "$(printf '%s\n' "$err" | sed -n 1p)" "null1_processes: $2" "'$1' names the problem"
+	is "$(printf '%s\n' "$err" | sed 1d)" "try 'null1_processes --help'" "'$1' then points at --help, and says no more"
+}
+usage_error "--bogus" "unknown option '--bogus'"
+usage_error "-x" "unknown option '-x'"
+usage_error "extra" "unexpected argument 'extra'"
+usage_error "-t" "option '-t' needs a value"
+usage_error "--period-ms" "option '--period-ms' needs a value"
+usage_error "--info=1" "option '--info' takes no value"
 
 run $bin --param nosuch=1
 is "$rc" 2 "an unknown parameter exits 2"

@@ -1,4 +1,5 @@
-/* File helpers for testcases: paths under sb_tmpdir(), created files, exact I/O. */
+/* The testcase API's file helpers: paths under sb_tmpdir(), created files, exact I/O, filesystem names. */
+/* Apart from api.c: sb_path needs sb_tmpdir(), and only a testcase that uses these should link api_tmpdir.o. */
 #define _GNU_SOURCE	/* O_DIRECT */
 #include <errno.h>
 #include <fcntl.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "os.h"
 #include "testcase.h"
 
 void sb_path(char *buf, size_t size, const char *fmt, ...)
@@ -86,4 +88,9 @@ void sb_io(ssize_t r, size_t want, const char *what)
 		sb_fatal("%s", what);
 	if ((size_t)r != want)
 		sb_fatalx("%s: short transfer (%zd of %zu bytes)", what, r, want);
+}
+
+const char *sb_fs_name(const char *path)
+{
+	return sb_os_fs_name(path);
 }

@@ -1,4 +1,4 @@
-/* sb_tmpdir(): a private directory for a testcase's files, removed however the run ends. */
+/* The testcase API's sb_tmpdir(): a private directory for a testcase's files, removed however the run ends. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <ftw.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "testcase.h"
+#include "api.h"
 #include "util.h"
 
 /* Linked in only when a testcase calls sb_tmpdir(), so only such testcases have `dir`. */
@@ -28,7 +28,7 @@ static int remove_one(const char *p, const struct stat *st, int flag, struct FTW
 	return 0;
 }
 
-static void remove_tree(void)
+void sb_tmpdir_remove(void)
 {
 	if (path[0])
 		nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
@@ -42,7 +42,7 @@ const char *sb_tmpdir(void)
 	if (path[0])
 		return path;
 	/* Only the runner can remove it at the end, so only the runner makes it
-	 * (make_before_prepare below does, before any task exists). */
+	 * (sb_tmpdir_make does, before testcase_prepare and any task). */
 	if (getpid() != sb_runner_pid)
 		sb_fatalx("internal: sb_tmpdir() has no directory in a task");
 	if (!base || !*base)
@@ -53,8 +53,11 @@ const char *sb_tmpdir(void)
 		base = getenv("TMPDIR");
 	if (!base || !*base)
 		base = "/tmp";
-	if ((size_t)snprintf(path, sizeof(path), "%s/scalebench.XXXXXX", base) >= sizeof(path))
+	if ((size_t)snprintf(path, sizeof(path), "%s/scalebench.XXXXXX", base) >= sizeof(path)) {
+		/* Never leave a truncated name for sb_tmpdir_remove to delete. */
+		path[0] = '\0';
 		sb_die(SB_EXIT_USAGE, "directory name too long: %s", base);
+	}
 	if (!mkdtemp(path)) {
 		int e = errno;
 
@@ -62,21 +65,19 @@ const char *sb_tmpdir(void)
 		sb_die(e == ENOENT || e == ENOTDIR ? SB_EXIT_USAGE : SB_EXIT_ENV,
 		       "cannot create a directory under %s: %s", base, strerror(e));
 	}
-	sb_at_exit(remove_tree);
 	return path;
 }
 
-static void make_before_prepare(void)
+void sb_tmpdir_make(void)
 {
 	(void)sb_tmpdir();
 }
 
-/* Linked in only with sb_tmpdir(): then the directory exists before testcase_prepare. */
-__attribute__((constructor)) static void register_tmpdir(void)
+/* The testcase's own default belongs in the `dir` parameter's help. */
+__attribute__((constructor)) static void describe_dir(void)
 {
 	static char help[256];
 
-	sb_before_prepare = make_before_prepare;
 	if (&testcase_tmpdir_default && testcase_tmpdir_default) {
 		snprintf(help, sizeof(help), "directory to create the test's files in "
 			 "(default $SCALEBENCH_TMPDIR, else %s)", testcase_tmpdir_default);

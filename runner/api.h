@@ -1,0 +1,24 @@
+/* The harness's side of the testcase API (api*.c): what tasks, params and the run need from it. */
+#ifndef SCALEBENCH_API_H
+#define SCALEBENCH_API_H
+
+#include "testcase.h"
+
+/* In a new task or partner thread: the index that sb_task() returns and sb_fatal names. */
+void sb_api_set_task(long nr);
+
+/* The testcase's declarations: its SB_MODES (both when it declares none)... */
+unsigned int sb_api_modes(void);
+/* ...and its parameters, in declaration order (NULL: none). */
+struct sb_param *sb_api_params(void);
+
+/*
+ * api_tmpdir.c is linked only into a testcase that uses sb_tmpdir(), so
+ * that only such a testcase has the `dir` parameter; elsewhere these weak
+ * references are NULL. make: before testcase_prepare; remove: at the end
+ * of the run, however it ends (idempotent).
+ */
+void sb_tmpdir_make(void) __attribute__((weak));
+void sb_tmpdir_remove(void) __attribute__((weak));
+
+#endif

@@ -1,0 +1,109 @@
+/* The run's lifecycle: check, prepare, start, sample, stop, clean up, and every way out. */
+#include <errno.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "api.h"
+#include "counters.h"
+#include "output.h"
+#include "run.h"
+#include "sampler.h"
+#include "tasks.h"
+#include "topology.h"
+#include "util.h"
+
+extern void testcase_prepare(unsigned long nr_tasks) __attribute__((weak));
+extern void testcase_cleanup(void) __attribute__((weak));
+
+/* What the end of the run still owes, in the order finish() pays it. */
+static struct {
+	int tasks;	/* tasks may exist: kill and reap them (and their partners) */
+	int prepared;	/* testcase_prepare returned: testcase_cleanup is due */
+	int tmpdir;	/* the private directory may exist: remove it */
+} owed;
+
+/*
+ * Every way out of the runner comes here, through sb_exit(): the end of
+ * the run, an error anywhere, an interruption. Tasks go first, so that
+ * testcase_cleanup and the removal of the directory find nothing using
+ * them. Each debt is cleared before it is paid: a step that fails exits
+ * again, comes back here, and the steps after it still run.
+ */
+static void finish(void)
+{
+	if (owed.tasks) {
+		owed.tasks = 0;
+		sb_tasks_kill_all();
+	}
+	if (owed.prepared) {
+		owed.prepared = 0;
+		if (testcase_cleanup)
+			testcase_cleanup();
+	}
+	if (owed.tmpdir) {
+		owed.tmpdir = 0;
+		sb_tmpdir_remove();
+	}
+}
+
+/* Tests that open many files (poll2, ...) should not hit the soft limit. */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			sb_warn("warning: cannot raise RLIMIT_NOFILE: %s", strerror(errno));
+	}
+}
+
+void sb_run(const struct sb_options *o, const char *name)
+{
+	struct sb_placement pl;
+	double average;
+
+	sb_exit_through(finish);
+
+	/* 1. Check what can be checked without running: --check ends here, silent. */
+	if (!(sb_api_modes() & (sb_threads_mode() ? SB_THREADS : SB_PROCESSES)))
+		sb_die(SB_EXIT_USAGE, "%s runs as %s only (it says so with SB_MODES)", name,
+		       sb_threads_mode() ? "processes" : "threads");
+	sb_topology_load(o->cpus);
+	sb_placement_compute(o->placement, o->tasks, &pl);
+	if (o->check)
+		sb_exit(SB_EXIT_OK);
+	sb_placement_warn(&pl, o->tasks);
+	if (o->print_placement) {
+		sb_placement_print(stdout, &pl, o->tasks);
+		sb_flush_stdout();
+		sb_exit(SB_EXIT_OK);
+	}
+
+	/* 2. Prepare: limits, signals, counters, the private directory, the testcase's own. */
+	raise_nofile();
+	sb_signals_init();
+	sb_counters_init(o->tasks);
+	if (sb_tmpdir_make) {
+		owed.tmpdir = 1;
+		sb_tmpdir_make();
+	}
+	if (testcase_prepare)
+		testcase_prepare(o->tasks);
+	owed.prepared = 1;
+	if (sb_interrupted)
+		sb_exit(SB_EXIT_INTR);
+
+	/* 3. Start: every task pinned and waiting at the gate, then all released at once. */
+	owed.tasks = 1;
+	sb_tasks_start(o->tasks, &pl, (double)o->stall_timeout);
+	sb_output_begin(o, testcase_description ? testcase_description : name);
+	sb_tasks_release();
+
+	/* 4. Sample: warmup, then the measured samples (a failure exits from inside). */
+	average = sb_sampler_run(o, &pl);
+	sb_output_end(o, average);
+
+	/* 5. Stop and clean up: finish(), as every other way out. */
+	sb_exit(SB_EXIT_OK);
+}
