@@ -69,83 +69,107 @@ static void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+/* What the sampler carries from one sample to the next. */
+struct sampler {
+	unsigned long n;
+	unsigned long long *prev;	/* each task's counter when this sample began */
+	double *rates;			/* each task's ops, then ops/s, in this sample */
+	struct sb_cpu_times cpu[2];	/* [cur]: the CPU times when this sample began */
+	int have_cpu, cur;
+	int warned_starved;
+};
+
+/* At once after waking: every counter's delta, then the CPU times, before anything slower. */
+static void read_sample(struct sampler *sm, struct sb_sample *s)
+{
+	for (unsigned long i = 0; i < sm->n; i++) {
+		unsigned long long v = sb_counter_read(i);
+
+		sm->rates[i] = (double)(v - sm->prev[i]);
+		s->ops += v - sm->prev[i];
+		sm->prev[i] = v;
+	}
+	sm->have_cpu = sm->have_cpu && sb_os_cpu_times(&sm->cpu[!sm->cur]) == 0;
+}
+
+/* Counts into rates over the sample's real length; the slowest and fastest task; idle %. */
+static void rate_sample(struct sampler *sm, struct sb_sample *s, const struct sb_placement *pl)
+{
+	s->rate = (double)s->ops / s->elapsed;
+	for (unsigned long i = 0; i < sm->n; i++) {
+		sm->rates[i] /= s->elapsed;
+		if (sm->rates[i] < s->task_min)
+			s->task_min = sm->rates[i];
+		if (sm->rates[i] > s->task_max)
+			s->task_max = sm->rates[i];
+		if (sm->rates[i] == 0 && s->ops && !sm->warned_starved) {
+			sb_warn("warning: task %lu made no progress in %s sample %lu while others did (starved?)",
+				i, s->measured ? "measured" : "warmup", s->index);
+			sm->warned_starved = 1;
+		}
+	}
+	s->idle = s->idle_all = NAN;
+	if (sm->have_cpu) {
+		s->idle = idle_pct(&sm->cpu[sm->cur], &sm->cpu[!sm->cur], pl->cpus);
+		s->idle_all = idle_pct(&sm->cpu[sm->cur], &sm->cpu[!sm->cur], NULL);
+		sm->cur = !sm->cur;
+	}
+}
+
+/*
+ * Deadlines stay on the grid; a wake-up more than a period late skips the
+ * ones already gone (dividing by the real elapsed time absorbs it).
+ */
+static void next_deadline(struct timespec *deadline, const struct timespec *now, unsigned long ms)
+{
+	ts_add_ms(deadline, ms);
+	while (ts_before(deadline, now))
+		ts_add_ms(deadline, ms);
+}
+
 double sb_sampler_run(const struct sb_options *o, const struct sb_placement *pl)
 {
-	unsigned long n = o->tasks;
-	unsigned long long *prev = xcalloc(n, sizeof(*prev));
-	double *rates = xcalloc(n, sizeof(*rates));
-	struct sb_cpu_times cpu[2] = { { 0 }, { 0 } };
-	int have_cpu, cur = 0;
+	struct sampler sm = { .n = o->tasks };
 	struct timespec start, last, now, deadline;
 	double sum = 0, last_progress;
 	unsigned long long measured_ops = 0;
 	unsigned long total = o->warmup + o->samples;
-	int warned_starved = 0;
 
+	sm.prev = xcalloc(sm.n, sizeof(*sm.prev));
+	sm.rates = xcalloc(sm.n, sizeof(*sm.rates));
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	have_cpu = sb_os_cpu_times(&cpu[cur]) == 0;
+	sm.have_cpu = sb_os_cpu_times(&sm.cpu[sm.cur]) == 0;
 	last = deadline = start;
 	ts_add_ms(&deadline, o->period_ms);
 	last_progress = ts_s(&start);
 
 	for (unsigned long k = 0; o->samples == 0 || k < total; k++) {
-		struct sb_sample s = { .ntasks = n, .run = o->run, .measured = k >= o->warmup,
-				       .task_rates = rates, .task_min = INFINITY };
+		struct sb_sample s = { .ntasks = sm.n, .run = o->run, .measured = k >= o->warmup,
+				       .task_rates = sm.rates, .task_min = INFINITY };
 
 		sleep_until(&deadline);
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		for (unsigned long i = 0; i < n; i++) {
-			unsigned long long v = sb_counter_read(i);
-
-			rates[i] = (double)(v - prev[i]);
-			s.ops += v - prev[i];
-			prev[i] = v;
-		}
-		have_cpu = have_cpu && sb_os_cpu_times(&cpu[!cur]) == 0;
+		read_sample(&sm, &s);
 		/* A task that died during this sample makes it worthless. */
 		sb_tasks_check_or_exit();
-
 		s.index = s.measured ? k - o->warmup + 1 : k + 1;
 		s.elapsed = ts_s(&now) - ts_s(&last);
-		s.rate = (double)s.ops / s.elapsed;
-		for (unsigned long i = 0; i < n; i++) {
-			rates[i] /= s.elapsed;
-			if (rates[i] < s.task_min)
-				s.task_min = rates[i];
-			if (rates[i] > s.task_max)
-				s.task_max = rates[i];
-			if (rates[i] == 0 && s.ops && !warned_starved) {
-				sb_warn("warning: task %lu made no progress in %s sample %lu while others did (starved?)",
-					i, s.measured ? "measured" : "warmup", s.index);
-				warned_starved = 1;
-			}
-		}
-		s.idle = s.idle_all = NAN;
-		if (have_cpu) {
-			s.idle = idle_pct(&cpu[cur], &cpu[!cur], pl->cpus);
-			s.idle_all = idle_pct(&cpu[cur], &cpu[!cur], NULL);
-			cur = !cur;
-		}
+		rate_sample(&sm, &s, pl);
 		sb_output_sample(o, &s);
 		if (s.measured) {
 			sum += s.rate;
 			measured_ops += s.ops;
 		}
-
 		if (s.ops)
 			last_progress = ts_s(&now);
 		else if (ts_s(&now) - last_progress >= o->stall_timeout)
 			sb_die(SB_EXIT_FAIL, "no progress: no task counted an operation for %.1f s",
 			       ts_s(&now) - last_progress);
 		last = now;
-		/* Deadlines stay on the grid; a wake-up more than a period late
-		 * skips the ones already gone (the divisor above absorbs it). */
-		ts_add_ms(&deadline, o->period_ms);
-		while (ts_before(&deadline, &now))
-			ts_add_ms(&deadline, o->period_ms);
+		next_deadline(&deadline, &now, o->period_ms);
 	}
-	free(prev);
-	free(rates);
+	free(sm.prev);
+	free(sm.rates);
 	/* An average of zero would be a silent failure, not a measurement. */
 	if (measured_ops == 0)
 		sb_die(SB_EXIT_FAIL, "no progress: no task counted an operation in the %lu measured samples",
