@@ -2,8 +2,9 @@
 # runtest.sh: the scaling sweep: runs testcases at every task count, as processes and threads, into results/.
 #
 # Orchestration only. main (at the end) runs the phases in order; a phase sets
-# the variables its comment names ("-> x") and nothing changes them afterwards
-# (readonly). Shared at run time: only what the traps need (the block below).
+# the variables its comment names ("-> x"), readonly from then on except the
+# sweep's per-run ones (start_run's run_*, sweep's t_dir/t_status). Shared at
+# run time: only what the traps need (the block below).
 # What the C tools will do themselves sits in marked functions ("becomes:"):
 # (a) runner_format, samples_header, samples_rows  (b) point_figure  (c) table
 # (d) check_runner_values  (e) sweep_options.  docs/ARCHITECTURE.md maps it all.
@@ -147,7 +148,7 @@ runner_format() {
 }
 
 # (a) the header line of samples.csv
-# becomes: "${t_bin[$run_test]}" --format samples --print-header
+# becomes: "$tests_dir/${run_test}_${t_run_modes[$run_test]%%,*}" --format samples --print-header
 samples_header() { printf 'mode,tasks,run,%s\n' "$RUNNER_HEADER"; }
 
 # (a) samples_rows MODE TASKS RUN FILE: the runner's output as samples.csv rows;
@@ -524,10 +525,10 @@ split_param() {	# split_param ARRAY "NAME<tab>DEFAULT<tab>KIND<tab>HELP": the 4 
 	_f+=("${rest%%$'\t'*}" "${rest#*$'\t'}")
 }
 
-# read_info TEST: the runner's --info -> t_bin, t_info (the file), t_desc,
+# read_info TEST: the runner's --info -> t_info (the file), t_desc,
 # t_modes, t_params, t_run_modes (empty: nothing to run with --mode) of TEST
 read_info() {
-	local t=$1 bin=$tests_dir/${1}_processes line k v rc=0 mlist='' f
+	local t=$1 bin=$tests_dir/${1}_processes line k v rc=0 mlist='' fld
 	local -A given=()
 	if [ ! -x "$bin" ]; then bin=$tests_dir/${t}_threads; fi
 	[ -x "$bin" ] || die 3 "no binary $(shown "$tests_dir")/${t}_processes or _threads"
@@ -539,7 +540,7 @@ read_info() {
 		if [ "$rc" = 2 ]; then exit 2; fi
 		die 3 "$t: '--info' failed (exit status $rc)"
 	fi
-	t_bin[$t]=$bin t_desc[$t]='' t_modes[$t]=processes,threads t_params[$t]=''
+	t_desc[$t]='' t_modes[$t]=processes,threads t_params[$t]=''
 	for line in "${opt_params[@]}"; do given[${line%%=*}]=${line#*=}; done
 	while IFS= read -r line; do
 		k=${line%%=*} v=${line#*=}
@@ -547,9 +548,9 @@ read_info() {
 		description) t_desc[$t]=$v ;;
 		modes) t_modes[$t]=$v ;;
 		param)
-			split_param f "$v"
-			if [ -n "${given[${f[0]}]+x}" ]; then f[1]=${given[${f[0]}]}; fi
-			t_params[$t]="${t_params[$t]}${t_params[$t]:+ }${f[0]}=${f[1]}"
+			split_param fld "$v"
+			if [ -n "${given[${fld[0]}]+x}" ]; then fld[1]=${given[${fld[0]}]}; fi
+			t_params[$t]="${t_params[$t]}${t_params[$t]:+ }${fld[0]}=${fld[1]}"
 			;;
 		esac
 	done <"${t_info[$t]}"
@@ -565,7 +566,7 @@ read_info() {
 
 load_testcases() {	# -> t_* of every selected testcase, runnable (those with modes to run)
 	local t
-	declare -gA t_bin=() t_info=() t_desc=() t_modes=() t_params=() t_run_modes=()
+	declare -gA t_info=() t_desc=() t_modes=() t_params=() t_run_modes=()
 	runnable=()
 	for t in "${selected[@]}"; do
 		read_info "$t"
@@ -577,18 +578,18 @@ load_testcases() {	# -> t_* of every selected testcase, runnable (those with mod
 			usage_error "$t runs as ${t_modes[$t]} only: nothing to run with --mode $opt_mode"
 		fi
 	done
-	readonly t_bin t_info t_desc t_modes t_params t_run_modes runnable
+	readonly t_info t_desc t_modes t_params t_run_modes runnable
 }
 
 list_testcases() {	# --list
-	local t line f
+	local t line fld
 	for t in "${selected[@]}"; do
 		printf '%-20s %-18s %s\n' "$t" "${t_modes[$t]}" "${t_desc[$t]}"
 		while IFS= read -r line; do
 			case $line in
 			param=*)
-				split_param f "${line#param=}"
-				printf '%-20s --param %s=%s  (%s) %s\n' '' "${f[0]}" "${f[1]}" "${f[2]}" "${f[3]}"
+				split_param fld "${line#param=}"
+				printf '%-20s --param %s=%s  (%s) %s\n' '' "${fld[0]}" "${fld[1]}" "${fld[2]}" "${fld[3]}"
 				;;
 			esac
 		done <"${t_info[$t]}"
@@ -600,7 +601,7 @@ list_testcases() {	# --list
 # plan_points: -> points_list, npoints, largest, points_csv, capacity,
 # cap_unit, plan_runs (runner runs in all), run_ms (one run's estimate)
 plan_points() {
-	local unit=cores machine=${topo[cores]} tp=${topo[topology_points]} pmax pmin step p t m
+	local unit=cores machine=${topo[cores]} tp=${topo[topology_points]} pmax pmin step p t modes
 	if [ "$opt_smt" = 1 ]; then unit=pus machine=${topo[pus]} tp=${topo[topology_points_pus]}; fi
 	points_list=("${opt_point_list[@]}")
 	if [ "$opt_points" = topology ]; then
@@ -623,17 +624,17 @@ plan_points() {
 	esac
 	plan_runs=0
 	for t in "${runnable[@]}"; do
-		IFS=, read -ra m <<<"${t_run_modes[$t]}"
-		plan_runs=$((plan_runs + npoints * ${#m[@]} * opt_repeat))
+		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
+		plan_runs=$((plan_runs + npoints * ${#modes[@]} * opt_repeat))
 	done
 	run_ms=$(((warmup_samples + samples) * period + 300))	# + start and stop of the tasks
 	readonly points_list npoints largest points_csv capacity cap_unit plan_runs run_ms
 }
 
 print_plan() {	# --dry-run
-	local t m eta
+	local t modes eta
 	for t in "${runnable[@]}"; do
-		IFS=, read -ra m <<<"${t_run_modes[$t]}"
+		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
 		printf '%s: %s\n' "$t" "${t_desc[$t]}"
 		printf '  points:    %s (%d)\n' "$points_csv" "$npoints"
 		printf '  modes:     %s\n' "${t_run_modes[$t]}"
@@ -641,7 +642,7 @@ print_plan() {	# --dry-run
 			"$(fmt_ms $((warmup_samples * period)))" "$(fmt_ms $((samples * period)))" "$period" "$opt_repeat"
 		printf '  params:    %s\n' "${t_params[$t]:-none}"
 		printf '  placement: %s, at %d tasks:\n' "$placement" "$largest"
-		"$tests_dir/${t}_${m[0]}" -t "$largest" --placement "$placement" \
+		"$tests_dir/${t}_${modes[0]}" -t "$largest" --placement "$placement" \
 			"${opt_pass[@]}" --print-placement | sed 's/^/    /'
 	done
 	printf 'topology:  %s\n' "${topo[topology]}"
@@ -682,12 +683,12 @@ os_name() {	# PRETTY_NAME of /etc/os-release, else the system's name
 }
 
 cpu_model() {
-	local m=''
+	local model=''
 	if [ -r /proc/cpuinfo ]; then
-		m=$(awk -F': *' '/^(model name|Model|Hardware|cpu model|cpu)[ \t]*:/ { print $2; exit }' /proc/cpuinfo)
+		model=$(awk -F': *' '/^(model name|Model|Hardware|cpu model|cpu)[ \t]*:/ { print $2; exit }' /proc/cpuinfo)
 	fi
-	if [ -z "$m" ]; then m=$(sysctl -n hw.model 2>/dev/null || uname -m); fi
-	printf '%s' "$m"
+	if [ -z "$model" ]; then model=$(sysctl -n hw.model 2>/dev/null || uname -m); fi
+	printf '%s' "$model"
 }
 
 git_revision() {

@@ -66,7 +66,7 @@ rc=0
 ./runtest.sh getppid1 "${FAST[@]}" --results "$T/r3" >"$T/out" 2>"$T/err" || rc=$?
 is "$rc" 0 "a dangling latest: the run goes ahead"
 is "$(readlink "$T/r3/getppid1/latest")" "$(basename "$(cat "$T/out")")" "latest now points to the new run"
-is "$(ls -A "$T/r3/getppid1" | grep -c '^\.')" 0 "no temporary link left"
+is "$(find "$T/r3/getppid1" -mindepth 1 -name '.*' | wc -l | tr -d ' ')" 0 "no temporary link left"
 
 # ---- the runner killed by SIGKILL: a failed point, and no bash "Killed" line ----
 ./runtest.sh getppid1 "${SLOW[@]}" --results "$T/r4" >"$T/out" 2>"$T/err" &
@@ -78,7 +78,7 @@ for ((i = 0; i < 300; i++)); do
 	sleep 0.1
 done
 ok "$([ -n "$runner" ]; echo $?)" "the runner started"
-kill -KILL $runner
+kill -KILL "$runner"
 rc=0
 wait "$pid" || rc=$?
 is "$rc" 1 "runner killed by SIGKILL: exit 1"
@@ -108,7 +108,7 @@ done
 ok "$([ -s "$T/fake.log" ]; echo $?)" "runtest.sh ran its first command"
 kill -TERM "$pid"
 sleep 0.2
-kill $(cat "$T/fake.log") 2>/dev/null
+xargs kill <"$T/fake.log" 2>/dev/null
 rc=0
 wait "$pid" || rc=$?
 is "$rc" 130 "SIGTERM during runtest.sh's first command: exit 130"
@@ -126,7 +126,7 @@ for ((i = 0; i < 300; i++)); do
 done
 kill -TERM "$pid"
 sleep 0.2
-kill $(cat "$T/make.log") 2>/dev/null
+xargs kill <"$T/make.log" 2>/dev/null
 rc=0
 wait "$pid" || rc=$?
 is "$rc" 130 "SIGTERM during the build: exit 130"
@@ -146,7 +146,7 @@ trap 'umount "$M" 2>/dev/null; rm -rf -- "$T"' EXIT
 ./runtest.sh getppid1 "${SLOW[@]}" --results "$M/r" >"$T/out" 2>"$T/err" &
 pid=$!
 for ((i = 0; i < 300; i++)); do
-	lines=$(cat "$M/r/getppid1/latest/summary.csv" 2>/dev/null | wc -l)
+	lines=$(wc -l <"$M/r/getppid1/latest/summary.csv" 2>/dev/null || echo 0)
 	if [ "$lines" -gt 2 ]; then break; fi
 	sleep 0.1
 done
@@ -168,7 +168,7 @@ is "$(awk -F, 'NR > 1 { print $1 "," $2 }' "$run/samples.csv" | sort -u | head -
 "$SB_BUILD/bin/sb-summary" "$run/samples.csv" >"$T/summary" 2>&1
 is "$(cmp "$T/summary" "$run/summary.csv" && echo same)" same "samples.csv is whole and summary.csv agrees with it"
 is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "no temporary file left in the run"
-is "$(ls -A "$M/r/getppid1" | grep -c '^\.')" 0 "nor next to it"
+is "$(find "$M/r/getppid1" -mindepth 1 -name '.*' | wc -l | tr -d ' ')" 0 "nor next to it"
 is "$(left_behind)" "" "no process left behind"
 
 # at the start: the disk is full before anything runs
