@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# docs/TESTS.md is exactly what tests/gen_tests_md.sh makes from today's sources, and every testcase has the header it parses.
+# docs/TESTS.md is exactly what tests/gen_tests_md.sh makes from today's sources, and every testcase has the header it parses;
+# the Reproduces blocks (the experiments the project started from) are rendered, malformed ones refused.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -24,5 +25,42 @@ if [ "$rc" -eq 0 ]; then
 		ok $? "the generated file has a section for $t"
 	done
 fi
+# The experiments' testcases say what they reproduce, how they differ and how to run them.
+section() { awk -v h="## $1" '$0 == h { on = 1; next } /^## / { on = 0 } on' "$tmp/TESTS.md"; }
+if [ "$rc" -eq 0 ]; then
+	like "$(section alloc_free3)" '^- Reproduces: the FreeBSD UMA cross-domain free experiment' "alloc_free3 names the experiment"
+	like "$(section alloc_free3)" '^- Differs from the original: ' "alloc_free3 says how it differs"
+	like "$(section alloc_free3)" '^- Run as the original: `\./runtest\.sh alloc_free3 --points topology --placement spread`$' \
+		"alloc_free3 gives the command"
+	like "$(section unix5)" '^- Reproduces: .*unp_connectat.*uipc_disconnect' "unix5 names the experiment"
+	like "$(section unix5)" '^- Run as the original: `\./runtest\.sh unix5' "unix5 gives the command"
+	unlike "$(section unix4)" '^- Reproduces: ' "a testcase without the block has no such line"
+fi
+
+# A malformed Reproduces block is refused (exit 2) naming the file and line: a copy of the
+# generator in a tree of its own, with one testcase, run on this build's binaries.
+case $B in /*) bb=$B ;; *) bb=$PWD/$B ;; esac
+gen_bad() {	# gen_bad SED-SCRIPT: run the generator on unix5.c edited by the script
+	rm -rf "$tmp/tree"
+	mkdir -p "$tmp/tree/tests"
+	cp tests/gen_tests_md.sh "$tmp/tree/tests/"
+	: >"$tmp/tree/Makefile"
+	sed "$1" tests/unix5.c >"$tmp/tree/tests/unix5.c"
+	run env SB_BUILD="$bb" "$tmp/tree/tests/gen_tests_md.sh" "$tmp/tree/out.md"
+}
+gen_bad 's/^ \* Run: \.\/runtest\.sh unix5/ * Run: .\/runtest.sh unix4/'
+is "$rc" 2 "a Run: for another testcase is refused with exit 2"
+like "$err" '^gen_tests_md\.sh: tests/unix5\.c:[0-9]+: Run: must start with \./runtest\.sh unix5$' "naming the line"
+gen_bad 's/^ \* Differs: / * Differ: /'
+is "$rc" 2 "a misspelt field is refused with exit 2"
+like "$err" 'tests/unix5\.c:[0-9]+: expected Differs: here' "naming the field expected"
+gen_bad '/^ \* Run: /d'
+is "$rc" 2 "a block cut short is refused with exit 2"
+like "$err" 'tests/unix5\.c:[0-9]+: the Reproduces block needs Reproduces:, Differs: and Run:' "saying what it needs"
+is "$(ls -A "$tmp/tree")" "Makefile
+tests" "and no output is written"
+gen_bad '3,/^ \*\/$/d'
+is "$rc" 0 "a testcase without the block is fine"
+
 echo "1..$_n"
 exit "$_failed"

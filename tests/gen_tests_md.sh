@@ -1,10 +1,10 @@
 #!/bin/bash
-# Writes docs/TESTS.md from each tests/*.c header comment and its built binary's --info.
+# Writes docs/TESTS.md from each tests/*.c header comment (and Reproduces block) and its built binary's --info.
 #
 #   tests/gen_tests_md.sh [OUTPUT]      (default docs/TESTS.md; run `make` first)
 #
 # Builds nothing: the binaries come from $SB_BUILD (default build). Exit 2 on a
-# malformed header comment, 3 on a missing binary.
+# malformed header comment or Reproduces block, 3 on a missing binary.
 set -eu
 export LC_ALL=C	# one sort order everywhere, or the file would differ between machines
 
@@ -23,6 +23,49 @@ die() {
 	shift
 	echo "gen_tests_md.sh: $*" >&2
 	exit "$code"
+}
+
+# seed_block SRC NAME: the block after the header of a testcase that reproduces one of
+# the experiments this project started from, from line 3 (a field goes on over lines ' *   more'):
+#   /* Reproduces: <the experiment>
+#    * Differs: <what is not as in the original>
+#    * Run: ./runtest.sh NAME <options>
+#    */
+# Prints the three texts, one a line, in that order; nothing when line 3 starts
+# no such block; exit 2 with "SRC:LINE: what is wrong" on stderr.
+seed_block() {
+	awk -v src="$1" -v name="$2" '
+	BEGIN { want[1] = "Reproduces"; want[2] = "Differs"; want[3] = "Run" }
+	function bad_at(ln, msg) { printf "%s:%d: %s\n", src, ln, msg >"/dev/stderr"; failed = 1; exit 2 }
+	function bad(msg) { bad_at(NR, msg) }
+	NR < 3 { next }
+	NR == 3 && !/^\/\* Reproduces: / { exit 0 }
+	/^ \*\/$/ { closed = 1; exit 0 }
+	{
+		line = $0
+		if (NR == 3) sub(/^\/\* /, "", line)
+		else if (!sub(/^ \* /, "", line)) bad("expected \" * \" or \" */\" in the Reproduces block")
+		if (line ~ /^[A-Za-z]+: ./) {
+			key = substr(line, 1, index(line, ":") - 1)
+			if (n == 3 || key != want[n + 1])
+				bad(n == 3 ? "expected \" */\" after Run:" : "expected " want[n + 1] ": here")
+			val[++n] = substr(line, length(key) + 3)
+			at[n] = NR
+		} else if (line ~ /^  +[^ ]/) {
+			sub(/^ +/, "", line)
+			val[n] = val[n] " " line
+		} else {
+			bad("expected a field (" want[n < 3 ? n + 1 : 3] ": ...) or a continuation indented two more spaces")
+		}
+	}
+	END {
+		if (failed || n == 0) exit (failed ? 2 : 0)
+		if (!closed) bad("the Reproduces block has no \" */\"")
+		if (n < 3) bad("the Reproduces block needs Reproduces:, Differs: and Run:")
+		if (val[3] != "./runtest.sh " name && index(val[3], "./runtest.sh " name " ") != 1)
+			bad_at(at[3], "Run: must start with ./runtest.sh " name)
+		for (i = 1; i <= 3; i++) print val[i]
+	}' "$1"
 }
 
 # Table cells: a literal | would split the cell.
@@ -61,6 +104,8 @@ for src in "${files[@]}"; do
 	*) die 2 "$src:2: header must be ' * Stresses: <kernel path>. */'" ;;
 	esac
 
+	seed=$(seed_block "$src" "$name" 2>"$tmp/err") || die 2 "$(head -n 1 "$tmp/err")"
+
 	bin=$build/bin/${name}_processes
 	[ -x "$bin" ] || bin=$build/bin/${name}_threads
 	[ -x "$bin" ] || die 3 "$build/bin/${name}_processes not found: run make first (or set SB_BUILD)"
@@ -84,6 +129,14 @@ for src in "${files[@]}"; do
 		printf -- '- Modes: %s\n' "$modes"
 		printf -- '- Linux only: %s\n' "$linux"
 		printf -- '- Run: `./runtest.sh %s`\n' "$name"
+		if [ -n "$seed" ]; then
+			{ read -r reproduces; read -r differs; read -r seed_run; } <<EOF
+$seed
+EOF
+			printf -- '- Reproduces: %s\n' "$reproduces"
+			printf -- '- Differs from the original: %s\n' "$differs"
+			printf -- '- Run as the original: `%s`\n' "$seed_run"
+		fi
 		if grep -q '^param=' "$tmp/info"; then
 			printf '\n| parameter | default | values | meaning |\n|---|---|---|---|\n'
 			# Tabs to \037: IFS whitespace would merge the empty default of `dir` away.
