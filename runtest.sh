@@ -5,7 +5,8 @@
 # the variables its comment names ("-> x"), readonly from then on except the
 # sweep's per-run ones (start_run's run_*, sweep's t_dir/t_status). Shared at
 # run time: only what the traps need (the block below).
-# What the C tools will do themselves sits in marked functions ("becomes:"):
+# What the C tools do or will do sits in marked functions ((a) is done: the runner
+# writes whole samples.csv rows; the rest are marked "becomes:"):
 # (a) runner_format, samples_header, samples_rows  (b) point_figure  (c) table
 # (d) check_runner_values  (e) sweep_options.  docs/ARCHITECTURE.md maps it all.
 set -eu
@@ -16,7 +17,6 @@ PROG=runtest.sh
 MAX_TASKS=4194304	# (d) the runner's limit (PID_MAX_LIMIT)
 NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
 RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
-RUNNER_HEADER=phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct	# (a)
 
 # The state the traps read.
 phase=setup		# setup: a signal exits at once; sweep: it stops the sweep
@@ -140,26 +140,32 @@ now_ms() {	# now_ms VAR: milliseconds into VAR (no $(...): a ^C would leave it e
 
 # ---- the swap points: what the runner and sb-summary will do ---------------------
 
-# (a) runner_format ARRAY RUN: the runner's output options for run RUN, into ARRAY
-# becomes: _fmt=(--format samples --run "$2" --no-header)
+# (a) runner_format ARRAY RUN: the runner's output options for run RUN, into
+# ARRAY: complete samples.csv rows (mode, tasks, run included), no header
 runner_format() {
 	local -n _fmt=$1
-	_fmt=(--format csv)
+	_fmt=(--format samples --run "$2" --no-header)
 }
 
-# (a) the header line of samples.csv
-# becomes: "$tests_dir/${run_test}_${t_run_modes[$run_test]%%,*}" --format samples --print-header
-samples_header() { printf 'mode,tasks,run,%s\n' "$RUNNER_HEADER"; }
+# (a) samples_header TEST: the header line of samples.csv, as the runner writes it
+samples_header() {
+	local b
+	for b in "$tests_dir/${1}_processes" "$tests_dir/${1}_threads"; do
+		if [ -x "$b" ]; then
+			"$b" --format samples --print-header
+			return
+		fi
+	done
+	return 1
+}
 
-# (a) samples_rows MODE TASKS RUN FILE: the runner's output as samples.csv rows;
-# status 1 when FILE is not the runner's CSV or measured nothing
-# becomes: awk -F, '{ print } $4 == "measure" { m++ } END { exit !m }' "$4"
+# (a) samples_rows MODE TASKS RUN FILE: the runner's rows, unchanged; status 1
+# when FILE holds no measured row (the runner wrote its rows itself)
 samples_rows() {
-	awk -F, -v pre="$1,$2,$3" -v hdr="$RUNNER_HEADER" '
-		NR == 1 { if ($0 != hdr) exit 1; next }
-		NF != 9 { exit 1 }
-		{ print pre "," $0; if ($1 == "measure") measured++ }
-		END { exit !(NR > 1 && measured > 0) }' "$4"
+	awk -F, -v pre="$1,$2,$3," '
+		index($0, pre) != 1 { exit 1 }
+		{ print } $4 == "measure" { m++ }
+		END { exit !m }' "$4"
 }
 
 # (b) point_figure MODE TASKS RUNDIR: "4.81M ops/s ±0.4%", nothing when absent
@@ -801,7 +807,7 @@ start_run() {
 	read -r run_id s <"$TMP/run_id"
 	run_date=${s:0:4}-${s:4:2}-${s:6:2}T${s:9:2}:${s:11:2}:${s:13:2}Z
 	run_test=$1 run_dir=$results/$1/$run_id
-	samples_header >"$TMP/samples.csv"
+	samples_header "$1" >"$TMP/samples.csv" || die 3 "$1: the runner cannot print its samples.csv header"
 	if ! (protect write_meta running); then
 		rmdir -- "$run_dir" 2>/dev/null || true	# nothing in it: no run directory without meta
 		exit 3
