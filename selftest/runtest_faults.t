@@ -89,6 +89,16 @@ is "$(meta "$run/meta" status),$(meta "$run/meta" error)" "failed,the runner was
 is "$(left_behind)" "" "no process left behind"
 is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "no temporary file left"
 
+# wait_for_file FILE: until FILE is non-empty (a stand-in command has started), at most 30 s
+wait_for_file() {
+	local i
+	for ((i = 0; i < 300; i++)); do
+		if [ -s "$1" ]; then return 0; fi
+		sleep 0.1
+	done
+	return 1
+}
+
 # ---- SIGTERM at the very start: 130, not the shell's default 143 ----
 # The first external commands runtest.sh runs are these stand-ins: they say
 # when they run and then wait, so the signal arrives while runtest.sh is in
@@ -101,10 +111,7 @@ done
 : >"$T/fake.log"
 PATH=$T/fake:$PATH ./runtest.sh getppid1 --dry-run >/dev/null 2>"$T/err" &
 pid=$!
-for ((i = 0; i < 300; i++)); do
-	if [ -s "$T/fake.log" ]; then break; fi
-	sleep 0.1
-done
+wait_for_file "$T/fake.log" || true
 ok "$([ -s "$T/fake.log" ]; echo $?)" "runtest.sh ran its first command"
 kill -TERM "$pid"
 sleep 0.2
@@ -120,10 +127,7 @@ chmod +x "$T/fake/make"
 : >"$T/make.log"
 TMPDIR=$T/tmp MAKE=$T/fake/make ./runtest.sh getppid1 --dry-run >/dev/null 2>"$T/err" &
 pid=$!
-for ((i = 0; i < 300; i++)); do
-	if [ -s "$T/make.log" ]; then break; fi
-	sleep 0.1
-done
+wait_for_file "$T/make.log" || true
 kill -TERM "$pid"
 sleep 0.2
 xargs kill <"$T/make.log" 2>/dev/null
