@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "janitor.h"
 #include "util.h"
 
 /* Linked in only when a testcase calls sb_tmpdir(), so only such testcases have `dir`. */
@@ -33,6 +34,8 @@ void sb_tmpdir_remove(void)
 	if (path[0])
 		nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	path[0] = '\0';
+	/* Removed (or warned about): the janitor has nothing left to do. */
+	sb_janitor_release();
 }
 
 const char *sb_tmpdir(void)
@@ -58,9 +61,10 @@ const char *sb_tmpdir(void)
 		path[0] = '\0';
 		sb_die(SB_EXIT_USAGE, "directory name too long: %s", base);
 	}
-	if (!mkdtemp(path)) {
-		int e = errno;
+	/* Made by the janitor, which removes it even if the runner is SIGKILLed. */
+	int e = sb_janitor_mkdtemp(path);
 
+	if (e) {
 		path[0] = '\0';
 		sb_die(e == ENOENT || e == ENOTDIR ? SB_EXIT_USAGE : SB_EXIT_ENV,
 		       "cannot create a directory under %s: %s", base, strerror(e));
