@@ -21,6 +21,8 @@ struct sb_param *sb_api_params(void);
  * of the run, however it ends (idempotent).
  */
 void sb_tmpdir_make(void) __attribute__((weak));
+/* Exit 2 (3 for the built-in defaults) unless the directory can be used: --check runs it too. */
+void sb_tmpdir_check(void) __attribute__((weak));
 void sb_tmpdir_remove(void) __attribute__((weak));
 
 #endif

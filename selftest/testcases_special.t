@@ -55,16 +55,16 @@ else
 fi
 if [ "$(stat -f -c %T "$dir")" != tmpfs ]; then
 	tc "$B/bin/fallocate1_processes" $short --param dir="$dir"
-	is "$rc" 1 "fallocate1 refuses a directory that is not on tmpfs"
+	is "$rc" 2 "fallocate1 refuses a directory that is not on tmpfs, before running (exit 2)"
 	like "$err" "is on .*, not tmpfs" "naming the filesystem"
 	is "$(ls -A "$dir")" "" "and leaves nothing behind"
 else
 	for i in 1 2 3; do skip "the test directory is on tmpfs"; done
 fi
 
-# odirect_refused NAME FS: the last run failed (exit 1) naming FS as refusing O_DIRECT
+# odirect_refused NAME FS: the last run was refused before running (exit 2), naming FS as refusing O_DIRECT
 odirect_refused() {
-	is "$rc" 1 "$1 exits 1 where O_DIRECT is refused"
+	is "$rc" 2 "$1 exits 2 where O_DIRECT is refused"
 	like "$err" "O_DIRECT not supported on $2 at " "$1 names the filesystem ($2)"
 }
 
@@ -84,7 +84,7 @@ else
 fi
 
 # ramfs refuses O_DIRECT on every kernel; mount one in a private mount namespace (root only).
-# read3 is refused when it creates its file, read4 when a task opens the shared one.
+# Both declare SB_TMPDIR_O_DIRECT: refused before anything runs.
 ram=$tmp/ramfs
 mkdir "$ram"
 if unshare -m sh -c 'mount -t ramfs ramfs "$1"' sh "$ram" 2>/dev/null; then
