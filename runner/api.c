@@ -72,20 +72,24 @@ static void vfail(int with_errno, const char *fmt, va_list ap)
 	char buf[sizeof(((struct sb_task_ctl *)0)->msg)];
 	int len = vsnprintf(buf, sizeof(buf), fmt, ap);
 
+	/* A full disk or quota is the environment's fault, not the measurement's. */
+	int code = with_errno && sb_errno_is_env(saved) ? SB_EXIT_ENV : SB_EXIT_FAIL;
+
 	if (with_errno && len >= 0 && (size_t)len < sizeof(buf))
 		snprintf(buf + len, sizeof(buf) - len, ": %s", strerror(saved));
 	if (current_task < 0 || getpid() == sb_runner_pid || !sb_ctr.ctl) {
 		/* In the runner (testcase_prepare or _cleanup): say so; the run's end cleans up. */
-		sb_die(SB_EXIT_FAIL, "%s: %s", current_task < 0 ? "testcase" : "task", buf);
+		sb_die(code, "%s: %s", current_task < 0 ? "testcase" : "task", buf);
 	}
 	/* In a task: leave the message where the runner looks, wake it, go. */
 	struct sb_task_ctl *c = &sb_ctr.ctl[current_task];
 	memcpy(c->msg, buf, sizeof(c->msg));
+	c->err = with_errno ? saved : 0;
 	c->by_partner = in_partner;
 	__atomic_store_n(&c->state, SB_T_FAILED, __ATOMIC_RELEASE);
 	kill(sb_runner_pid, SIGUSR1);
 	/* In threads mode this ends every task thread; the runner reports. */
-	_exit(SB_EXIT_FAIL);
+	_exit(code);
 }
 
 void sb_fatal(const char *fmt, ...)

@@ -304,7 +304,7 @@ static int reported(char *msg, size_t size)
 
 		if (state == SB_T_FAILED) {
 			snprintf(msg, size, "task %lu%s: %s", i, c->by_partner ? "'s partner" : "", c->msg);
-			return SB_EXIT_FAIL;
+			return sb_errno_is_env(c->err) ? SB_EXIT_ENV : SB_EXIT_FAIL;
 		}
 		if (state == SB_T_PARTNER_RETURNED) {
 			snprintf(msg, size, "task %lu's partner returned from its function (new_task); "
