@@ -678,6 +678,21 @@ check_results() {	# each results/<test>: made, writable, not full, its latest ou
 	done
 }
 
+# check_space: the results directories hold at least what the run will write:
+# samples.csv (a row of about 128 bytes per sample of every planned run) twice
+# (the new copy is written before the old one goes), summary.csv and meta.
+check_space() {
+	local t need kb
+	need=$(((plan_runs * (warmup_samples + samples) * 128 * 2 + plan_runs * 256 + ${#runnable[@]} * 8192 + 1023) / 1024))
+	for t in "${runnable[@]}"; do
+		kb=$(df -Pk -- "$results/$t" 2>/dev/null | awk 'NR == 2 { print $4 }') || kb=''
+		case $kb in '' | *[!0-9]*) continue ;; esac	# unknown: the writes will tell
+		if [ "$kb" -lt "$need" ]; then
+			die 3 "the results directory $(shown "$results/$t") has $kb KB free; this run writes about $need KB"
+		fi
+	done
+}
+
 os_name() {	# PRETTY_NAME of /etc/os-release, else the system's name
 	local v
 	if [ -r /etc/os-release ] && v=$(grep -m 1 '^PRETTY_NAME=' /etc/os-release); then
@@ -1008,6 +1023,7 @@ main() {
 		warn "warning: points above $capacity tasks are oversubscribed (placement $placement: $capacity $cap_unit)"
 	fi
 	check_results		# writable, before anything runs
+	check_space		# room for the run's files
 	machine_facts "$@"
 
 	phase=sweep

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A runner whose private directory fills up keeps the cause: exit 3, ENOSPC and the path, in the runner's
-# one line and in runtest.sh's meta (a small tmpfs; root only).
+# one line and in runtest.sh's meta; a results disk too small for the plan is refused (a small tmpfs; root only).
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/read1_processes" "$SB_BUILD/bin/read1_threads"
 private_bins "$SB_BUILD/bin" read1
@@ -35,4 +35,13 @@ like "$(meta "$run/meta" error)" "^read1_processes: task [01]: write $M/scaleben
 	"meta's error keeps the cause and the path"
 like "$(cat "$T/err")" "No space left on device" "and the sweep says it on stderr"
 is "$(ls -A "$M")" "" "nothing left in the full directory"
+
+# runtest.sh: results on a disk too small for the plan's files: exit 3 before anything runs.
+rc=0
+./runtest.sh read1 --points 1,2 --duration 100 --period-ms 1 --warmup 0 --quiet \
+	--results "$M/r" >"$T/out" 2>"$T/err" || rc=$?
+is "$rc" 3 "results with less room than the run's files: exit 3"
+like "$(cat "$T/err")" "^runtest\.sh: the results directory $M/r/read1 has [0-9]+ KB free; this run writes about [0-9]+ KB$" \
+	"one line with the room and the need"
+is "$(ls -A "$M/r/read1")" "" "and no run directory"
 done_testing
