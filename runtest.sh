@@ -15,6 +15,7 @@ trap 'exit 130' INT TERM HUP
 
 PROG=runtest.sh
 MAX_TASKS=4194304	# (d) the runner's limit (PID_MAX_LIMIT)
+MAX_POINTS=8192		# a range sweep's points at most: the most CPUs Linux supports (NR_CPUS)
 NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
 RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
 
@@ -617,6 +618,7 @@ plan_points() {
 		if [ "$pmin" -gt "$pmax" ]; then
 			usage_error "--min-procs $pmin is larger than the default --max-procs $pmax ($unit here)"
 		fi
+		check_point_count "$pmin" "$pmax" "$step"
 		points_list=("$pmin")
 		for ((p = (pmin / step + 1) * step; p < pmax; p += step)); do points_list+=("$p"); done
 		if [ "$pmax" -gt "$pmin" ]; then points_list+=("$pmax"); fi
@@ -637,6 +639,33 @@ plan_points() {
 	readonly points_list npoints largest points_csv capacity cap_unit plan_runs run_ms
 }
 
+# check_point_count MIN MAX STEP: a range of more than MAX_POINTS points is a
+# mistake (years of runs), refused before the list is built
+check_point_count() {
+	local n=$(($2 / $3 - $1 / $3 + 1))
+	if [ "$n" -gt "$MAX_POINTS" ]; then
+		usage_error "--min-procs $1 to --max-procs $2 in steps of $3 is $n points, more than $MAX_POINTS: use a larger --step or --points"
+	fi
+}
+
+# placement_rows TESTCASE MODE: --dry-run's placement of the largest point, one
+# row per place; the tasks beyond them (oversubscription) wrap around, in one line
+placement_rows() {
+	local rows=$largest which
+	if [ "$placement" = none ]; then rows=1; fi	# every task alike
+	if [ "$rows" -gt "$capacity" ]; then rows=$capacity; fi
+	"$tests_dir/${1}_$2" -t "$rows" --placement "$placement" "${opt_pass[@]}" --print-placement | sed 's/^/    /'
+	if [ "$largest" -gt "$rows" ]; then
+		which="tasks $rows-$((largest - 1))"
+		if [ "$largest" = $((rows + 1)) ]; then which="task $rows"; fi
+		if [ "$rows" = 1 ]; then
+			printf '    %s: as task 0\n' "$which"
+		else
+			printf '    %s: wrap around, task i placed as task i %% %d\n' "$which" "$rows"
+		fi
+	fi
+}
+
 print_plan() {	# --dry-run
 	local t modes eta
 	for t in "${runnable[@]}"; do
@@ -648,8 +677,7 @@ print_plan() {	# --dry-run
 			"$(fmt_ms $((warmup_samples * period)))" "$(fmt_ms $((samples * period)))" "$period" "$opt_repeat"
 		printf '  params:    %s\n' "${t_params[$t]:-none}"
 		printf '  placement: %s, at %d tasks:\n' "$placement" "$largest"
-		"$tests_dir/${t}_${modes[0]}" -t "$largest" --placement "$placement" \
-			"${opt_pass[@]}" --print-placement | sed 's/^/    /'
+		placement_rows "$t" "${modes[0]}"
 	done
 	printf 'topology:  %s\n' "${topo[topology]}"
 	fmt_eta eta $(((plan_runs * run_ms + 999) / 1000))
