@@ -686,6 +686,25 @@ print_plan() {	# --dry-run
 
 # ---- phase: the results directory, the machine ----------------------------------
 
+# check_runners: each runner's own --check of this sweep's options (parameters,
+# their directories, the placement, TMPDIR), before a run directory exists: its
+# one line and its exit code (2 input, 3 environment)
+check_runners() {
+	local t m modes rc err
+	for t in "${runnable[@]}"; do
+		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
+		for m in "${modes[@]}"; do
+			rc=0
+			err=$("$tests_dir/${t}_$m" --check -t "$largest" --placement "$placement" "${opt_pass[@]}" 2>&1 >/dev/null) || rc=$?
+			if [ "$rc" != 0 ]; then
+				err=$(awk 'NF { last = $0 } END { print last }' <<<"$err")
+				case $rc in 2 | 3) ;; *) rc=3 ;; esac
+				die "$rc" "${err:-${t}_$m --check failed with status $rc}"
+			fi
+		done
+	done
+}
+
 check_results() {	# each results/<test>: made, writable, not full, its latest ours to replace
 	local t dir probe err
 	for t in "${runnable[@]}"; do
@@ -1050,6 +1069,7 @@ main() {
 	if [ "$largest" -gt "$capacity" ]; then
 		warn "warning: points above $capacity tasks are oversubscribed (placement $placement: $capacity $cap_unit)"
 	fi
+	check_runners		# the runners accept the options (--param dir=...)
 	check_results		# writable, before anything runs
 	check_space		# room for the run's files
 	machine_facts "$@"
