@@ -27,6 +27,7 @@ child=''		# the runner at work
 active_run=''		# the run directory whose meta is not final yet
 progress_open=0		# a progress line without its newline is on the terminal
 TMP=''			# the working directory (make_workdir), removed at exit
+janitor_fd=''		# the pipe to the janitor (start_janitor)
 
 usage() {
 	cat <<'EOF'
@@ -442,6 +443,22 @@ make_workdir() {	# -> TMP (on_exit removes it)
 	made=$(mktemp -d "$dir/runtest.XXXXXX" 2>&1) ||
 		die 3 "cannot make a working directory in TMPDIR $dir: $(reason "$made")"
 	TMP=$made
+	start_janitor
+}
+
+# start_janitor: a process that outlives runtest.sh by design. It holds the read
+# end of a pipe whose write end only runtest.sh (and its short-lived subshells)
+# hold; at end of file, however runtest.sh ended (SIGKILL included), it stops
+# the runner at work ($TMP/child) and removes the working directory. The
+# runner and make do not get the write end (they may outlive runtest.sh).
+start_janitor() {
+	exec {janitor_fd}> >(
+		trap '' INT TERM HUP
+		exec >/dev/null 2>&1
+		cat >/dev/null
+		if read -r pid <"$TMP/child"; then kill -TERM "$pid"; fi
+		rm -rf -- "$TMP"
+	)
 }
 
 # ---- phase: the testcases, the build, the topology ------------------------------
@@ -500,7 +517,7 @@ build_tools() {	# make what the sweep runs -> tool_summary, tool_topology
 	fi
 	command -v "${MAKE:-make}" >/dev/null 2>&1 ||
 		die 3 "make not found: install GNU make (or run 'make deps' as root)"
-	if ! "${MAKE:-make}" -s -C "$ROOT" BUILD="$build" "${targets[@]}" >"$TMP/make.log" 2>&1; then
+	if ! "${MAKE:-make}" -s -C "$ROOT" BUILD="$build" "${targets[@]}" >"$TMP/make.log" 2>&1 {janitor_fd}>&-; then
 		end_progress
 		tail -n 25 "$TMP/make.log" >&2
 		die 3 "the build failed (make output above)"
@@ -892,8 +909,9 @@ run_once() {
 	{
 		"${aslr_wrap[@]}" "$tests_dir/${t}_$m" -t "$n" -s "$samples" --warmup "$warmup_samples" \
 			--period-ms "$period" --placement "$placement" "${opt_pass[@]}" "${fmt[@]}" \
-			>"$TMP/out" 2>"$TMP/err" &
+			>"$TMP/out" 2>"$TMP/err" {janitor_fd}>&- &
 		child=$!
+		printf '%s\n' "$child" >"$TMP/child"
 		while :; do
 			sigflag=0 rc=0
 			wait "$child" || rc=$?
@@ -906,6 +924,7 @@ run_once() {
 			break
 		done
 		child=''
+		rm -f -- "$TMP/child"
 	} 2>/dev/null
 	if [ "$rc" = 0 ] && samples_rows "$m" "$n" "$4" "$TMP/out" >>"$TMP/point"; then
 		# the runner's notes, each once (oversubscription is warned about up front)
