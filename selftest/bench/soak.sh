@@ -215,11 +215,13 @@ one_bad() {	# a bad option, parameter or environment: exit 2 or 3 in one line, n
 		"2|./runtest.sh getppid1 --duration abc --results $W/res"
 		"2|./runtest.sh getppid1 --mode sideways --results $W/res"
 		"2|./runtest.sh getppid1 --label $(printf 'x%.0s' {1..240}) --results $W/res"
-		"2|./runtest.sh read1 --points 1 --param dir=$W/nonexist --duration 0.2 --warmup 0 --results $W/res"
-		"2|./runtest.sh getppid1 --points 1 --param nosuch=1 --duration 0.2 --warmup 0 --results $W/res"
-		"3|env TMPDIR=$W/nonexist ./runtest.sh getppid1 --points 1 --duration 0.2 --results $W/res"
-		"3|env TMPDIR=$W/garbage ./runtest.sh getppid1 --points 1 --duration 0.2 --results $W/res"
-		"2|env HWLOC_XMLFILE=$W/garbage ./runtest.sh getppid1 --points 1 --duration 0.2 --results $W/res"
+		"2|./runtest.sh read1 --points 1 --param dir=$W/nonexist --duration 0.2 --warmup 0 --period-ms 100 --results $W/res"
+		"2|./runtest.sh getppid1 --points 1 --param nosuch=1 --duration 0.2 --warmup 0 --period-ms 100 --results $W/res"
+		"3|env TMPDIR=$W/nonexist ./runtest.sh getppid1 --points 1 --duration 0.2 --warmup 0 --period-ms 100 --results $W/res"
+		"3|env TMPDIR=$W/garbage ./runtest.sh getppid1 --points 1 --duration 0.2 --warmup 0 --period-ms 100 --results $W/res"
+		"2|env HWLOC_XMLFILE=$W/garbage ./runtest.sh getppid1 --points 1 --duration 0.2 --warmup 0 --period-ms 100 --results $W/res"
+		"2|env HWLOC_XMLFILE=$W/empty ./runtest.sh getppid1 --points 1 --duration 0.2 --warmup 0 --period-ms 100 --results $W/res"
+		"2|env HWLOC_SYNTHETIC=pack:x ./runtest.sh getppid1 --points 1 --duration 0.2 --warmup 0 --period-ms 100 --results $W/res"
 	)
 	pick i ${#cases[@]}
 	read -ra cmd <<<"${cases[$i]#*|}"
