@@ -82,7 +82,8 @@ void sb_flush_stdout(void)
 
 int sb_errno_is_env(int e)
 {
-	return e == ENOSPC || e == EDQUOT;
+	/* no room, or a limit on open files (RLIMIT_NOFILE, the system's table) */
+	return e == ENOSPC || e == EDQUOT || e == EMFILE || e == ENFILE;
 }
 
 long long sb_parse_ll(const char *opt, const char *s, long long min, long long max)
