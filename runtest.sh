@@ -28,6 +28,7 @@ active_run=''		# the run directory whose meta is not final yet
 progress_open=0		# a progress line without its newline is on the terminal
 TMP=''			# the working directory (make_workdir), removed at exit
 janitor_fd=''		# the pipe to the janitor (start_janitor)
+janitor_out=''
 
 usage() {
 	cat <<'EOF'
@@ -436,29 +437,39 @@ check_args() {
 		placement period samples warmup_samples rounded_note label results
 }
 
-make_workdir() {	# -> TMP (on_exit removes it)
-	local dir=${TMPDIR:-/tmp} made
+make_workdir() {	# -> TMP (on_exit removes it; the janitor too if runtest.sh is killed)
+	local dir=${TMPDIR:-/tmp} line=''
 	[ -e "$dir" ] || die 3 "TMPDIR $dir does not exist"
 	[ -d "$dir" ] || die 3 "TMPDIR $dir is not a directory"
-	made=$(mktemp -d "$dir/runtest.XXXXXX" 2>&1) ||
-		die 3 "cannot make a working directory in TMPDIR $dir: $(reason "$made")"
-	TMP=$made
-	start_janitor
+	start_janitor "$dir"
+	read -r line <&"$janitor_out" || true
+	case $line in
+	"ok $dir/runtest."*) TMP=${line#ok } ;;
+	*) die 3 "cannot make a working directory in TMPDIR $dir: $(reason "${line#err }")" ;;
+	esac
 }
 
-# start_janitor: a process that outlives runtest.sh by design. It holds the read
-# end of a pipe whose write end only runtest.sh (and its short-lived subshells)
-# hold; at end of file, however runtest.sh ended (SIGKILL included), it stops
-# the runner at work ($TMP/child) and removes the working directory. The
-# runner and make do not get the write end (they may outlive runtest.sh).
+# start_janitor DIR: a process that outlives runtest.sh by design. It makes the
+# working directory in DIR (so that no moment exists when the directory is
+# there and nobody will remove it), says "ok PATH" (or "err MESSAGE"), then
+# reads its standard input, a pipe only runtest.sh writes, to its end: however
+# runtest.sh ended (SIGKILL included) it then stops the runner at work
+# ($TMP/child) and removes the directory. The runner and make do not get the
+# pipe (they may outlive runtest.sh). -> janitor_fd, janitor_out
 start_janitor() {
-	exec {janitor_fd}> >(
+	coproc JANITOR {
 		trap '' INT TERM HUP
+		if ! made=$(mktemp -d "$1/runtest.XXXXXX" 2>&1); then
+			printf 'err %s\n' "${made//$'\n'/ }"
+			exit 0
+		fi
+		printf 'ok %s\n' "$made"
 		exec >/dev/null 2>&1
 		cat >/dev/null
-		if read -r pid <"$TMP/child"; then kill -TERM "$pid"; fi
-		rm -rf -- "$TMP"
-	)
+		if read -r pid <"$made/child"; then kill -TERM "$pid"; fi
+		rm -rf -- "$made"
+	} 2>/dev/null
+	janitor_fd=${JANITOR[1]} janitor_out=${JANITOR[0]}
 }
 
 # ---- phase: the testcases, the build, the topology ------------------------------
