@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_load.h"
+#include "results.h"
 #include "compare_runs.h"
 
 enum verdict { V_NA, V_SAME, V_FASTER, V_SLOWER };

@@ -1,6 +1,6 @@
 /* Loading a scalebench run directory (meta, samples.csv) into per-point values for compare. */
-#ifndef SCALEBENCH_COMPARE_LOAD_H
-#define SCALEBENCH_COMPARE_LOAD_H
+#ifndef SCALEBENCH_RESULTS_H
+#define SCALEBENCH_RESULTS_H
 
 #include <stddef.h>
 

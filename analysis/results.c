@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare_load.h"
+#include "results.h"
 
 struct sb_run_acc {
 	long run;
