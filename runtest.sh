@@ -5,8 +5,9 @@
 # the variables its comment names ("-> x"), readonly from then on except the
 # sweep's per-run ones (start_run's run_*, sweep's t_dir/t_status). Shared at
 # run time: only what the traps need (the block below).
-# What the C tools do or will do sits in marked functions ((a) is done: the runner
-# writes whole samples.csv rows; the rest are marked "becomes:"):
+# What the C tools do or will do sits in marked functions ((a) to (c) are done: the
+# runner writes whole samples.csv rows, sb-summary shows the figures; the rest are
+# marked "becomes:"):
 # (a) runner_format, samples_header, samples_rows  (b) point_figure  (c) table
 # (d) check_runner_values  (e) sweep_options.  docs/ARCHITECTURE.md maps it all.
 set -eu
@@ -169,54 +170,10 @@ samples_rows() {
 }
 
 # (b) point_figure MODE TASKS RUNDIR: "4.81M ops/s ±0.4%", nothing when absent
-# becomes: "$tool_summary" --point "$1:$2" "$3"
-point_figure() {
-	awk -F, -v t="$2" -v m="$1" '
-		function human(v) {
-			if (v >= 1e9) { v /= 1e9; u = "G" } else if (v >= 1e6) { v /= 1e6; u = "M" }
-			else if (v >= 1e3) { v /= 1e3; u = "K" } else u = ""
-			return sprintf(v >= 100 ? "%.0f%s" : v >= 10 ? "%.1f%s" : "%.2f%s", v, u)
-		}
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$1 == t && $(c[m]) != "" {
-			s = human($(c[m])) " ops/s"
-			ci = $(c[m "_ci"])
-			if (ci != "" && $(c[m]) > 0) s = s sprintf(" \302\261%.1f%%", 100 * ci / $(c[m]))
-			print s
-		}' "$3/summary.csv"
-}
+point_figure() { "$tool_summary" --point "$1:$2" "$3"; }
 
 # (c) table RUNDIR: the end-of-sweep table, up to 12 of the points
-# becomes: "$tool_summary" --table "$1"
-table() {
-	awk -F, '
-		function human(v) {
-			if (v == "") return "-"
-			if (v >= 1e9) { v /= 1e9; u = "G" } else if (v >= 1e6) { v /= 1e6; u = "M" }
-			else if (v >= 1e3) { v /= 1e3; u = "K" } else u = ""
-			return sprintf(v >= 100 ? "%.0f%s" : v >= 10 ? "%.1f%s" : "%.2f%s", v, u)
-		}
-		function pct(ci, v) { return (ci == "" || v == "" || v == 0) ? "" : sprintf("%.1f%%", 100 * ci / v) }
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$1 == 0 { next }
-		{ n++; row[n] = $0 }
-		END {
-			if (!n) { print "  (no completed point)"; exit }
-			printf "  %6s %10s %7s %10s %7s %10s\n", "tasks", "processes", "+-", "threads", "+-", "vs linear"
-			k = n > 12 ? 12 : n
-			for (j = 0; j < k; j++) {
-				i = k > 1 ? 1 + int(j * (n - 1) / (k - 1) + 0.5) : 1
-				if (i == last) continue
-				last = i
-				split(row[i], f, ",")
-				p = f[c["processes"]]; t = f[c["threads"]]; l = f[c["linear"]]
-				b = (p != "" && (t == "" || p + 0 >= t + 0)) ? p : t
-				printf "  %6s %10s %7s %10s %7s %10s\n", f[1], human(p), pct(f[c["processes_ci"]], p),
-					human(t), pct(f[c["threads_ci"]], t),
-					(l != "" && l > 0 && b != "") ? sprintf("%.0f%%", 100 * b / l) : "-"
-			}
-		}' "$1/summary.csv"
-}
+table() { "$tool_summary" --table "$1"; }
 
 # (d) The checks of values for the runner that the runner makes itself: the
 # --placement name; every task count (--max-procs, --min-procs, --points) at
