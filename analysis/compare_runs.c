@@ -405,7 +405,7 @@ static void print_curves(const struct ctx *c)
 }
 
 static const char correlated_note[] =
-	"per-second samples are compared where a side has fewer than 3 runs of a point; "
+	"per-second samples are compared where a side has fewer than 2 runs of a point; "
 	"samples of one run are correlated, so the +/- figures are too narrow and "
 	"differences look more certain than they are: make both runs with runtest.sh "
 	"--repeat 3 (or more) to compare the means of independent runs";

@@ -449,7 +449,7 @@ static int point_add(struct sb_point *p, long run, double v)
 	return 0;
 }
 
-/* Summarise each point's samples and, with 3 or more runs, its per-run means. */
+/* Summarise each point's samples and, with SB_INDEPENDENT_RUNS or more runs, its per-run means. */
 static int points_finish(struct sb_run *r)
 {
 	for (size_t i = 0; i < r->npts; i++) {
@@ -458,7 +458,7 @@ static int points_finish(struct sb_run *r)
 		if (sb_stats_compute_var(p->samples.v, p->samples.n, &p->samples.st,
 					 &p->samples.var, NULL) != 0)
 			return -1;
-		if (p->nruns >= SB_MIN_INDEPENDENT_RUNS) {
+		if (sb_runs_independent(p->nruns)) {
 			qsort(p->runs, p->nruns, sizeof(*p->runs), cmp_acc);
 			p->means.v = malloc(p->nruns * sizeof(*p->means.v));
 			if (p->means.v == NULL)

@@ -6,9 +6,6 @@
 
 #include "stats.h"
 
-/* Runs per point from which the per-run means are compared instead of the samples. */
-#define SB_MIN_INDEPENDENT_RUNS 3
-
 struct sb_run_acc;		/* per-run sums while loading */
 
 /* Values of a point, and their summary. */
@@ -24,7 +21,7 @@ struct sb_point {
 	char mode[32];
 	long tasks;
 	struct sb_values samples;	/* every measured per-second sample, all runs */
-	struct sb_values means;		/* the per-run means; n == 0 below 3 runs */
+	struct sb_values means;		/* the per-run means; n == 0 below SB_INDEPENDENT_RUNS runs */
 	size_t nruns;			/* distinct runs seen */
 	/* loading state */
 	size_t scap;
@@ -53,7 +50,7 @@ int sb_run_load(const char *arg, struct sb_run *r, char *err, size_t errlen);
 void sb_run_free(struct sb_run *r);
 const struct sb_point *sb_run_find(const struct sb_run *r, const char *mode, long tasks);
 
-/* The means of independent runs when the point has 3 or more, else its samples. */
+/* The means of independent runs (sb_runs_independent), else the samples. */
 const struct sb_values *sb_point_values(const struct sb_point *p);
 
 #endif
