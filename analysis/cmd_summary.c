@@ -12,14 +12,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "results.h"
 #include "stats.h"
 
 #define PROG "sb-summary"
 #define CONF 95.0
 
 enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_ENV = 3 };
-enum { PROCESSES, THREADS, NMODES };
-static const char *const mode_name[NMODES] = { "processes", "threads" };
+enum { PROCESSES = SB_PROCESSES, THREADS = SB_THREADS, NMODES = SB_NMODES };
+#define mode_name sb_mode_name
 
 static const char usage_text[] =
 	"usage: sb-summary [-o FILE] SAMPLES_CSV\n"
@@ -78,134 +79,28 @@ static void *xrealloc(void *p, size_t n, size_t size)
 	return p;
 }
 
-/* Split s in place at commas; returns the number of fields. */
-static size_t split(char *s, char ***fields, size_t *cap)
-{
-	size_t n = 0;
+struct rows {
+	struct row *v;
+	size_t n, cap;
+};
 
-	for (;;) {
-		if (n == *cap) {
-			*cap = *cap ? *cap * 2 : 16;
-			*fields = xrealloc(*fields, *cap, sizeof(**fields));
-		}
-		(*fields)[n++] = s;
-		s = strchr(s, ',');
-		if (!s)
-			return n;
-		*s++ = '\0';
+static int add_row(void *ctx, const struct sb_sample *smp)
+{
+	struct rows *rs = ctx;
+
+	if (rs->n == rs->cap) {
+		size_t nc = rs->cap ? rs->cap * 2 : 256;
+		struct row *nv = nc <= SIZE_MAX / sizeof(*nv) ? realloc(rs->v, nc * sizeof(*nv)) : NULL;
+
+		if (!nv)
+			return -1;
+		rs->v = nv;
+		rs->cap = nc;
 	}
-}
-
-static unsigned long parse_count(const char *s, unsigned long line, const char *col)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end || errno || v == 0)
-		die(EXIT_USAGE, "%s:%lu: %s '%s' is not a whole number of at least 1",
-		    in_path, line, col, s);
-	return v;
-}
-
-static double parse_number(const char *s, unsigned long line, const char *col, int empty_ok)
-{
-	char *end;
-	double v;
-
-	if (*s == '\0' && empty_ok)
-		return NAN;
-	errno = 0;
-	v = strtod(s, &end);
-	if (*s == '\0' || *end || errno || !isfinite(v) || v < 0)
-		die(EXIT_USAGE, "%s:%lu: %s '%s' is not a non-negative number", in_path, line, col, s);
-	return v;
-}
-
-static int column(char **names, size_t n, const char *want)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(names[i], want) == 0)
-			return (int)i;
-	die(EXIT_USAGE, "%s:1: no column '%s' in the header", in_path, want);
-}
-
-static void chomp(char *s)
-{
-	size_t len = strlen(s);
-
-	while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
-		s[--len] = '\0';
-}
-
-/* Every measured sample of the file; warmup rows are checked and skipped. */
-static struct row *read_samples(FILE *f, size_t *nrows)
-{
-	char *line = NULL, **fields = NULL, *header = NULL;
-	size_t len = 0, cap = 0, nhead, rcap = 0, n = 0;
-	unsigned long num = 0;
-	struct row *rows = NULL;
-	int c_mode, c_tasks, c_run, c_phase, c_rate, c_idle;
-
-	errno = 0;
-	if (getline(&line, &len, f) < 0) {
-		if (ferror(f))
-			die(EXIT_ENV, "%s: %s", in_path, strerror(errno));
-		die(EXIT_USAGE, "%s: empty file (no header)", in_path);
-	}
-	num = 1;
-	chomp(line);
-	header = strdup(line);
-	if (!header)
-		die(EXIT_ENV, "out of memory");
-	nhead = split(header, &fields, &cap);
-	c_mode = column(fields, nhead, "mode");
-	c_tasks = column(fields, nhead, "tasks");
-	c_run = column(fields, nhead, "run");
-	c_phase = column(fields, nhead, "phase");
-	c_rate = column(fields, nhead, "ops_per_s");
-	c_idle = column(fields, nhead, "idle_all_pct");
-
-	while (getline(&line, &len, f) >= 0) {
-		size_t nf;
-		struct row r;
-
-		num++;
-		chomp(line);
-		nf = split(line, &fields, &cap);
-		if (nf != nhead)
-			die(EXIT_USAGE, "%s:%lu: %zu fields, the header has %zu (truncated or malformed line)",
-			    in_path, num, nf, nhead);
-		if (strcmp(fields[c_mode], "processes") == 0)
-			r.mode = PROCESSES;
-		else if (strcmp(fields[c_mode], "threads") == 0)
-			r.mode = THREADS;
-		else
-			die(EXIT_USAGE, "%s:%lu: mode '%s' is neither processes nor threads",
-			    in_path, num, fields[c_mode]);
-		r.tasks = parse_count(fields[c_tasks], num, "tasks");
-		r.run = parse_count(fields[c_run], num, "run");
-		r.rate = parse_number(fields[c_rate], num, "ops_per_s", 0);
-		r.idle = parse_number(fields[c_idle], num, "idle_all_pct", 1);
-		if (strcmp(fields[c_phase], "warmup") == 0)
-			continue;
-		if (strcmp(fields[c_phase], "measure") != 0)
-			die(EXIT_USAGE, "%s:%lu: phase '%s' is neither warmup nor measure",
-			    in_path, num, fields[c_phase]);
-		if (n == rcap) {
-			rcap = rcap ? rcap * 2 : 256;
-			rows = xrealloc(rows, rcap, sizeof(*rows));
-		}
-		rows[n++] = r;
-	}
-	if (ferror(f))
-		die(EXIT_ENV, "%s: %s", in_path, strerror(errno));
-	free(line);
-	free(fields);
-	free(header);
-	*nrows = n;
-	return rows;
+	rs->v[rs->n++] = (struct row){ .tasks = (unsigned long)smp->tasks,
+				       .run = (unsigned long)smp->run, .mode = smp->mode,
+				       .rate = smp->rate, .idle = smp->idle };
+	return 0;
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -535,8 +430,10 @@ int main(int argc, char **argv)
 	struct row *rows;
 	struct line *lines;
 	size_t n, nl;
-	FILE *in, *out = stdout;
-	int c, values = 0, table = 0, mode = 0;
+	FILE *out = stdout;
+	struct rows rs = { 0 };
+	char err[PATH_MAX + 512];
+	int rc, c, values = 0, table = 0, mode = 0;
 	unsigned long tasks = 0;
 	struct stat st;
 
@@ -591,11 +488,11 @@ int main(int argc, char **argv)
 			die(EXIT_ENV, "out of memory");
 		in_path = path;
 	}
-	in = fopen(in_path, "r");
-	if (!in)
-		die(errno == ENOENT ? EXIT_USAGE : EXIT_ENV, "%s: %s", in_path, strerror(errno));
-	rows = read_samples(in, &n);
-	fclose(in);
+	rc = sb_samples_read(in_path, add_row, &rs, err, sizeof(err));
+	if (rc != 0)
+		die(rc, "%s", err);
+	rows = rs.v;
+	n = rs.n;
 	lines = summarise(rows, n, &nl);
 
 	if (out_path)

@@ -1,4 +1,4 @@
-/* Loading a scalebench run directory (meta, samples.csv) into per-point values for compare. */
+/* The one reader of a run's files: samples.csv (sb_samples_read), meta, a run directory's points. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -334,17 +334,6 @@ static int parse_double_field(struct field f, double *out)
 	return 0;
 }
 
-static int valid_mode(struct field f)
-{
-	if (f.s == f.e || f.e - f.s >= (long)sizeof(((struct sb_point *)0)->mode))
-		return 0;
-	for (const char *c = f.s; c < f.e; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-		      (*c >= '0' && *c <= '9') || *c == '_' || *c == '-' || *c == '.'))
-			return 0;
-	return 1;
-}
-
 static int mode_rank(const char *mode)
 {
 	if (strcmp(mode, "processes") == 0)
@@ -375,19 +364,18 @@ static int cmp_acc(const void *a, const void *b)
 }
 
 static struct sb_point *point_get(struct sb_run *r, size_t *cap, size_t *cache,
-				  struct field mode, long tasks)
+				  const char *mode, long tasks)
 {
-	size_t ml = (size_t)(mode.e - mode.s);
 	struct sb_point *p;
 
 	if (*cache < r->npts) {
 		p = &r->pts[*cache];
-		if (p->tasks == tasks && strlen(p->mode) == ml && memcmp(p->mode, mode.s, ml) == 0)
+		if (p->tasks == tasks && strcmp(p->mode, mode) == 0)
 			return p;
 	}
 	for (size_t i = 0; i < r->npts; i++) {
 		p = &r->pts[i];
-		if (p->tasks == tasks && strlen(p->mode) == ml && memcmp(p->mode, mode.s, ml) == 0) {
+		if (p->tasks == tasks && strcmp(p->mode, mode) == 0) {
 			*cache = i;
 			return p;
 		}
@@ -403,7 +391,7 @@ static struct sb_point *point_get(struct sb_run *r, size_t *cap, size_t *cache,
 	}
 	p = &r->pts[r->npts];
 	memset(p, 0, sizeof(*p));
-	memcpy(p->mode, mode.s, ml);
+	snprintf(p->mode, sizeof(p->mode), "%s", mode);
 	p->tasks = tasks;
 	*cache = r->npts++;
 	return p;
@@ -477,55 +465,110 @@ static int points_finish(struct sb_run *r)
 	return 0;
 }
 
-enum { COL_MODE, COL_TASKS, COL_RUN, COL_PHASE, COL_OPS, NCOLS };
+const char *const sb_mode_name[SB_NMODES] = { "processes", "threads" };
 
-static int load_samples(struct sb_run *r, char *err, size_t errlen)
+enum { COL_MODE, COL_TASKS, COL_RUN, COL_PHASE, COL_OPS, COL_IDLE, NCOLS };
+
+/* The field as a string for a message, at most 40 characters of it. */
+#define FIELD(f) (int)((f).e - (f).s > 40 ? 40 : (f).e - (f).s), (f).s
+
+/* The columns' places in the header line [h, he); -1 when one is missing. */
+static int read_header(const char *h, const char *he, int idx[NCOLS], const char **missing)
 {
-	static const char *const names[NCOLS] = { "mode", "tasks", "run", "phase", "ops_per_s" };
-	char *path = join(r->dir, "samples.csv"), *buf = NULL, *p, *end;
-	int idx[NCOLS], nf = 0, e, rc = 0, *colmap = NULL, mapped = 0;
-	size_t len, cap = 0, cache = 0, measured = 0;
-	unsigned long lineno = 1;
+	static const char *const names[NCOLS] = {
+		"mode", "tasks", "run", "phase", "ops_per_s", "idle_all_pct"
+	};
+	int nf = 0;
 
-	if (path == NULL)
-		return fail(err, errlen, 3, "out of memory");
-	e = map_file(path, &buf, &len, &mapped);
-	if (e != 0) {
-		buf = NULL;
-		rc = fail(err, errlen, e == ENOMEM ? 3 : 2, "cannot read %s: %s", path, strerror(e));
-		goto out;
-	}
-	end = buf + len;
-
-	/* Header: find the columns by name, so added columns do not break compare. */
 	for (int k = 0; k < NCOLS; k++)
 		idx[k] = -1;
-	{
-		char *nl = memchr(buf, '\n', len), *h = buf, *he = nl ? nl : end;
+	while (h <= he) {
+		const char *c = memchr(h, ',', (size_t)(he - h));
+		const char *fe = c ? c : he;
 
-		if (he > h && he[-1] == '\r')
-			he--;
-		while (h <= he) {
-			char *c = memchr(h, ',', (size_t)(he - h));
-			char *fe = c ? c : he;
+		for (int k = 0; k < NCOLS; k++)
+			if ((size_t)(fe - h) == strlen(names[k]) && memcmp(h, names[k], (size_t)(fe - h)) == 0)
+				idx[k] = nf;
+		nf++;
+		h = fe + 1;
+	}
+	for (int k = 0; k < NCOLS; k++)
+		if (idx[k] < 0) {
+			*missing = names[k];
+			return -1;
+		}
+	return nf;
+}
 
-			for (int k = 0; k < NCOLS; k++)
-				if ((size_t)(fe - h) == strlen(names[k]) &&
-				    memcmp(h, names[k], (size_t)(fe - h)) == 0)
-					idx[k] = nf;
-			nf++;
-			h = fe + 1;
-		}
-		for (int k = 0; k < NCOLS; k++) {
-			if (idx[k] < 0) {
-				rc = fail(err, errlen, 2, "%s:1: the header has no column '%s'",
-					  path, names[k]);
-				goto out;
-			}
-		}
-		p = nl ? nl + 1 : end;
+static int field_is(struct field f, const char *s)
+{
+	size_t n = strlen(s);
+
+	return (size_t)(f.e - f.s) == n && memcmp(f.s, s, n) == 0;
+}
+
+/* One data line's measured sample into *smp: 1, 0 for a warmup row, or 2 with a message. */
+static int parse_row(const struct field f[NCOLS], struct sb_sample *smp, const char *where,
+		     char *err, size_t errlen)
+{
+	smp->mode = -1;
+	for (int m = 0; m < SB_NMODES; m++)
+		if (field_is(f[COL_MODE], sb_mode_name[m]))
+			smp->mode = m;
+	if (smp->mode < 0)
+		return fail(err, errlen, 2, "%s: mode '%.*s' is neither processes nor threads",
+			    where, FIELD(f[COL_MODE]));
+	if (parse_long_field(f[COL_TASKS], 1, 100000000L, &smp->tasks) != 0)
+		return fail(err, errlen, 2, "%s: tasks '%.*s' is not a whole number of at least 1",
+			    where, FIELD(f[COL_TASKS]));
+	if (parse_long_field(f[COL_RUN], 1, 1000000000L, &smp->run) != 0)
+		return fail(err, errlen, 2, "%s: run '%.*s' is not a whole number of at least 1",
+			    where, FIELD(f[COL_RUN]));
+	if (parse_double_field(f[COL_OPS], &smp->rate) != 0 || smp->rate < 0)
+		return fail(err, errlen, 2, "%s: ops_per_s '%.*s' is not a non-negative number",
+			    where, FIELD(f[COL_OPS]));
+	smp->idle = NAN;
+	if (f[COL_IDLE].s != f[COL_IDLE].e &&
+	    (parse_double_field(f[COL_IDLE], &smp->idle) != 0 || smp->idle < 0))
+		return fail(err, errlen, 2, "%s: idle_all_pct '%.*s' is not a non-negative number",
+			    where, FIELD(f[COL_IDLE]));
+	if (field_is(f[COL_PHASE], "warmup"))
+		return 0;
+	if (!field_is(f[COL_PHASE], "measure"))
+		return fail(err, errlen, 2, "%s: phase '%.*s' is neither warmup nor measure",
+			    where, FIELD(f[COL_PHASE]));
+	return 1;
+}
+
+int sb_samples_read(const char *path, sb_sample_fn fn, void *ctx, char *err, size_t errlen)
+{
+	char *buf = NULL, *p, *end, *nl, *he, where[PATH_MAX + 32];
+	const char *missing = "";
+	int idx[NCOLS], nf, e, rc = 0, *colmap = NULL, mapped = 0;
+	size_t len;
+	unsigned long lineno = 1;
+
+	e = map_file(path, &buf, &len, &mapped);
+	if (e != 0)
+		return fail(err, errlen, e == ENOENT || e == EISDIR || e == ENOTDIR ? 2 : 3,
+			    "%s: %s", path, strerror(e));
+	end = buf + len;
+	if (len == 0) {
+		rc = fail(err, errlen, 2, "%s: empty file (no header)", path);
+		goto out;
 	}
 
+	/* Header: the columns by name, so added columns break no reader. */
+	nl = memchr(buf, '\n', len);
+	he = nl ? nl : end;
+	if (he > buf && he[-1] == '\r')
+		he--;
+	nf = read_header(buf, he, idx, &missing);
+	if (nf < 0) {
+		rc = fail(err, errlen, 2, "%s:1: no column '%s' in the header", path, missing);
+		goto out;
+	}
+	p = nl ? nl + 1 : end;
 	colmap = malloc((size_t)nf * sizeof(*colmap));
 	if (colmap == NULL) {
 		rc = fail(err, errlen, 3, "out of memory");
@@ -536,21 +579,17 @@ static int load_samples(struct sb_run *r, char *err, size_t errlen)
 	for (int k = 0; k < NCOLS; k++)
 		colmap[idx[k]] = k;
 
-	while (p < end) {
-		char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end, *q = p;
+	for (; p < end; p = nl ? nl + 1 : end) {
+		char *le, *q = p;
 		struct field f[NCOLS];
-		struct sb_point *pt;
-		long tasks, run;
-		double v;
+		struct sb_sample smp;
 		int fi = 0;
 
+		nl = memchr(p, '\n', (size_t)(end - p));
+		le = nl ? nl : end;
 		lineno++;
 		if (le > p && le[-1] == '\r')
 			le--;
-		if (le == p) {
-			p = nl ? nl + 1 : end;
-			continue;
-		}
 		for (;;) {
 			char *c = memchr(q, ',', (size_t)(le - q)), *fe = c ? c : le;
 
@@ -563,62 +602,59 @@ static int load_samples(struct sb_run *r, char *err, size_t errlen)
 				break;
 			q = c + 1;
 		}
+		snprintf(where, sizeof(where), "%s:%lu", path, lineno);
 		if (fi != nf) {
-			rc = fail(err, errlen, 2, "%s:%lu: %d fields, the header has %d",
-				  path, lineno, fi, nf);
+			rc = fail(err, errlen, 2, "%s: %d fields, the header has %d (truncated or malformed line)",
+				  where, fi, nf);
 			goto out;
 		}
-		if (f[COL_PHASE].e - f[COL_PHASE].s == 6 && memcmp(f[COL_PHASE].s, "warmup", 6) == 0) {
-			p = nl ? nl + 1 : end;
+		rc = parse_row(f, &smp, where, err, errlen);
+		if (rc == 0)
 			continue;
-		}
-		if (!(f[COL_PHASE].e - f[COL_PHASE].s == 7 &&
-		      memcmp(f[COL_PHASE].s, "measure", 7) == 0)) {
-			rc = fail(err, errlen, 2, "%s:%lu: phase '%.*s': expected warmup or measure",
-				  path, lineno, (int)(f[COL_PHASE].e - f[COL_PHASE].s), f[COL_PHASE].s);
+		if (rc != 1)
 			goto out;
-		}
-		if (!valid_mode(f[COL_MODE])) {
-			rc = fail(err, errlen, 2, "%s:%lu: mode '%.*s' is not a mode name",
-				  path, lineno, (int)(f[COL_MODE].e - f[COL_MODE].s), f[COL_MODE].s);
-			goto out;
-		}
-		if (parse_long_field(f[COL_TASKS], 1, 100000000L, &tasks) != 0) {
-			rc = fail(err, errlen, 2, "%s:%lu: tasks '%.*s' is not a positive integer",
-				  path, lineno, (int)(f[COL_TASKS].e - f[COL_TASKS].s), f[COL_TASKS].s);
-			goto out;
-		}
-		if (parse_long_field(f[COL_RUN], 1, 1000000000L, &run) != 0) {
-			rc = fail(err, errlen, 2, "%s:%lu: run '%.*s' is not a positive integer",
-				  path, lineno, (int)(f[COL_RUN].e - f[COL_RUN].s), f[COL_RUN].s);
-			goto out;
-		}
-		if (parse_double_field(f[COL_OPS], &v) != 0 || v < 0) {
-			rc = fail(err, errlen, 2,
-				  "%s:%lu: ops_per_s '%.*s' is not a finite number >= 0",
-				  path, lineno, (int)(f[COL_OPS].e - f[COL_OPS].s), f[COL_OPS].s);
-			goto out;
-		}
-		pt = point_get(r, &cap, &cache, f[COL_MODE], tasks);
-		if (pt == NULL || point_add(pt, run, v) != 0) {
+		rc = 0;
+		if (fn(ctx, &smp) != 0) {
 			rc = fail(err, errlen, 3, "out of memory reading %s", path);
 			goto out;
 		}
-		measured++;
-		p = nl ? nl + 1 : end;
 	}
-	if (measured == 0) {
-		rc = fail(err, errlen, 2, "%s: no measured samples (no row with phase measure)", path);
-		goto out;
-	}
-	if (points_finish(r) != 0)
-		rc = fail(err, errlen, 3, "out of memory reading %s", path);
 out:
 	free(colmap);
 	if (mapped)
 		munmap(buf, len);
 	else
 		free(buf);
+	return rc;
+}
+
+struct load_ctx {
+	struct sb_run *r;
+	size_t cap, cache, measured;
+};
+
+static int load_one(void *ctx, const struct sb_sample *smp)
+{
+	struct load_ctx *c = ctx;
+	struct sb_point *pt = point_get(c->r, &c->cap, &c->cache, sb_mode_name[smp->mode], smp->tasks);
+
+	c->measured++;
+	return pt == NULL || point_add(pt, smp->run, smp->rate) != 0 ? -1 : 0;
+}
+
+static int load_samples(struct sb_run *r, char *err, size_t errlen)
+{
+	char *path = join(r->dir, "samples.csv");
+	struct load_ctx c = { .r = r };
+	int rc;
+
+	if (path == NULL)
+		return fail(err, errlen, 3, "out of memory");
+	rc = sb_samples_read(path, load_one, &c, err, errlen);
+	if (rc == 0 && c.measured == 0)
+		rc = fail(err, errlen, 2, "%s: no measured samples (no row with phase measure)", path);
+	if (rc == 0 && points_finish(r) != 0)
+		rc = fail(err, errlen, 3, "out of memory reading %s", path);
 	free(path);
 	return rc;
 }

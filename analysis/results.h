@@ -1,10 +1,33 @@
-/* Loading a scalebench run directory (meta, samples.csv) into per-point values for compare. */
+/* The one reader of a run's files: samples.csv rows, meta, and a run directory's points for compare. */
 #ifndef SCALEBENCH_RESULTS_H
 #define SCALEBENCH_RESULTS_H
 
 #include <stddef.h>
 
 #include "stats.h"
+
+/* The modes a runner measures, in the order summaries show them. */
+enum { SB_PROCESSES, SB_THREADS, SB_NMODES };
+extern const char *const sb_mode_name[SB_NMODES];
+
+/* One measured row of samples.csv (warmup rows are checked, then skipped). */
+struct sb_sample {
+	int mode;		/* SB_PROCESSES or SB_THREADS */
+	long tasks, run;
+	double rate;		/* ops_per_s */
+	double idle;		/* idle_all_pct; NAN when the runner could not measure it */
+};
+
+/* Called for each measured row in file order; returns 0, or -1 when memory runs out. */
+typedef int (*sb_sample_fn)(void *ctx, const struct sb_sample *s);
+
+/*
+ * Read samples.csv at path: the header names the columns (others are
+ * ignored), every row is checked. Returns 0; 2 with a message naming file and
+ * line in err for malformed input or a missing file; 3 for other read errors
+ * or when memory runs out.
+ */
+int sb_samples_read(const char *path, sb_sample_fn fn, void *ctx, char *err, size_t errlen);
 
 struct sb_run_acc;		/* per-run sums while loading */
 
