@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Draws scalebench's scaling curves, comparisons and results/index.html with gnuplot."""
 
-# Python only reads the results, checks them and works out numbers (units,
-# peaks, relative changes); gnuplot draws everything from plot/*.gp.
+# Python reads the results and lays them out (units, axes, peaks' places);
+# the statistics (relative changes and their intervals) come from sb-compare,
+# the means and intervals from sb-summary's summary.csv; gnuplot draws from plot/*.gp.
 
 import argparse
 import html
@@ -307,65 +308,30 @@ def x_fraction(x, xmin, xmax, logx):
     return (x - xmin) / (xmax - xmin)
 
 
-def _betacf(a, b, x):
-    """Continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 300):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1.0 + num * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-12:
-            break
-    return h
-
-
-def _ibeta(a, b, x):
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                     + a * math.log(x) + b * math.log(1.0 - x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
-def t975(df):
-    """Student's t quantile for a two-sided 95% interval with df degrees of freedom."""
-    lo, hi = 0.0, 1000.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if _ibeta(df / 2.0, 0.5, df / (df + mid * mid)) > 0.05:   # two-sided tail mass
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-def relative_change(a, b):
-    """(change %, CI half-width %) of b against a, or None. Pooled-variance Student's t on
-    the difference of the means, as ministat does; expressed relative to a's mean."""
-    if a["mean"] <= 0:
-        return None
-    change = 100.0 * (b["mean"] - a["mean"]) / a["mean"]
-    na, nb = a["n"] or 0, b["n"] or 0
-    if na >= 2 and nb >= 2 and a["sd"] is not None and b["sd"] is not None:
-        df = na + nb - 2
-        pooled = ((na - 1) * a["sd"] ** 2 + (nb - 1) * b["sd"] ** 2) / df
-        half = t975(df) * math.sqrt(pooled * (1.0 / na + 1.0 / nb))
-    elif a["ci"] is not None and b["ci"] is not None:
-        half = math.hypot(a["ci"], b["ci"])
-    else:
-        half = 0.0
-    return change, 100.0 * half / a["mean"]
+def compare_changes(base, run):
+    """{(mode, tasks): (change %, CI half-width %)} of run against base: sb-compare's
+    own figures (compare.sh --format csv), so the plot shows what compare prints."""
+    cmd = [os.path.join(REPO_DIR, "compare.sh"), "--format", "csv", "--force",
+           "--fail-on", "never", base.path, run.path]
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        raise EnvError("cannot run %s: %s" % (cmd[0], e.strerror))
+    if res.returncode not in (0, 1):
+        msg = (res.stderr.strip().splitlines() or ["exit %d" % res.returncode])[-1]
+        raise (EnvError if res.returncode == 3 else InputError)(msg)
+    lines = res.stdout.splitlines()
+    if not lines:
+        return {}
+    col = {name: i for i, name in enumerate(lines[0].split(","))}
+    changes = {}
+    for line in lines[1:]:
+        f = line.split(",")
+        if f[col["change_pct"]] == "" or f[col["change_pm_pct"]] == "":
+            continue
+        changes[(f[col["mode"]], int(f[col["tasks"]]))] = (
+            float(f[col["change_pct"]]), float(f[col["change_pm_pct"]]))
+    return changes
 
 
 # ---------------------------------------------------------------- gnuplot
@@ -627,14 +593,13 @@ def compare_prelude(runs, logx_override):
     n_rel = 0
     lows, highs = [0.0], [0.0]
     for i, run in enumerate(runs[1:], 2):
+        changes = compare_changes(base, run)
         for m in run.modes():
-            basis = dict(base.series(m))
             rel = []
-            for t, v in run.series(m):
-                if t in basis:
-                    change = relative_change(basis[t], v)
-                    if change:
-                        rel.append((t, change[0], change[0] - change[1], change[0] + change[1]))
+            for t, _ in run.series(m):
+                change = changes.get((m, t))
+                if change:
+                    rel.append((t, change[0], change[0] - change[1], change[0] + change[1]))
             if rel:
                 n_rel += 1
                 lows += [r[2] for r in rel]
