@@ -26,12 +26,14 @@ static const char usage_text[] =
 	"usage: sb-summary [-o FILE] SAMPLES_CSV\n"
 	"       sb-summary --point MODE:TASKS [--values] RUNDIR\n"
 	"       sb-summary --table RUNDIR\n"
+	"       sb-summary --format plot RUNDIR\n"
 	"Reads a run's samples.csv and writes its summary.csv (results/README.md)\n"
 	"to standard output, or to FILE through a temporary name and a rename.\n"
 	"--point: the point's progress figure (\"4.81M ops/s \302\261""0.4%\"), nothing when\n"
 	"absent; with --values \"RUNS MEAN HALF_PCT\" (HALF_PCT: the 95% interval's\n"
 	"half-width across run means, percent of the mean; \"-\" below 2 runs).\n"
-	"--table: the end-of-sweep table of the run (up to 12 points).\n";
+	"--table: the end-of-sweep table of the run (up to 12 points).\n"
+	"--format plot: the run's meta, summary.csv rows and peaks, checked, for plot.py.\n";
 
 /* One measured sample. */
 struct row {
@@ -387,6 +389,107 @@ static FILE *open_temp(const char *path, char **tmp)
 	return f;
 }
 
+static int no_row(void *ctx, const struct sb_sample *smp)
+{
+	(void)ctx;
+	(void)smp;
+	return 0;
+}
+
+struct plot_meta {
+	FILE *out;
+	int complete;		/* status=complete */
+};
+
+static int put_meta(void *ctx, const char *key, const char *value)
+{
+	struct plot_meta *pm = ctx;
+
+	if (strcmp(key, "status") == 0)
+		pm->complete = strcmp(value, "complete") == 0;
+	fprintf(pm->out, "meta\t%s\t%s\n", key, value);
+	return 0;
+}
+
+static void put_plot(FILE *out, double v)
+{
+	if (isnan(v))
+		fputs("\t", out);
+	else
+		fprintf(out, "\t%.17g", v);
+}
+
+/*
+ * --format plot RUNDIR: what plot/plot.py draws, checked here so that it reads
+ * nothing itself. Tab-separated records: "meta KEY VALUE" a line of meta;
+ * "row TASKS LINEAR" then per mode MEAN IDLE STDDEV CI N (empty when
+ * unknown) from summary.csv; "peak MODE TASKS MEAN"; "empty REASON" when
+ * there is nothing to draw. samples.csv, when there, is checked too.
+ */
+static void print_plot(FILE *out, const char *dir)
+{
+	char *meta = NULL, *summary = NULL, *samples = NULL, *text = NULL, err[PATH_MAX + 512];
+	struct plot_meta pm = { .out = out };
+	struct sb_summary_row *rows = NULL;
+	size_t n = 0;
+	struct stat st;
+	int rc;
+
+	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0 ||
+	    asprintf(&samples, "%s/samples.csv", dir) < 0)
+		die(EXIT_ENV, "out of memory");
+	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
+	free(text);
+	if (rc != 0)
+		die(rc, "%s", err);
+	if (stat(summary, &st) != 0) {
+		if (pm.complete)
+			die(EXIT_USAGE, "%s: missing, but meta says status=complete", summary);
+		fputs("empty\tno summary.csv\n", out);
+	} else {
+		rc = sb_summary_read(summary, &rows, &n, err, sizeof(err));
+		if (rc != 0)
+			die(rc, "%s", err);
+		if (!n)
+			fputs("empty\tno completed point in summary.csv\n", out);
+	}
+	if (stat(samples, &st) == 0) {
+		rc = sb_samples_read(samples, no_row, NULL, err, sizeof(err));
+		if (rc != 0)
+			die(rc, "%s", err);
+	}
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "row\t%ld", rows[i].tasks);
+		put_plot(out, rows[i].linear);
+		for (int m = 0; m < NMODES; m++) {
+			put_plot(out, rows[i].mode[m].mean);
+			put_plot(out, rows[i].mode[m].idle);
+			put_plot(out, rows[i].mode[m].stddev);
+			put_plot(out, rows[i].mode[m].ci);
+			if (rows[i].mode[m].n)
+				fprintf(out, "\t%ld", rows[i].mode[m].n);
+			else
+				fputs("\t", out);
+		}
+		fputc('\n', out);
+	}
+	for (int m = 0; m < NMODES; m++) {
+		size_t best = n;
+
+		for (size_t i = 0; i < n; i++)
+			if (!isnan(rows[i].mode[m].mean) &&
+			    (best == n || rows[i].mode[m].mean > rows[best].mode[m].mean))
+				best = i;
+		if (best < n)
+			fprintf(out, "peak\t%s\t%ld\t%.17g\n", mode_name[m], rows[best].tasks,
+				rows[best].mode[m].mean);
+	}
+	free(rows);
+	free(meta);
+	free(summary);
+	free(samples);
+}
+
 /* --point's MODE:TASKS into mode and tasks, or a usage error. */
 static void parse_point(const char *arg, int *mode, unsigned long *tasks)
 {
@@ -422,6 +525,7 @@ int main(int argc, char **argv)
 		{ "point", required_argument, NULL, 'p' },
 		{ "values", no_argument, NULL, 'v' },
 		{ "table", no_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -433,7 +537,7 @@ int main(int argc, char **argv)
 	FILE *out = stdout;
 	struct rows rs = { 0 };
 	char err[PATH_MAX + 512];
-	int rc, c, values = 0, table = 0, mode = 0;
+	int rc, c, plot = 0, values = 0, table = 0, mode = 0;
 	unsigned long tasks = 0;
 	struct stat st;
 
@@ -451,6 +555,12 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			table = 1;
+			break;
+		case 'f':
+			if (strcmp(optarg, "plot") == 0)
+				plot = 1;
+			else if (strcmp(optarg, "csv") != 0)
+				usage_error("--format '%s': csv (summary.csv, the default) or plot", optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -472,7 +582,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 1)
-		usage_error("%s", point || table ? "expected one run directory" : "expected one samples.csv");
+		usage_error("%s", point || table || plot ? "expected one run directory" : "expected one samples.csv");
 	if (values && !point)
 		usage_error("%s", "--values goes with --point");
 	if ((point || table) && out_path)
@@ -481,6 +591,14 @@ int main(int argc, char **argv)
 		usage_error("%s", "--point or --table, not both");
 	if (point)
 		parse_point(point, &mode, &tasks);
+	if (plot && (point || table || out_path))
+		usage_error("%s", "--format plot goes alone with a run directory");
+	if (plot) {
+		print_plot(stdout, argv[optind]);
+		if (fflush(stdout) == EOF || ferror(stdout))
+			die(EXIT_ENV, "writing standard output: %s", strerror(errno));
+		return EXIT_OK;
+	}
 
 	in_path = argv[optind];
 	if (stat(in_path, &st) == 0 && S_ISDIR(st.st_mode)) {

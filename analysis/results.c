@@ -215,34 +215,19 @@ static int resolve_dir(struct sb_run *r, char *err, size_t errlen)
 	return 0;
 }
 
-static int load_meta(struct sb_run *r, char *err, size_t errlen)
+int sb_meta_read(const char *path, sb_meta_fn fn, void *ctx, char **text, char *err,
+		 size_t errlen)
 {
-	struct {
-		const char *key;
-		const char **val;
-	} keys[] = {
-		{ "test", &r->test }, { "label", &r->label }, { "kernel", &r->kernel },
-		{ "host", &r->host }, { "status", &r->status }, { "run_id", &r->run_id },
-		{ "date", &r->date }, { "repeat", &r->repeat },
-	};
-	char *path = join(r->dir, "meta"), *p, *next;
+	char *p, *next;
 	size_t len;
 	unsigned long lineno = 0;
-	int e;
+	int e = slurp(path, text, &len);
 
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-		*keys[k].val = "";
-	if (path == NULL)
-		return fail(err, errlen, 3, "out of memory");
-	e = slurp(path, &r->meta_text, &len);
 	if (e != 0) {
-		int code = e == ENOMEM ? 3 : 2;
-
-		fail(err, errlen, code, "cannot read %s: %s", path, strerror(e));
-		free(path);
-		return code;
+		*text = NULL;
+		return fail(err, errlen, e == ENOMEM ? 3 : 2, "cannot read %s: %s", path, strerror(e));
 	}
-	for (p = r->meta_text; *p != '\0'; p = next) {
+	for (p = *text; *p != '\0'; p = next) {
 		char *eq, *end = strchr(p, '\n');
 
 		lineno++;
@@ -254,18 +239,44 @@ static int load_meta(struct sb_run *r, char *err, size_t errlen)
 		if (*p == '\0' || *p == '#')
 			continue;
 		eq = strchr(p, '=');
-		if (eq == NULL || eq == p) {
-			fail(err, errlen, 2, "%s:%lu: expected key=value", path, lineno);
-			free(path);
-			return 2;
-		}
+		if (eq == NULL || eq == p)
+			return fail(err, errlen, 2, "%s:%lu: expected key=value", path, lineno);
 		*eq = '\0';
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-			if (strcmp(p, keys[k].key) == 0)
-				*keys[k].val = eq + 1;
+		if (fn(ctx, p, eq + 1) != 0)
+			return fail(err, errlen, 3, "out of memory reading %s", path);
 	}
-	free(path);
 	return 0;
+}
+
+static int meta_key(void *ctx, const char *key, const char *val)
+{
+	struct sb_run *r = ctx;
+	struct {
+		const char *key;
+		const char **val;
+	} keys[] = {
+		{ "test", &r->test }, { "label", &r->label }, { "kernel", &r->kernel },
+		{ "host", &r->host }, { "status", &r->status }, { "run_id", &r->run_id },
+		{ "date", &r->date }, { "repeat", &r->repeat },
+	};
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (strcmp(key, keys[k].key) == 0)
+			*keys[k].val = val;
+	return 0;
+}
+
+static int load_meta(struct sb_run *r, char *err, size_t errlen)
+{
+	char *path = join(r->dir, "meta");
+	int rc;
+
+	r->test = r->label = r->kernel = r->host = r->status = r->run_id = r->date = r->repeat = "";
+	if (path == NULL)
+		return fail(err, errlen, 3, "out of memory");
+	rc = sb_meta_read(path, meta_key, r, &r->meta_text, err, errlen);
+	free(path);
+	return rc;
 }
 
 static int parse_long_field(struct field f, long min, long max, long *out)
@@ -557,6 +568,15 @@ int sb_samples_read(const char *path, sb_sample_fn fn, void *ctx, char *err, siz
 		rc = fail(err, errlen, 2, "%s: empty file (no header)", path);
 		goto out;
 	}
+	if (end[-1] != '\n') {
+		unsigned long lines = 1;
+
+		for (p = buf; p < end; p++)
+			lines += *p == '\n';
+		rc = fail(err, errlen, 2, "%s:%lu: last line has no newline: the file is truncated",
+			  path, lines);
+		goto out;
+	}
 
 	/* Header: the columns by name, so added columns break no reader. */
 	nl = memchr(buf, '\n', len);
@@ -730,4 +750,163 @@ const struct sb_point *sb_run_find(const struct sb_run *r, const char *mode, lon
 const struct sb_values *sb_point_values(const struct sb_point *p)
 {
 	return p->means.n > 0 ? &p->means : &p->samples;
+}
+
+/* summary.csv's columns: will-it-scale's six first, then the statistics by name. */
+static const char *const wis_columns = "tasks,processes,processes_idle,threads,threads_idle,linear";
+
+enum { SC_MEAN, SC_IDLE, SC_STDDEV, SC_CI, SC_N, SC_PER_MODE };
+
+static int summary_number(struct field f, const char *where, const char *name, int whole,
+			  double *out, char *err, size_t errlen)
+{
+	long l;
+
+	*out = NAN;
+	if (f.s == f.e)
+		return 0;
+	if (whole ? parse_long_field(f, 0, 1000000000L, &l) != 0 :
+		    parse_double_field(f, out) != 0 || *out < 0)
+		return fail(err, errlen, 2, "%s: %s '%.*s' is not a non-negative number", where, name,
+			    FIELD(f));
+	if (whole)
+		*out = (double)l;
+	return 0;
+}
+
+int sb_summary_read(const char *path, struct sb_summary_row **rows, size_t *nrows, char *err,
+		    size_t errlen)
+{
+	static const char *const suffix[SC_PER_MODE] = { "", "_idle", "_stddev", "_ci", "_n" };
+	char *buf = NULL, *p, *end, *nl, where[PATH_MAX + 32], name[64];
+	int mapped = 0, e, rc = 0, nf = 0, col[SB_NMODES][SC_PER_MODE], c_linear = 5;
+	size_t len, cap = 0;
+	unsigned long lineno = 1, total;
+
+	*rows = NULL;
+	*nrows = 0;
+	e = map_file(path, &buf, &len, &mapped);
+	if (e != 0)
+		return fail(err, errlen, e == ENOENT || e == EISDIR || e == ENOTDIR ? 2 : 3,
+			    "%s: %s", path, strerror(e));
+	end = buf + len;
+	if (len == 0) {
+		rc = fail(err, errlen, 2, "%s:1: empty file", path);
+		goto out;
+	}
+	total = 0;
+	for (p = buf; p < end; p++)
+		total += *p == '\n';
+	if (end[-1] != '\n') {
+		rc = fail(err, errlen, 2, "%s:%lu: last line has no newline: the file is truncated",
+			  path, total + 1);
+		goto out;
+	}
+	nl = memchr(buf, '\n', len);
+	if ((size_t)(nl - buf) < strlen(wis_columns) || memcmp(buf, wis_columns, strlen(wis_columns)) != 0 ||
+	    (buf[strlen(wis_columns)] != ',' && buf + strlen(wis_columns) != nl &&
+	     !(buf[strlen(wis_columns)] == '\r' && buf + strlen(wis_columns) + 1 == nl))) {
+		rc = fail(err, errlen, 2, "%s:1: header does not start with %s", path, wis_columns);
+		goto out;
+	}
+	for (int m = 0; m < SB_NMODES; m++)
+		for (int k = 0; k < SC_PER_MODE; k++)
+			col[m][k] = -1;
+	{
+		char *h = buf, *he = nl > buf && nl[-1] == '\r' ? nl - 1 : nl;
+
+		while (h <= he) {
+			char *c = memchr(h, ',', (size_t)(he - h)), *fe = c ? c : he;
+
+			for (int m = 0; m < SB_NMODES; m++)
+				for (int k = 0; k < SC_PER_MODE; k++) {
+					snprintf(name, sizeof(name), "%s%s", sb_mode_name[m], suffix[k]);
+					if ((size_t)(fe - h) == strlen(name) && memcmp(h, name, strlen(name)) == 0)
+						col[m][k] = nf;
+				}
+			nf++;
+			h = fe + 1;
+		}
+	}
+	for (p = nl + 1; p < end; p = nl + 1) {
+		struct field f[256];
+		char *le, *q = p;
+		int fi = 0;
+		double tasks, v;
+		struct sb_summary_row *r;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		le = nl > p && nl[-1] == '\r' ? nl - 1 : nl;
+		lineno++;
+		for (;;) {
+			char *c = memchr(q, ',', (size_t)(le - q)), *fe = c ? c : le;
+
+			if (fi < 256) {
+				f[fi].s = q;
+				f[fi].e = fe;
+			}
+			fi++;
+			if (c == NULL)
+				break;
+			q = c + 1;
+		}
+		snprintf(where, sizeof(where), "%s:%lu", path, lineno);
+		/* will-it-scale's 0,0,100,0,100,0 row */
+		if (field_is(f[0], "0") && (fi == 6 || fi == nf))
+			continue;
+		if (fi != nf || nf > 256) {
+			rc = fail(err, errlen, 2, "%s: %d fields, the header has %d (truncated or malformed line)",
+				  where, fi, nf);
+			goto out;
+		}
+		rc = summary_number(f[0], where, "tasks", 1, &tasks, err, errlen);
+		if (rc == 0 && (isnan(tasks) || tasks < 1))
+			rc = fail(err, errlen, 2, "%s: tasks must be a whole number of at least 1", where);
+		if (rc == 0 && *nrows && tasks <= (double)(*rows)[*nrows - 1].tasks)
+			rc = fail(err, errlen, 2, "%s: tasks %.0f after %ld: rows must go up", where, tasks,
+				  (*rows)[*nrows - 1].tasks);
+		if (rc != 0)
+			goto out;
+		if (*nrows == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			struct sb_summary_row *nr = realloc(*rows, nc * sizeof(*nr));
+
+			if (nr == NULL) {
+				rc = fail(err, errlen, 3, "out of memory reading %s", path);
+				goto out;
+			}
+			*rows = nr;
+			cap = nc;
+		}
+		r = &(*rows)[(*nrows)++];
+		r->tasks = (long)tasks;
+		rc = summary_number(f[c_linear], where, "linear", 0, &r->linear, err, errlen);
+		for (int m = 0; m < SB_NMODES && rc == 0; m++) {
+			double *dst[SC_PER_MODE] = { &r->mode[m].mean, &r->mode[m].idle, &r->mode[m].stddev,
+						     &r->mode[m].ci, &v };
+
+			for (int k = 0; k < SC_PER_MODE && rc == 0; k++) {
+				*dst[k] = NAN;
+				if (col[m][k] >= 0) {
+					snprintf(name, sizeof(name), "%s%s", sb_mode_name[m], suffix[k]);
+					rc = summary_number(f[col[m][k]], where, name, k == SC_N, dst[k], err,
+							    errlen);
+				}
+			}
+			r->mode[m].n = isnan(v) ? 0 : (long)v;
+		}
+		if (rc != 0)
+			goto out;
+	}
+out:
+	if (rc != 0) {
+		free(*rows);
+		*rows = NULL;
+		*nrows = 0;
+	}
+	if (mapped)
+		munmap(buf, len);
+	else
+		free(buf);
+	return rc;
 }

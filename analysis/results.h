@@ -29,6 +29,35 @@ typedef int (*sb_sample_fn)(void *ctx, const struct sb_sample *s);
  */
 int sb_samples_read(const char *path, sb_sample_fn fn, void *ctx, char *err, size_t errlen);
 
+/* Called for each key=value line of meta in file order; returns 0, or -1 when memory runs out. */
+typedef int (*sb_meta_fn)(void *ctx, const char *key, const char *value);
+
+/*
+ * Read meta at path (key=value lines; blank and # lines skipped). key and
+ * value point into *text, which the caller frees. Returns 0, 2 (message with
+ * file:line) or 3.
+ */
+int sb_meta_read(const char *path, sb_meta_fn fn, void *ctx, char **text, char *err,
+		 size_t errlen);
+
+/* One task count's row of summary.csv; NAN (n 0) where a field is empty. */
+struct sb_summary_row {
+	long tasks;
+	double linear;
+	struct {
+		double mean, idle, stddev, ci;
+		long n;
+	} mode[SB_NMODES];
+};
+
+/*
+ * Read summary.csv at path: will-it-scale's header first, every row checked
+ * (fields, numbers, tasks rising; the 0 row skipped), the file whole (it ends
+ * with a newline). *rows is malloc'd. Returns 0, 2 (file:line) or 3.
+ */
+int sb_summary_read(const char *path, struct sb_summary_row **rows, size_t *nrows, char *err,
+		    size_t errlen);
+
 struct sb_run_acc;		/* per-run sums while loading */
 
 /* Values of a point, and their summary. */
