@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "msg.h"
 #include "results.h"
 #include "stats.h"
 
@@ -53,31 +54,14 @@ struct point {
 };
 
 static const char *in_path;
-static const char *tmp_path;	/* removed on error */
-
-static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
-
-static void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (tmp_path)
-		unlink(tmp_path);
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
 
 static void *xrealloc(void *p, size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
-		die(EXIT_ENV, "out of memory");
+		sb_die(EXIT_ENV, "out of memory");
 	p = realloc(p, n * size);
 	if (!p && n)
-		die(EXIT_ENV, "out of memory");
+		sb_die(EXIT_ENV, "out of memory");
 	return p;
 }
 
@@ -143,12 +127,12 @@ static void compute(const struct row *r, size_t n, double *buf, struct point *p)
 	}
 	if (sb_runs_independent(nv)) {
 		if (sb_stats_compute(buf, nv, &p->s) < 0)
-			die(EXIT_ENV, "internal: no values");
+			sb_die(EXIT_ENV, "internal: no values");
 	} else {
 		for (i = 0; i < n; i++)
 			buf[i] = r[i].rate;
 		if (sb_stats_compute(buf, n, &p->s) < 0)
-			die(EXIT_ENV, "internal: no values");
+			sb_die(EXIT_ENV, "internal: no values");
 	}
 	p->present = 1;
 	p->nruns = nv;
@@ -376,16 +360,16 @@ static FILE *open_temp(const char *path, char **tmp)
 
 	umask(mask);
 	if (asprintf(tmp, "%s.tmp.XXXXXX", path) < 0)
-		die(EXIT_ENV, "out of memory");
+		sb_die(EXIT_ENV, "out of memory");
 	fd = mkstemp(*tmp);
 	if (fd < 0)
-		die(EXIT_ENV, "cannot create a file next to %s: %s", path, strerror(errno));
-	tmp_path = *tmp;
+		sb_die(EXIT_ENV, "cannot create a file next to %s: %s", path, strerror(errno));
+	sb_msg_remove_on_die(*tmp);
 	if (fchmod(fd, 0666 & ~mask) < 0)
-		die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
+		sb_die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
 	f = fdopen(fd, "w");
 	if (!f)
-		die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
+		sb_die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
 	return f;
 }
 
@@ -437,26 +421,26 @@ static void print_plot(FILE *out, const char *dir)
 
 	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0 ||
 	    asprintf(&samples, "%s/samples.csv", dir) < 0)
-		die(EXIT_ENV, "out of memory");
+		sb_die(EXIT_ENV, "out of memory");
 	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
 	free(text);
 	if (rc != 0)
-		die(rc, "%s", err);
+		sb_die(rc, "%s", err);
 	if (stat(summary, &st) != 0) {
 		if (pm.complete)
-			die(EXIT_USAGE, "%s: missing, but meta says status=complete", summary);
+			sb_die(EXIT_USAGE, "%s: missing, but meta says status=complete", summary);
 		fputs("empty\tno summary.csv\n", out);
 	} else {
 		rc = sb_summary_read(summary, &rows, &n, err, sizeof(err));
 		if (rc != 0)
-			die(rc, "%s", err);
+			sb_die(rc, "%s", err);
 		if (!n)
 			fputs("empty\tno completed point in summary.csv\n", out);
 	}
 	if (stat(samples, &st) == 0) {
 		rc = sb_samples_read(samples, no_row, NULL, err, sizeof(err));
 		if (rc != 0)
-			die(rc, "%s", err);
+			sb_die(rc, "%s", err);
 	}
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "row\t%ld", rows[i].tasks);
@@ -507,7 +491,7 @@ static void parse_point(const char *arg, int *mode, unsigned long *tasks)
 		if (colon[1] >= '0' && colon[1] <= '9' && !*end && !errno && *tasks > 0)
 			return;
 	}
-	die(EXIT_USAGE, "--point '%s': expected MODE:TASKS (processes or threads, tasks at least 1); "
+	sb_die(EXIT_USAGE, "--point '%s': expected MODE:TASKS (processes or threads, tasks at least 1); "
 	    "try 'sb-summary --help'", arg);
 }
 
@@ -516,7 +500,7 @@ static void usage_error(const char *fmt, const char *what) __attribute__((noretu
 static void usage_error(const char *fmt, const char *what)
 {
 	fputs(usage_text, stderr);
-	die(EXIT_USAGE, fmt, what);
+	sb_die(EXIT_USAGE, fmt, what);
 }
 
 int main(int argc, char **argv)
@@ -541,6 +525,7 @@ int main(int argc, char **argv)
 	unsigned long tasks = 0;
 	struct stat st;
 
+	sb_msg_prog(PROG);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -596,19 +581,19 @@ int main(int argc, char **argv)
 	if (plot) {
 		print_plot(stdout, argv[optind]);
 		if (fflush(stdout) == EOF || ferror(stdout))
-			die(EXIT_ENV, "writing standard output: %s", strerror(errno));
+			sb_die(EXIT_ENV, "writing standard output: %s", strerror(errno));
 		return EXIT_OK;
 	}
 
 	in_path = argv[optind];
 	if (stat(in_path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (asprintf(&path, "%s/samples.csv", in_path) < 0)
-			die(EXIT_ENV, "out of memory");
+			sb_die(EXIT_ENV, "out of memory");
 		in_path = path;
 	}
 	rc = sb_samples_read(in_path, add_row, &rs, err, sizeof(err));
 	if (rc != 0)
-		die(rc, "%s", err);
+		sb_die(rc, "%s", err);
 	rows = rs.v;
 	n = rs.n;
 	lines = summarise(rows, n, &nl);
@@ -624,15 +609,15 @@ int main(int argc, char **argv)
 	else
 		write_summary(out, lines, nl);
 	if (fflush(out) == EOF || ferror(out))
-		die(EXIT_ENV, "writing %s: %s", out_path ? tmp : "standard output", strerror(errno));
+		sb_die(EXIT_ENV, "writing %s: %s", out_path ? tmp : "standard output", strerror(errno));
 	if (out_path) {
 		if (fsync(fileno(out)) < 0 && errno != EINVAL)
-			die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+			sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
 		if (fclose(out) == EOF)
-			die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+			sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
 		if (rename(tmp, out_path) < 0)
-			die(EXIT_ENV, "cannot rename %s to %s: %s", tmp, out_path, strerror(errno));
-		tmp_path = NULL;
+			sb_die(EXIT_ENV, "cannot rename %s to %s: %s", tmp, out_path, strerror(errno));
+		sb_msg_remove_on_die(NULL);
 		free(tmp);
 	}
 	free(lines);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "msg.h"
 #include "results.h"
 
 struct sb_run_acc {
@@ -25,18 +26,6 @@ struct field {
 	const char *s, *e;
 };
 
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return code;
-}
 
 static char *join(const char *dir, const char *name)
 {
@@ -61,6 +50,21 @@ static int exists(const char *dir, const char *name)
 	return ok;
 }
 
+/* path opened for reading and its status: the descriptor, or minus an errno. */
+static int open_stat(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY), e;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) != 0) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
 /* Whole file into a NUL-terminated buffer. Returns 0 or an errno. */
 static int slurp(const char *path, char **buf, size_t *len)
 {
@@ -68,15 +72,10 @@ static int slurp(const char *path, char **buf, size_t *len)
 	size_t cap, n = 0;
 	ssize_t got;
 	char *b;
-	int fd = open(path, O_RDONLY), e;
+	int fd = open_stat(path, &st), e;
 
 	if (fd < 0)
-		return errno;
-	if (fstat(fd, &st) != 0) {
-		e = errno;
-		close(fd);
-		return e;
-	}
+		return -fd;
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
 		return EISDIR;
@@ -127,16 +126,11 @@ static int map_file(const char *path, char **buf, size_t *len, int *mapped)
 {
 	struct stat st;
 	void *p;
-	int fd = open(path, O_RDONLY), e;
+	int fd = open_stat(path, &st);
 
 	*mapped = 0;
 	if (fd < 0)
-		return errno;
-	if (fstat(fd, &st) != 0) {
-		e = errno;
-		close(fd);
-		return e;
-	}
+		return -fd;
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		close(fd);
@@ -159,7 +153,7 @@ static int resolve_dir(struct sb_run *r, char *err, size_t errlen)
 	ssize_t tl;
 
 	if (arg == NULL)
-		return fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, 3, "out of memory");
 	n = strlen(arg);
 	while (n > 1 && arg[n - 1] == '/')
 		arg[--n] = '\0';
@@ -187,7 +181,7 @@ static int resolve_dir(struct sb_run *r, char *err, size_t errlen)
 	}
 	if (!exists(arg, "latest")) {
 		free(arg);
-		return fail(err, errlen, 2,
+		return sb_fail(err, errlen, 2,
 			    "%s: neither a run directory (no samples.csv, no meta) nor a test "
 			    "directory (no latest)", r->arg);
 	}
@@ -197,7 +191,7 @@ static int resolve_dir(struct sb_run *r, char *err, size_t errlen)
 
 		if (link == NULL) {
 			free(arg);
-			return fail(err, errlen, 3, "out of memory");
+			return sb_fail(err, errlen, 3, "out of memory");
 		}
 		tl = readlink(link, target, sizeof(target) - 1);
 		if (tl > 0) {
@@ -209,7 +203,7 @@ static int resolve_dir(struct sb_run *r, char *err, size_t errlen)
 		}
 		free(arg);
 		if (link == NULL)
-			return fail(err, errlen, 3, "out of memory");
+			return sb_fail(err, errlen, 3, "out of memory");
 		r->dir = link;
 	}
 	return 0;
@@ -225,7 +219,7 @@ int sb_meta_read(const char *path, sb_meta_fn fn, void *ctx, char **text, char *
 
 	if (e != 0) {
 		*text = NULL;
-		return fail(err, errlen, e == ENOMEM ? 3 : 2, "cannot read %s: %s", path, strerror(e));
+		return sb_fail(err, errlen, e == ENOMEM ? 3 : 2, "cannot read %s: %s", path, strerror(e));
 	}
 	for (p = *text; *p != '\0'; p = next) {
 		char *eq, *end = strchr(p, '\n');
@@ -240,10 +234,10 @@ int sb_meta_read(const char *path, sb_meta_fn fn, void *ctx, char **text, char *
 			continue;
 		eq = strchr(p, '=');
 		if (eq == NULL || eq == p)
-			return fail(err, errlen, 2, "%s:%lu: expected key=value", path, lineno);
+			return sb_fail(err, errlen, 2, "%s:%lu: expected key=value", path, lineno);
 		*eq = '\0';
 		if (fn(ctx, p, eq + 1) != 0)
-			return fail(err, errlen, 3, "out of memory reading %s", path);
+			return sb_fail(err, errlen, 3, "out of memory reading %s", path);
 	}
 	return 0;
 }
@@ -273,7 +267,7 @@ static int load_meta(struct sb_run *r, char *err, size_t errlen)
 
 	r->test = r->label = r->kernel = r->host = r->status = r->run_id = r->date = r->repeat = "";
 	if (path == NULL)
-		return fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, 3, "out of memory");
 	rc = sb_meta_read(path, meta_key, r, &r->meta_text, err, errlen);
 	free(path);
 	return rc;
@@ -476,6 +470,39 @@ static int points_finish(struct sb_run *r)
 	return 0;
 }
 
+static void unmap_file(char *buf, size_t len, int mapped)
+{
+	if (mapped)
+		munmap(buf, len);
+	else
+		free(buf);
+}
+
+/*
+ * A CSV file mapped whole: not empty, and ending with a newline (files are
+ * renamed into place whole, so a missing one means the file was cut short).
+ * Returns 0, or 2 or 3 with the message in err.
+ */
+static int map_csv(const char *path, char **buf, size_t *len, int *mapped, char *err,
+		   size_t errlen)
+{
+	unsigned long lines = 1;
+	int e = map_file(path, buf, len, mapped);
+
+	if (e != 0)
+		return sb_fail(err, errlen, e == ENOENT || e == EISDIR || e == ENOTDIR ? 2 : 3,
+			       "%s: %s", path, strerror(e));
+	if (*len > 0 && (*buf)[*len - 1] == '\n')
+		return 0;
+	for (size_t i = 0; i < *len; i++)
+		lines += (*buf)[i] == '\n';
+	unmap_file(*buf, *len, *mapped);
+	if (*len == 0)
+		return sb_fail(err, errlen, 2, "%s:1: empty file (no header)", path);
+	return sb_fail(err, errlen, 2, "%s:%lu: last line has no newline: the file is truncated",
+		       path, lines);
+}
+
 const char *const sb_mode_name[SB_NMODES] = { "processes", "threads" };
 
 enum { COL_MODE, COL_TASKS, COL_RUN, COL_PHASE, COL_OPS, COL_IDLE, NCOLS };
@@ -527,26 +554,26 @@ static int parse_row(const struct field f[NCOLS], struct sb_sample *smp, const c
 		if (field_is(f[COL_MODE], sb_mode_name[m]))
 			smp->mode = m;
 	if (smp->mode < 0)
-		return fail(err, errlen, 2, "%s: mode '%.*s' is neither processes nor threads",
+		return sb_fail(err, errlen, 2, "%s: mode '%.*s' is neither processes nor threads",
 			    where, FIELD(f[COL_MODE]));
 	if (parse_long_field(f[COL_TASKS], 1, 100000000L, &smp->tasks) != 0)
-		return fail(err, errlen, 2, "%s: tasks '%.*s' is not a whole number of at least 1",
+		return sb_fail(err, errlen, 2, "%s: tasks '%.*s' is not a whole number of at least 1",
 			    where, FIELD(f[COL_TASKS]));
 	if (parse_long_field(f[COL_RUN], 1, 1000000000L, &smp->run) != 0)
-		return fail(err, errlen, 2, "%s: run '%.*s' is not a whole number of at least 1",
+		return sb_fail(err, errlen, 2, "%s: run '%.*s' is not a whole number of at least 1",
 			    where, FIELD(f[COL_RUN]));
 	if (parse_double_field(f[COL_OPS], &smp->rate) != 0 || smp->rate < 0)
-		return fail(err, errlen, 2, "%s: ops_per_s '%.*s' is not a non-negative number",
+		return sb_fail(err, errlen, 2, "%s: ops_per_s '%.*s' is not a non-negative number",
 			    where, FIELD(f[COL_OPS]));
 	smp->idle = NAN;
 	if (f[COL_IDLE].s != f[COL_IDLE].e &&
 	    (parse_double_field(f[COL_IDLE], &smp->idle) != 0 || smp->idle < 0))
-		return fail(err, errlen, 2, "%s: idle_all_pct '%.*s' is not a non-negative number",
+		return sb_fail(err, errlen, 2, "%s: idle_all_pct '%.*s' is not a non-negative number",
 			    where, FIELD(f[COL_IDLE]));
 	if (field_is(f[COL_PHASE], "warmup"))
 		return 0;
 	if (!field_is(f[COL_PHASE], "measure"))
-		return fail(err, errlen, 2, "%s: phase '%.*s' is neither warmup nor measure",
+		return sb_fail(err, errlen, 2, "%s: phase '%.*s' is neither warmup nor measure",
 			    where, FIELD(f[COL_PHASE]));
 	return 1;
 }
@@ -555,28 +582,14 @@ int sb_samples_read(const char *path, sb_sample_fn fn, void *ctx, char *err, siz
 {
 	char *buf = NULL, *p, *end, *nl, *he, where[PATH_MAX + 32];
 	const char *missing = "";
-	int idx[NCOLS], nf, e, rc = 0, *colmap = NULL, mapped = 0;
+	int idx[NCOLS], nf, rc = 0, *colmap = NULL, mapped = 0;
 	size_t len;
 	unsigned long lineno = 1;
 
-	e = map_file(path, &buf, &len, &mapped);
-	if (e != 0)
-		return fail(err, errlen, e == ENOENT || e == EISDIR || e == ENOTDIR ? 2 : 3,
-			    "%s: %s", path, strerror(e));
+	rc = map_csv(path, &buf, &len, &mapped, err, errlen);
+	if (rc != 0)
+		return rc;
 	end = buf + len;
-	if (len == 0) {
-		rc = fail(err, errlen, 2, "%s: empty file (no header)", path);
-		goto out;
-	}
-	if (end[-1] != '\n') {
-		unsigned long lines = 1;
-
-		for (p = buf; p < end; p++)
-			lines += *p == '\n';
-		rc = fail(err, errlen, 2, "%s:%lu: last line has no newline: the file is truncated",
-			  path, lines);
-		goto out;
-	}
 
 	/* Header: the columns by name, so added columns break no reader. */
 	nl = memchr(buf, '\n', len);
@@ -585,13 +598,13 @@ int sb_samples_read(const char *path, sb_sample_fn fn, void *ctx, char *err, siz
 		he--;
 	nf = read_header(buf, he, idx, &missing);
 	if (nf < 0) {
-		rc = fail(err, errlen, 2, "%s:1: no column '%s' in the header", path, missing);
+		rc = sb_fail(err, errlen, 2, "%s:1: no column '%s' in the header", path, missing);
 		goto out;
 	}
 	p = nl ? nl + 1 : end;
 	colmap = malloc((size_t)nf * sizeof(*colmap));
 	if (colmap == NULL) {
-		rc = fail(err, errlen, 3, "out of memory");
+		rc = sb_fail(err, errlen, 3, "out of memory");
 		goto out;
 	}
 	for (int i = 0; i < nf; i++)
@@ -624,7 +637,7 @@ int sb_samples_read(const char *path, sb_sample_fn fn, void *ctx, char *err, siz
 		}
 		snprintf(where, sizeof(where), "%s:%lu", path, lineno);
 		if (fi != nf) {
-			rc = fail(err, errlen, 2, "%s: %d fields, the header has %d (truncated or malformed line)",
+			rc = sb_fail(err, errlen, 2, "%s: %d fields, the header has %d (truncated or malformed line)",
 				  where, fi, nf);
 			goto out;
 		}
@@ -635,16 +648,13 @@ int sb_samples_read(const char *path, sb_sample_fn fn, void *ctx, char *err, siz
 			goto out;
 		rc = 0;
 		if (fn(ctx, &smp) != 0) {
-			rc = fail(err, errlen, 3, "out of memory reading %s", path);
+			rc = sb_fail(err, errlen, 3, "out of memory reading %s", path);
 			goto out;
 		}
 	}
 out:
 	free(colmap);
-	if (mapped)
-		munmap(buf, len);
-	else
-		free(buf);
+	unmap_file(buf, len, mapped);
 	return rc;
 }
 
@@ -669,12 +679,12 @@ static int load_samples(struct sb_run *r, char *err, size_t errlen)
 	int rc;
 
 	if (path == NULL)
-		return fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, 3, "out of memory");
 	rc = sb_samples_read(path, load_one, &c, err, errlen);
 	if (rc == 0 && c.measured == 0)
-		rc = fail(err, errlen, 2, "%s: no measured samples (no row with phase measure)", path);
+		rc = sb_fail(err, errlen, 2, "%s: no measured samples (no row with phase measure)", path);
 	if (rc == 0 && points_finish(r) != 0)
-		rc = fail(err, errlen, 3, "out of memory reading %s", path);
+		rc = sb_fail(err, errlen, 3, "out of memory reading %s", path);
 	free(path);
 	return rc;
 }
@@ -686,7 +696,7 @@ int sb_run_load(const char *arg, struct sb_run *r, char *err, size_t errlen)
 	memset(r, 0, sizeof(*r));
 	r->arg = strdup(arg);
 	if (r->arg == NULL)
-		return fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, 3, "out of memory");
 	rc = resolve_dir(r, err, errlen);
 	if (rc == 0)
 		rc = load_meta(r, err, errlen);
@@ -699,7 +709,7 @@ int sb_run_load(const char *arg, struct sb_run *r, char *err, size_t errlen)
 		char *copy = strdup(r->dir), *slash;
 
 		if (copy == NULL)
-			return fail(err, errlen, 3, "out of memory");
+			return sb_fail(err, errlen, 3, "out of memory");
 		slash = strrchr(copy, '/');
 		if (slash != NULL)
 			*slash = '\0';
@@ -707,7 +717,7 @@ int sb_run_load(const char *arg, struct sb_run *r, char *err, size_t errlen)
 		r->test_owned = strdup(slash != NULL ? slash + 1 : copy);
 		free(copy);
 		if (r->test_owned == NULL)
-			return fail(err, errlen, 3, "out of memory");
+			return sb_fail(err, errlen, 3, "out of memory");
 		r->test = r->test_owned;
 	}
 	{
@@ -716,7 +726,7 @@ int sb_run_load(const char *arg, struct sb_run *r, char *err, size_t errlen)
 		r->name = strdup(*r->label ? r->label : *r->run_id ? r->run_id :
 				 base != NULL ? base + 1 : r->dir);
 		if (r->name == NULL)
-			return fail(err, errlen, 3, "out of memory");
+			return sb_fail(err, errlen, 3, "out of memory");
 	}
 	if (*r->status == '\0')
 		r->status = "unknown";
@@ -767,7 +777,7 @@ static int summary_number(struct field f, const char *where, const char *name, i
 		return 0;
 	if (whole ? parse_long_field(f, 0, 1000000000L, &l) != 0 :
 		    parse_double_field(f, out) != 0 || *out < 0)
-		return fail(err, errlen, 2, "%s: %s '%.*s' is not a non-negative number", where, name,
+		return sb_fail(err, errlen, 2, "%s: %s '%.*s' is not a non-negative number", where, name,
 			    FIELD(f));
 	if (whole)
 		*out = (double)l;
@@ -779,34 +789,21 @@ int sb_summary_read(const char *path, struct sb_summary_row **rows, size_t *nrow
 {
 	static const char *const suffix[SC_PER_MODE] = { "", "_idle", "_stddev", "_ci", "_n" };
 	char *buf = NULL, *p, *end, *nl, where[PATH_MAX + 32], name[64];
-	int mapped = 0, e, rc = 0, nf = 0, col[SB_NMODES][SC_PER_MODE], c_linear = 5;
+	int mapped = 0, rc = 0, nf = 0, col[SB_NMODES][SC_PER_MODE], c_linear = 5;
 	size_t len, cap = 0;
-	unsigned long lineno = 1, total;
+	unsigned long lineno = 1;
 
 	*rows = NULL;
 	*nrows = 0;
-	e = map_file(path, &buf, &len, &mapped);
-	if (e != 0)
-		return fail(err, errlen, e == ENOENT || e == EISDIR || e == ENOTDIR ? 2 : 3,
-			    "%s: %s", path, strerror(e));
+	rc = map_csv(path, &buf, &len, &mapped, err, errlen);
+	if (rc != 0)
+		return rc;
 	end = buf + len;
-	if (len == 0) {
-		rc = fail(err, errlen, 2, "%s:1: empty file", path);
-		goto out;
-	}
-	total = 0;
-	for (p = buf; p < end; p++)
-		total += *p == '\n';
-	if (end[-1] != '\n') {
-		rc = fail(err, errlen, 2, "%s:%lu: last line has no newline: the file is truncated",
-			  path, total + 1);
-		goto out;
-	}
 	nl = memchr(buf, '\n', len);
 	if ((size_t)(nl - buf) < strlen(wis_columns) || memcmp(buf, wis_columns, strlen(wis_columns)) != 0 ||
 	    (buf[strlen(wis_columns)] != ',' && buf + strlen(wis_columns) != nl &&
 	     !(buf[strlen(wis_columns)] == '\r' && buf + strlen(wis_columns) + 1 == nl))) {
-		rc = fail(err, errlen, 2, "%s:1: header does not start with %s", path, wis_columns);
+		rc = sb_fail(err, errlen, 2, "%s:1: header does not start with %s", path, wis_columns);
 		goto out;
 	}
 	for (int m = 0; m < SB_NMODES; m++)
@@ -855,15 +852,15 @@ int sb_summary_read(const char *path, struct sb_summary_row **rows, size_t *nrow
 		if (field_is(f[0], "0") && (fi == 6 || fi == nf))
 			continue;
 		if (fi != nf || nf > 256) {
-			rc = fail(err, errlen, 2, "%s: %d fields, the header has %d (truncated or malformed line)",
+			rc = sb_fail(err, errlen, 2, "%s: %d fields, the header has %d (truncated or malformed line)",
 				  where, fi, nf);
 			goto out;
 		}
 		rc = summary_number(f[0], where, "tasks", 1, &tasks, err, errlen);
 		if (rc == 0 && (isnan(tasks) || tasks < 1))
-			rc = fail(err, errlen, 2, "%s: tasks must be a whole number of at least 1", where);
+			rc = sb_fail(err, errlen, 2, "%s: tasks must be a whole number of at least 1", where);
 		if (rc == 0 && *nrows && tasks <= (double)(*rows)[*nrows - 1].tasks)
-			rc = fail(err, errlen, 2, "%s: tasks %.0f after %ld: rows must go up", where, tasks,
+			rc = sb_fail(err, errlen, 2, "%s: tasks %.0f after %ld: rows must go up", where, tasks,
 				  (*rows)[*nrows - 1].tasks);
 		if (rc != 0)
 			goto out;
@@ -872,7 +869,7 @@ int sb_summary_read(const char *path, struct sb_summary_row **rows, size_t *nrow
 			struct sb_summary_row *nr = realloc(*rows, nc * sizeof(*nr));
 
 			if (nr == NULL) {
-				rc = fail(err, errlen, 3, "out of memory reading %s", path);
+				rc = sb_fail(err, errlen, 3, "out of memory reading %s", path);
 				goto out;
 			}
 			*rows = nr;
@@ -904,9 +901,6 @@ out:
 		*rows = NULL;
 		*nrows = 0;
 	}
-	if (mapped)
-		munmap(buf, len);
-	else
-		free(buf);
+	unmap_file(buf, len, mapped);
 	return rc;
 }
