@@ -39,6 +39,12 @@ struct ctx {
 };
 
 
+/* Values a side needs: SB_INDEPENDENT_RUNS run means, or ministat's 3 samples. */
+static size_t needed(const struct row *r)
+{
+	return r->means ? SB_INDEPENDENT_RUNS : SB_MINISTAT_MINVALUES;
+}
+
 static const char *verdict_word(const struct row *r)
 {
 	switch (r->v) {
@@ -49,7 +55,7 @@ static const char *verdict_word(const struct row *r)
 	case V_SAME:
 		return "no difference proven";
 	default:
-		return r->bv->n < SB_MINISTAT_MINVALUES || r->xv->n < SB_MINISTAT_MINVALUES ?
+		return r->bv->n < needed(r) || r->xv->n < needed(r) ?
 		       "n/a: fewer than 3 values" : "n/a: base is 0";
 	}
 }
@@ -91,8 +97,7 @@ static void compare_pair(struct pair *pr, const struct sb_cmp_opts *o)
 		r->xv = r->means ? &xp->means : &xp->samples;
 		if (!r->means)
 			pr->correlated = 1;
-		if (r->bv->n < SB_MINISTAT_MINVALUES || r->xv->n < SB_MINISTAT_MINVALUES ||
-		    !(r->bv->st.mean > 0) ||
+		if (r->bv->n < needed(r) || r->xv->n < needed(r) || !(r->bv->st.mean > 0) ||
 		    sb_tdiff(r->bv->n, r->bv->st.mean, r->bv->var, r->xv->n, r->xv->st.mean,
 			     r->xv->var, o->conf, &r->d) != 0) {
 			r->v = V_NA;
