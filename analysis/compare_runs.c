@@ -402,7 +402,7 @@ static const char correlated_note[] =
 	"per-second samples are compared where a side has fewer than 2 runs of a point; "
 	"samples of one run are correlated, so the +/- figures are too narrow and "
 	"differences look more certain than they are: make both runs with runtest.sh "
-	"--repeat 2 (or more) to compare the means of independent runs";
+	"--repeat 3 (or more) to compare the means of independent runs";
 
 /* The verdict sentence, e.g. "REGRESSION: 1 of 8 points ..." (without markup). */
 static void print_verdict(const struct ctx *c, int md)
