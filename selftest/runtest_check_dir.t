@@ -5,7 +5,7 @@
 need_build "$SB_BUILD/bin/read1_processes" "$SB_BUILD/bin/read1_threads"
 private_bins "$SB_BUILD/bin" read1
 export SB_TESTS_DIR=$T/bin
-# runtest.sh asks the runner (--check) before the sweep once helper A's check_runner_values lands.
+# runtest.sh asks the runner (--check) before the sweep (check_runner_values); skip where it does not.
 if ! grep -v '^[[:space:]]*#' runtest.sh | grep -q -- '--check'; then
 	ok 0 "# SKIP runtest.sh does not call the runner's --check yet"
 	done_testing
