@@ -90,7 +90,11 @@ int sb_os_raise_priority(char *what, size_t size)
 	pid_t tid = gettid();
 	int lowest = -20;
 
-	saved.raised = 0;
+	if (saved.raised) {
+		snprintf(what, size, saved.raised == 1 ? "SCHED_FIFO 1" : "nice %d",
+			 getpriority(PRIO_PROCESS, (id_t)tid));
+		return saved.raised == 1;
+	}
 	saved.policy = sched_getscheduler(0);
 	if (saved.policy < 0 || sched_getparam(0, &saved.param) < 0)
 		saved.policy = -1;
@@ -102,7 +106,7 @@ int sb_os_raise_priority(char *what, size_t size)
 	if (saved.policy >= 0 && sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &rt) == 0) {
 		saved.raised = 1;
 		snprintf(what, size, "SCHED_FIFO 1");
-		return 0;
+		return 1;
 	}
 	/* RLIMIT_NICE allows nice values down to 20 - rlim_cur. */
 	if (getrlimit(RLIMIT_NICE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 40)

@@ -32,23 +32,29 @@ static struct {
  */
 static const struct sb_options *opts;
 
-/* --timing: seconds from the first task's creation, and of the teardown; "-" when not reached. */
+/*
+ * --timing, one line on stderr: seconds from just before the first task was
+ * created until every task was created (spawned_s), pinned and waiting at the
+ * gate (ready_s), the gate opened (open_s), the last task passed it
+ * (all_started_s); how many had passed when teardown began (started); the
+ * teardown's own seconds (teardown_s). "-" for what was not reached.
+ */
 static void print_timing(void)
 {
 	const struct sb_task_times *t = sb_tasks_times();
-	char v[4][32];
-	const double at[4][2] = {
-		{ t->start, t->spawned }, { t->start, t->ready },
+	char v[5][32];
+	const double at[5][2] = {
+		{ t->start, t->spawned }, { t->start, t->ready }, { t->start, t->released },
 		{ t->start, t->passed }, { t->killed, t->reaped },
 	};
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (at[i][0] > 0 && at[i][1] > 0)
 			snprintf(v[i], sizeof(v[i]), "%.3f", at[i][1] - at[i][0]);
 		else
 			snprintf(v[i], sizeof(v[i]), "-");
-	sb_warn("timing: tasks=%lu spawned_s=%s ready_s=%s started_s=%s teardown_s=%s",
-		opts->tasks, v[0], v[1], v[2], v[3]);
+	sb_warn("timing: tasks=%lu spawned_s=%s ready_s=%s open_s=%s all_started_s=%s started=%lu teardown_s=%s",
+		opts->tasks, v[0], v[1], v[2], v[3], t->npassed, v[4]);
 }
 
 static void finish(void)

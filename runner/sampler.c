@@ -186,17 +186,18 @@ double sb_sampler_run(const struct sb_options *o, const struct sb_placement *pl)
 	unsigned long long measured_ops = 0;
 	unsigned long measured = 0;
 	char prio[64];
+	int rt;
 
 	sb_warmup_init(&warm, o);
 	sm.prev = xcalloc(sm.n, sizeof(*sm.prev));
 	sm.next = xcalloc(sm.n, sizeof(*sm.next));
 	sm.rates = xcalloc(sm.n, sizeof(*sm.rates));
 	/* Our thread only (the tasks exist already and keep the default); see os.h. */
-	sb_os_raise_priority(prio, sizeof(prio));
+	rt = sb_os_raise_priority(prio, sizeof(prio)) == 1;
 	sm.have_cpu = sb_os_cpu_times(&sm.cpu[sm.cur]) == 0;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	sm.begun = ts_s(&start);
-	sb_tasks_release();
+	sb_tasks_release(rt);
 	deadline = start;
 	ts_add_ms(&deadline, o->period_ms);
 	last_progress = ts_s(&start);

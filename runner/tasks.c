@@ -95,11 +95,12 @@ static long futex(int *addr, int op, int val, const struct timespec *timeout)
 }
 
 /*
- * Wait for the gate, then pass it on. Waking every task at once puts N
- * tasks on the run queues in one go and starves whoever opened the gate;
- * instead the runner wakes GATE_FANOUT tasks and each woken task wakes
- * GATE_FANOUT more, so the wake-ups spread as a tree over the tasks
- * themselves. A task that finds the gate open never sleeps, and a wake-up
+ * Wait for the gate, then pass it on. A runner in an ordinary class that
+ * wakes every task at once is preempted by the tasks it wakes, again and
+ * again, and waits its turn among N tasks each time; instead it wakes
+ * GATE_FANOUT tasks and each woken task wakes GATE_FANOUT more, so the
+ * wake-ups spread as a tree over the tasks themselves (a real-time runner
+ * wakes them all: sb_tasks_release). A task that finds the gate open never sleeps, and a wake-up
  * that finds no sleeper ends its branch: once the gate is open no task can
  * start sleeping, so none is left behind.
  */
@@ -148,6 +149,7 @@ static void task_main(unsigned long i)
 /* In every new task process: die with the runner, default signals, our own group. */
 static void child_init(void)
 {
+	sb_os_restore_priority();
 	sb_os_die_with_parent(sb_runner_pid);
 	signals_default();
 	setpgid(0, T.pgid);
@@ -236,6 +238,7 @@ void sb_tasks_start(unsigned long n, const struct sb_placement *pl, double stall
 {
 	unsigned long ready = 0;
 	double deadline;
+	char prio[64];
 	char msg[512];
 	int code;
 
@@ -247,6 +250,8 @@ void sb_tasks_start(unsigned long n, const struct sb_placement *pl, double stall
 	if (pipe(T.ready) < 0)
 		sb_die(SB_EXIT_ENV, "start gate: pipe: %s", strerror(errno));
 	sb_os_become_subreaper();
+	/* Not outrun by the tasks we create (they start at the default: child_init). */
+	sb_os_raise_priority(prio, sizeof(prio));
 	T.times.start = now_s();
 	deadline = T.times.start + stall_timeout;
 
@@ -284,17 +289,16 @@ void sb_tasks_start(unsigned long n, const struct sb_placement *pl, double stall
 	T.times.ready = now_s();
 }
 
-void sb_tasks_release(void)
+void sb_tasks_release(int all)
 {
 	__atomic_store_n(&sb_ctr.hdr->gate, 1, __ATOMIC_RELEASE);
-	T.times.released = now_s();
-	if (futex(&sb_ctr.hdr->gate, FUTEX_WAKE, GATE_FANOUT, NULL) < 0)
+	if (futex(&sb_ctr.hdr->gate, FUTEX_WAKE, all ? INT_MAX : GATE_FANOUT, NULL) < 0)
 		sb_die(SB_EXIT_ENV, "start gate: futex wake: %s", strerror(errno));
+	T.times.released = now_s();
 }
 
 const struct sb_task_times *sb_tasks_times(void)
 {
-	T.times.passed = sb_ctr.hdr ? sb_ctr.hdr->all_passed : 0;
 	return &T.times;
 }
 
@@ -392,6 +396,10 @@ void sb_tasks_kill_all(void)
 	double limit;
 
 	T.times.killed = now_s();
+	if (sb_ctr.hdr) {
+		T.times.npassed = __atomic_load_n(&sb_ctr.hdr->passed, __ATOMIC_ACQUIRE);
+		T.times.passed = T.times.npassed == T.n ? sb_ctr.hdr->all_passed : 0;
+	}
 	limit = T.times.killed + REAP_LIMIT_S;
 	if (T.pgid)
 		kill(-T.pgid, SIGKILL);
