@@ -406,9 +406,10 @@ void sb_tasks_kill_all(void)
 	for (unsigned long i = 0; i < T.npids; i++)
 		kill(T.pids[i], SIGKILL);
 	/*
-	 * We are the subreaper: reap tasks and orphaned partners alike. The
-	 * limit is on the clock, not a count of rounds: a round that reaps
-	 * thousands of processes takes time of its own.
+	 * We are the subreaper: tasks and orphaned partners alike are our
+	 * children; waitpid collects any zombie from before the signal and says
+	 * ECHILD once none is left. The limit is on the clock, not a count of
+	 * rounds: a round that meets thousands of processes takes time of its own.
 	 */
 	for (;;) {
 		pid_t pid;
