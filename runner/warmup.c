@@ -24,7 +24,7 @@ void sb_warmup_init(struct sb_warmup *w, const struct sb_options *o)
 		w->min = w->max;
 }
 
-/* The last SB_WARMUP_WINDOW rates all lie within SB_WARMUP_TOLERANCE of their mean. */
+/* The last SB_WARMUP_WINDOW rates all lie within SB_WARMUP_TOLERANCE of their mean, which is not 0. */
 static int settled(const struct sb_warmup *w)
 {
 	double mean = 0;
@@ -33,6 +33,9 @@ static int settled(const struct sb_warmup *w)
 		return 0;
 	for (int i = 0; i < SB_WARMUP_WINDOW; i++)
 		mean += w->last[i] / SB_WARMUP_WINDOW;
+	/* Nothing counted yet is not a settled rate (a stall is the stall timeout's business). */
+	if (!(mean > 0))
+		return 0;
 	for (int i = 0; i < SB_WARMUP_WINDOW; i++)
 		if (fabs(w->last[i] - mean) > SB_WARMUP_TOLERANCE * mean)
 			return 0;
