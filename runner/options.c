@@ -162,6 +162,9 @@ static void apply(const struct opt *p, const char *arg, struct sb_options *o)
 			*(unsigned long *)field = SB_WARMUP_AUTO;
 			break;
 		}
+		if (strspn(arg, "0123456789") != strlen(arg) || !*arg)
+			sb_die(SB_EXIT_USAGE, "%s: '%s' is neither a whole number nor auto",
+			       label(p, name, sizeof(name)), arg);
 		*(unsigned long *)field = (unsigned long)sb_parse_ll(label(p, name, sizeof(name)),
 								     arg, p->lo, p->hi);
 		break;

@@ -2,7 +2,7 @@
 # The start and the sampler: a first sample the CPUs can deliver, late_ms, the sampler's raised priority, --warmup auto, --timing.
 . "$(dirname "$0")/lib.sh"
 F=$B/selftest
-plan 22
+plan 26
 ncpu=$(nproc)
 
 # rate COLUMN ROW: a field of a --format csv row (1 = the first sample)
@@ -62,6 +62,22 @@ for m in processes threads; do
 	is "$mine" "TS/0 " "$m: every task (thread) runs at the default policy and nice"
 done
 
+# ---- an unprivileged runner: no real-time class, the tasks open the gate as a tree ----
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+	tmp=$(mktemp -d)
+	for m in processes threads; do
+		cp "$B/bin/null1_$m" "$tmp/"
+		chmod 755 "$tmp" "$tmp/null1_$m"
+		run setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$tmp/null1_$m" -t 16 -s 1 --warmup 0 --period-ms 2000 --timing
+		is "$rc" 0 "$m: unprivileged, 16 tasks run${err:+ ($(printf '%s' "$err" | tail -1))}"
+		like "$err" "timing: tasks=16 .* all_started_s=[0-9.]+ started=16 " "$m: unprivileged, every task passed the gate (woken as a tree)"
+	done
+	rm -rf "$tmp"
+else
+	for i in 1 2 3 4; do skip "needs root and setpriv"; done
+fi
+
 # ---- --warmup auto: ends once the rate has settled ----
 # settle: a rate paced by the clock that ramps for settle_ms, then is flat.
 # At 400 ms samples and a 1600 ms ramp the window of 3 is flat from sample 7:
@@ -87,7 +103,7 @@ run "$F/settle_processes" -t 1 --period-ms 100 -s 1 --param settle_ms=0 --format
 [ "$(warmups)" -ge 3 ]
 ok $? "the default is --warmup auto (at least the 3 samples the rule looks at)"
 run "$B/bin/null1_processes" --check --warmup soon
-is "$rc" 2 "--warmup soon is a usage error"
+is "$rc:$err" "2:null1_processes: --warmup: 'soon' is neither a whole number nor auto" "--warmup soon is a usage error, in one line"
 
 # ---- --timing: one line, every phase ----
 for m in processes threads; do
