@@ -387,8 +387,9 @@ void sb_tasks_check_or_exit(void)
 		sb_die(code, "%s", msg);
 }
 
-/* Teardown gives up (with a warning) when tasks outlive SIGKILL this long. */
+/* Teardown gives up (with a warning) when tasks outlive SIGKILL this long, plus a little per task. */
 #define REAP_LIMIT_S 2.0
+#define REAP_LIMIT_PER_TASK_S 0.0005
 
 void sb_tasks_kill_all(void)
 {
@@ -400,7 +401,7 @@ void sb_tasks_kill_all(void)
 		T.times.npassed = __atomic_load_n(&sb_ctr.hdr->passed, __ATOMIC_ACQUIRE);
 		T.times.passed = T.times.npassed == T.n ? sb_ctr.hdr->all_passed : 0;
 	}
-	limit = T.times.killed + REAP_LIMIT_S;
+	limit = T.times.killed + REAP_LIMIT_S + REAP_LIMIT_PER_TASK_S * (double)T.n;
 	if (T.pgid)
 		kill(-T.pgid, SIGKILL);
 	for (unsigned long i = 0; i < T.npids; i++)
@@ -427,5 +428,6 @@ void sb_tasks_kill_all(void)
 			kill(-T.pgid, SIGKILL);
 		nanosleep(&tick, NULL);
 	}
-	sb_warn("warning: some task processes did not exit within %g s of SIGKILL", REAP_LIMIT_S);
+	sb_warn("warning: some task processes did not exit within %.1f s of SIGKILL",
+		limit - T.times.killed);
 }
