@@ -2,7 +2,7 @@
 # The start and the sampler: a first sample the CPUs can deliver, late_ms, the sampler's raised priority, --warmup auto, --timing.
 . "$(dirname "$0")/lib.sh"
 F=$B/selftest
-plan 26
+plan 24
 ncpu=$(nproc)
 
 # rate COLUMN ROW: a field of a --format csv row (1 = the first sample)
@@ -10,27 +10,26 @@ field() { printf '%s\n' "$out" | sed 1d | sed -n "${2}p" | cut -d, -f"$1"; }
 
 # ---- the first sample: never more than the CPUs can do ----
 # The ceiling: the best of a few samples of one task alone on one CPU, times
-# the CPUs, times 3 for slack. The bug this guards against (a baseline taken
-# after the starved runner got the CPU back) gave 6 to 9 times the ceiling.
-# On a shared machine one task gets a smaller share of its CPU than 256 get
-# of the machine: as root the reference task runs at nice -20 (the runner
-# starts its tasks at the nice it was given), so it has its CPU to itself.
-nice=''
-[ "$(id -u)" -eq 0 ] && nice='nice -n -20'
+# the CPUs, or (on a shared machine one task gets a smaller share of its CPU
+# than 256 get of the machine) the best later sample of the same run, which
+# the first-sample bug does not touch: whichever is higher, times 3 for slack.
+# The bug this guards against (a baseline taken after the starved runner got
+# the CPU back) gave 6 to 9 times the ceiling.
 for m in processes threads; do
-	run $nice "$B/bin/null1_$m" -t 1 --cpus 0 --period-ms 200 -s 3 --warmup 0 --format csv
+	run "$B/bin/null1_$m" -t 1 --cpus 0 --period-ms 200 -s 3 --warmup 0 --format csv
 	one=$(printf '%s\n' "$out" | sed 1d | cut -d, -f5 | sort -g | tail -1)
-	ceiling=$(awk -v r="$one" -v n="$ncpu" 'BEGIN { printf "%.0f", r * n * 3 }')
-	worst=0 fails=0
+	worst=0 fails=0 over=''
 	for i in 1 2 3; do
-		run "$B/bin/null1_$m" -t 256 --period-ms 100 -s 1 --warmup 0 --stall-timeout 10 --format samples
+		run "$B/bin/null1_$m" -t 256 --period-ms 100 -s 3 --warmup 0 --stall-timeout 10 --format samples
 		[ "$rc" -eq 0 ] || fails=$((fails + 1))
-		r=$(printf '%s\n' "$out" | sed 1d | head -1 | cut -d, -f8)
-		worst=$(awk -v a="$worst" -v b="${r:-0}" 'BEGIN { print (b > a ? b : a) }')
+		over=$over$(printf '%s\n' "$out" | sed 1d | cut -d, -f8 | awk -v one="$one" -v n="$ncpu" '
+			NR == 1 { first = $1; next }
+			{ if ($1 > best) best = $1 }
+			END { c = one * n; if (best > c) c = best; c *= 3
+			      if (!(first > 0 && first <= c)) printf "first %.0f > ceiling %.0f; ", first, c }')
 	done
 	is "$fails" 0 "$m: 256 tasks, --warmup 0, three runs exit 0"
-	awk -v w="$worst" -v c="$ceiling" 'BEGIN { exit !(w > 0 && w <= c) }'
-	ok $? "$m: 256 tasks' first sample ($worst ops/s) is within the CPUs' ceiling ($ceiling: 1 task on 1 CPU x $ncpu x 3)"
+	is "$over" "" "$m: 256 tasks' first sample is within the CPUs' ceiling (1 task on 1 CPU x $ncpu, or the later samples; x 3)"
 done
 
 # ---- late_ms: the sampler's wake-up lateness, in every row ----
@@ -84,18 +83,17 @@ else
 fi
 
 # ---- --warmup auto: ends once the rate has settled ----
-# settle: a rate paced by the clock that ramps for settle_ms, then is flat.
-# At 400 ms samples and a 1600 ms ramp the window of 3 is flat from sample 7:
-# the warmup cannot end before sample 5, nor (with slack for a loaded machine,
-# where a late task makes a sample miss the ±2%) after 20, far below the cap (75).
+# settle: a rate paced by the clock that ramps for settle_ms, then is flat. A
+# task that runs late leaves its counter behind by that much: 1 s samples keep
+# that within the ±2% on a loaded machine. With a 3 s ramp the window of 3 is
+# flat from sample 6 on: the warmup cannot end before sample 4, nor (with
+# slack) after 15, far below the cap (30). The rule does not depend on the mode.
 warmups() { printf '%s\n' "$out" | sed 1d | grep -c '^warmup,' || true; }
-for m in processes threads; do
-	run "$F/settle_$m" -t 2 --period-ms 400 -s 1 --warmup auto --warmup-min 0 --warmup-max 30 --param settle_ms=1600 --format csv
-	w=$(warmups)
-	is "$rc" 0 "$m: --warmup auto runs${err:+ ($err)}"
-	[ "$w" -ge 5 ] && [ "$w" -le 20 ]
-	ok $? "$m: a ramp of 1600 ms at 400 ms samples: the warmup ends once the rate is flat ($w samples)"
-done
+run "$F/settle_processes" -t 2 --period-ms 1000 -s 1 --warmup auto --warmup-min 0 --warmup-max 30 --param settle_ms=3000 --format csv
+w=$(warmups)
+is "$rc" 0 "--warmup auto runs${err:+ ($err)}"
+[ "$w" -ge 4 ] && [ "$w" -le 15 ]
+ok $? "a ramp of 3 s at 1 s samples: the warmup ends once the rate is flat ($w samples)"
 run "$F/settle_processes" -t 1 --period-ms 400 -s 1 --warmup auto --warmup-max 1 --param settle_ms=100000 --format csv
 is "$(warmups)" 3 "--warmup-max 1 caps a rate that never settles at 1 s (3 samples of 400 ms)"
 run "$F/settle_processes" -t 1 --period-ms 400 -s 1 --warmup auto --warmup-min 2 --param settle_ms=0 --format csv
