@@ -33,6 +33,9 @@ struct sb_shared_hdr {
 	int crashed_partner;	/* ... and that thread was one of its partners */
 	long exited_task;	/* threads mode: task whose thread called exit() */
 	int exited_partner;	/* ... and that thread was one of its partners */
+	int gate;		/* the start gate, a futex: 0 closed, 1 open */
+	unsigned long passed;	/* tasks past the gate */
+	double all_passed;	/* CLOCK_MONOTONIC seconds when the last task passed */
 };
 
 struct sb_counters {

@@ -93,7 +93,9 @@ else
 fi
 
 # Nothing counted while measuring (shorter than the stall timeout): a failure, never average:0.
-run "$F/stall_processes" -t 1 --period-ms 100 --warmup 3 -s 2
+# (2 s of warmup: on a starved machine the task may start counting late, and its 0.2 s
+# of counting must still end before the measured samples)
+run "$F/stall_processes" -t 1 --period-ms 100 --warmup 20 -s 2
 is "$rc" 1 "no operation in the measured samples fails the run"
 like "$err" "no progress: no task counted an operation in the 2 measured samples" "and says so"
 unlike "$out" "average:" "without an average"
