@@ -694,7 +694,9 @@ print_plan() {	# --dry-run
 
 # ---- phase: the results directory, the machine ----------------------------------
 
-# check_runners: each runner's own --check of this sweep's options (parameters,
+# check_runners: every runnable testcase's runner, in each mode, --check of the
+# sweep's options at its largest point (check_runner_values asks the first one only:
+# a second testcase's --param dir, a mode's own limits) (parameters,
 # their directories, the placement, TMPDIR), before a run directory exists: its
 # one line and its exit code (2 input, 3 environment)
 check_runners() {
