@@ -9,8 +9,8 @@
 # and after each: no process of the soak's binaries or runtest.sh (polled up to 15 s),
 # nothing in its TMPDIR, no temporary file in its results, the exit code one the
 # documented ones allow, every meta status final, and every run completed so far
-# byte-identical to the checksum taken when it completed (and its summary.csv
-# still what sb-summary makes of its samples.csv).
+# byte-identical to the checksum taken when it completed, with the same
+# sb-summary --table (and its summary.csv still what sb-summary makes of its samples.csv).
 set -eu
 
 PROG=soak.sh
@@ -91,8 +91,9 @@ leak() {	# leak KIND MESSAGE
 	printf '%s: iteration %d (%s): %s: %s\n' "$PROG" "$iter" "$what" "$1" "$2" >&2
 }
 
-run_sum() {	# run_sum DIR: its checksum and whether its summary still follows from its samples
+run_sum() {	# run_sum DIR: its checksum, its table, and whether its summary still follows from its samples
 	(cd "$1" && sha256sum meta samples.csv summary.csv) &&
+		"$B/bin/sb-summary" --table "$1" &&
 		"$B/bin/sb-summary" "$1/samples.csv" | cmp -s - "$1/summary.csv" && echo summary-agrees
 }
 
