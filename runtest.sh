@@ -434,7 +434,8 @@ make_workdir() {	# -> TMP (on_exit removes it; the janitor too if runtest.sh is 
 # there and nobody will remove it), says "ok PATH" (or "err MESSAGE"), then
 # reads its standard input, a pipe only runtest.sh writes, to its end: however
 # runtest.sh ended (SIGKILL included) it then stops the runner at work
-# ($TMP/child) and removes the directory. The runner and make do not get the
+# ($TMP/child), marks the run in progress ($TMP/active) interrupted and
+# removes the directory. The runner and make do not get the
 # pipe (they may outlive runtest.sh). -> janitor_fd, janitor_out
 start_janitor() {
 	coproc JANITOR {
@@ -447,6 +448,13 @@ start_janitor() {
 		exec >/dev/null 2>&1
 		cat >/dev/null
 		if read -r pid <"$made/child"; then kill -TERM "$pid"; fi
+		# a run whose meta still says running was cut short (SIGKILL): say so, atomically
+		if read -r run <"$made/active" && grep -qx 'status=running' "$run/meta"; then
+			if ! { sed 's/^status=running$/status=interrupted/' "$run/meta" >"$run/.meta.$$.tmp" &&
+				mv -f -- "$run/.meta.$$.tmp" "$run/meta"; }; then
+				rm -f -- "$run/.meta.$$.tmp"
+			fi
+		fi
 		rm -rf -- "$made"
 	} 2>/dev/null
 	janitor_fd=${JANITOR[1]} janitor_out=${JANITOR[0]}
@@ -885,6 +893,7 @@ start_run() {
 		exit 3
 	fi
 	active_run=$run_dir
+	printf '%s\n' "$run_dir" >"$TMP/active"
 	protect publish
 	protect point_latest "$results/$1" "$run_id"
 }
@@ -1015,6 +1024,7 @@ sweep() {
 		done
 		if [ "$status" != failed ]; then protect write_meta "$status"; fi
 		active_run=''
+		rm -f -- "$TMP/active"
 		t_status[$t]=$status
 		# what this testcase did not run leaves the estimate
 		runs_total=$((runs_total - planned + runs_done - before))

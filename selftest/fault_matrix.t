@@ -124,8 +124,8 @@ for ph in prepare start warmup measure; do
 			finish
 			name="signal: $who SIG$s in the runner's $ph"
 			if [ "$who" = runtest.sh ] && [ "$s" = KILL ]; then
-				# nobody is left to say how it ended: meta stays "running", the janitor stops the runner
-				outcome "$name" 137 '' running "$kept"
+				# runtest.sh's janitor stops the runner and marks the run interrupted
+				outcome "$name" 137 '' interrupted "$kept"
 			elif [ "$s" = KILL ]; then
 				outcome "$name" 1 "^runtest\.sh: phases: processes at [12] tasks failed: the runner was killed by signal 9$" failed "$kept"
 			else
@@ -148,8 +148,8 @@ for s in INT TERM KILL; do
 	sleep 0.1	# (no timing rests on it: the write waits for "go" however long this takes)
 	: >"$d/go"
 	finish
-	if [ "$s" = KILL ]; then st=running; msg=''; else st=interrupted; msg=$INTR; fi
-	outcome "signal: runtest.sh SIG$s while writing point 1" "$(sig_rc "$s")" "$msg" "$st" "processes,1 "
+	if [ "$s" = KILL ]; then msg=''; else msg=$INTR; fi
+	outcome "signal: runtest.sh SIG$s while writing point 1" "$(sig_rc "$s")" "$msg" interrupted "processes,1 "
 done
 
 # ---- a task dies at point 2, by a signal or by exit: point 1 stays ----
