@@ -89,7 +89,8 @@ INTR='^runtest\.sh: interrupted$'
 sig_rc() { case $1 in KILL) echo 137 ;; *) echo 130 ;; esac; }
 
 # ---- signals of runtest.sh in its setup (a make that waits while its parent lives) ----
-printf '#!/bin/sh\necho $$ >"%s"\ntrap "exit 130" INT TERM\nwhile kill -0 $PPID 2>/dev/null; do sleep 0.05; done\n' "$d/mark" >"$d/fake/make"
+# (the sb-options build that parse_args asks for is let through: it is up to date)
+printf '#!/bin/sh\ncase "$*" in *sb-options*) exit 0 ;; esac\necho $$ >"%s"\ntrap "exit 130" INT TERM\nwhile kill -0 $PPID 2>/dev/null; do sleep 0.05; done\n' "$d/mark" >"$d/fake/make"
 chmod +x "$d/fake/make"
 for s in INT TERM KILL; do
 	MAKE=$d/fake/make sweep phases --points 1 "${TINY[@]}"
