@@ -271,7 +271,10 @@ on_exit() {
 		(write_meta failed "runtest.sh stopped with exit status $rc") 2>/dev/null || true
 	fi
 	end_progress
-	if [ -n "$TMP" ]; then rm -rf -- "$TMP"; fi
+	if [ -n "$TMP" ]; then
+		if read -r probe <"$TMP/probe" 2>/dev/null; then rm -f -- "$probe"; fi
+		rm -rf -- "$TMP"
+	fi
 	exit "$rc"
 }
 
@@ -448,6 +451,7 @@ start_janitor() {
 		exec >/dev/null 2>&1
 		cat >/dev/null
 		if read -r pid <"$made/child"; then kill -TERM "$pid"; fi
+		if read -r probe <"$made/probe"; then rm -f -- "$probe"; fi
 		# a run whose meta still says running was cut short (SIGKILL): say so, atomically
 		if read -r run <"$made/active" && grep -qx 'status=running' "$run/meta"; then
 			if ! { sed 's/^status=running$/status=interrupted/' "$run/meta" >"$run/.meta.$$.tmp" &&
@@ -729,14 +733,17 @@ check_results() {	# each results/<test>: made, writable, not full, its latest ou
 		dir=$results/$t
 		err=$(mkdir -p -- "$dir" 2>&1) ||
 			die 3 "cannot create the results directory $(shown "$dir"): ${err##*$'\n'}"
-		probe=$(mktemp "$dir/.probe.XXXXXX" 2>/dev/null) ||
+		# named first, so that on_exit and the janitor remove it however runtest.sh ends
+		probe=$dir/.probe.$$
+		printf '%s\n' "$probe" >"$TMP/probe"
+		{ : >"$probe"; } 2>/dev/null ||
 			die 3 "the results directory $(shown "$dir") is not writable"
 		# a page of data: an empty file still fits on a full disk
 		if ! err=$({ head -c 4096 /dev/zero >"$probe"; } 2>&1); then
 			rm -f -- "$probe"
 			die 3 "cannot write in the results directory $(shown "$dir"): $(reason "$err")"
 		fi
-		rm -f -- "$probe"
+		rm -f -- "$probe" "$TMP/probe"
 		if [ -d "$dir/latest" ] && [ ! -L "$dir/latest" ]; then
 			die 3 "$(shown "$dir/latest") is a directory, not the link to the newest run: move it away"
 		fi

@@ -109,7 +109,10 @@ check_after() {
 		rm -rf -- "${W:?}"/tmp/*
 	fi
 	left=$(find "$W/res" -name '.*' -printf '%P ')
-	if [ -n "$left" ]; then leak tempfile "left in results: $left"; fi
+	if [ -n "$left" ]; then	# (reported once: moved out of the way)
+		leak tempfile "left in results: $left"
+		find "$W/res" -name '.*' -exec mv -t "$W/leftovers" {} +
+	fi
 	for d in "$W"/res/*/*/; do
 		[ -d "$d" ] && [ ! -L "${d%/}" ] || continue
 		n=${d%/}
@@ -133,7 +136,10 @@ check_after() {
 		esac
 	done
 	f=$(find "$W/res" -type f -size 0 -printf '%P ')
-	if [ -n "$f" ]; then leak tempfile "empty files in results: $f"; fi
+	if [ -n "$f" ]; then
+		leak tempfile "empty files in results: $f"
+		find "$W/res" -type f -size 0 -exec mv -t "$W/leftovers" {} +
+	fi
 }
 
 # ---- the iterations ----
@@ -265,7 +271,7 @@ main() {
 	W=$(mktemp -d)
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM HUP
-	mkdir "$W/bin" "$W/tmp" "$W/res" "$W/sums"
+	mkdir "$W/bin" "$W/tmp" "$W/res" "$W/sums" "$W/leftovers"
 	cp "$B"/bin/{getppid1,unix4,context_switch1,read1}_{processes,threads} "$W/bin/"
 	echo 'not a topology' >"$W/garbage"
 	unset HWLOC_XMLFILE HWLOC_SYNTHETIC HWLOC_THISSYSTEM SB_TESTS_DIR
