@@ -272,7 +272,7 @@ on_exit() {
 	fi
 	end_progress
 	if [ -n "$TMP" ]; then
-		if read -r probe <"$TMP/probe" 2>/dev/null; then rm -f -- "$probe"; fi
+		if [ -s "$TMP/probe" ] && read -r probe <"$TMP/probe"; then rm -f -- "$probe"; fi
 		rm -rf -- "$TMP"
 	fi
 	exit "$rc"

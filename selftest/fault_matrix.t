@@ -61,10 +61,14 @@ have_mark() { [ -e "$d/mark" ]; }
 # MESSAGE_REGEX '' means stderr is empty; STATUS - means no run was made; POINTS
 # the completed points ("mode,tasks" list) samples.csv and summary.csv must hold.
 outcome() {
-	local name=$1 run pts
+	local name=$1 run pts gone
+	# first what outlives runtest.sh by design (the janitors) is done
+	wait_until 15 clean
+	gone=$?
 	is "$rc" "$2" "$name: exit $2"
 	if [ -n "$3" ]; then
 		is "$(wc -l <"$d/err" | tr -d ' ')" 1 "$name: one line on stderr"
+		if [ "$(wc -l <"$d/err")" != 1 ]; then sed 's/^/#   stderr: /' "$d/err"; fi
 		like "$(cat "$d/err")" "$3" "$name: it says what happened"
 	else
 		is "$(cat "$d/err")" "" "$name: nothing on stderr"
@@ -81,8 +85,7 @@ outcome() {
 		is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "$name: only the run's files in it"
 	fi
 	is "$(find "$R" -name '.*' 2>/dev/null | wc -l | tr -d ' ')" 0 "$name: no temporary file in the results"
-	wait_until 15 clean
-	ok $? "$name: no process and nothing in TMPDIR left ($(alive "$d/") $(ls -A "$d/tmp" | tr '\n' ' '))"
+	ok "$gone" "$name: no process and nothing in TMPDIR left ($(alive "$d/") $(ls -A "$d/tmp" | tr '\n' ' '))"
 }
 
 INTR='^runtest\.sh: interrupted$'
