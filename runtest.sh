@@ -461,7 +461,10 @@ start_janitor() {
 		fi
 		rm -rf -- "$made"
 	} 2>/dev/null
-	janitor_fd=${JANITOR[1]} janitor_out=${JANITOR[0]}
+	# (a copy: bash keeps a coprocess's own descriptors from subshells, and a
+	# protected write that runtest.sh's death leaves running must hold the pipe too)
+	exec {janitor_fd}>&"${JANITOR[1]}"
+	janitor_out=${JANITOR[0]}
 }
 
 # ---- phase: the testcases, the build, the topology ------------------------------
