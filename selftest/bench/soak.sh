@@ -244,7 +244,8 @@ one_bad() {	# a bad option, parameter or environment: exit 2 or 3 in one line, n
 	nlines=$(wc -l <"$W/err")
 	if [ "$nlines" != 1 ]; then
 		wrong=$((wrong + 1))
-		printf '%s: iteration %d (%s): %d lines on stderr\n' "$PROG" "$iter" "$what" "$nlines" >&2
+		printf '%s: iteration %d (%s): %d lines on stderr: %s\n' "$PROG" "$iter" "$what" "$nlines" \
+			"$(head -c 300 "$W/err" | tr '\n' '|')" >&2
 	fi
 	after=$(find "$W/res" -mindepth 2 -maxdepth 2 | wc -l)
 	if [ "$after" != "$before" ]; then leak damage "a refused command made something in the results"; fi
