@@ -76,8 +76,13 @@ void sb_warn(const char *fmt, ...)
 
 void sb_flush_stdout(void)
 {
-	if (fflush(stdout) == EOF || ferror(stdout))
-		sb_die(SB_EXIT_ENV, "writing the output failed");
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		e = errno;
+		sb_die(SB_EXIT_ENV, "writing the output failed%s%s", e ? ": " : "", e ? strerror(e) : "");
+	}
 }
 
 int sb_errno_is_env(int e)

@@ -24,8 +24,9 @@
 #   point 1 kept: fm "task"; RLIMIT_NOFILE and RLIMIT_NPROC too low (as nobody): fm "RLIMIT_*";
 #   read-only results: fm; the runner killed however it ends leaves no scalebench.*: fm; runtest.sh
 #   SIGKILLed leaves no runtest.* working directory and no runner (its janitor): fm "runtest.sh SIGKILL".
-# The runner's own final write (a few hundred bytes of stdout) cannot be held open by a
-# test; its failure (ENOSPC, a closed stdout) is runner_enospc.t's and runner_options.t's.
+# The runner's write phase is its output, written as it goes: fm "write: the runner" fails it
+# (stdout on /dev/full) in both modes; runtest.sh's write phase is fm "while writing point 1".
+#   5 also: runtest_check_dir.t (the sweep's --check of --param dir).
 . "$(dirname "$0")/lib.sh"
 d=$(mktemp -d)
 M=$d/mnt
@@ -155,6 +156,21 @@ for s in INT TERM KILL; do
 	if [ "$s" = KILL ]; then msg=''; else msg=$INTR; fi
 	outcome "signal: runtest.sh SIG$s while writing point 1" "$(sig_rc "$s")" "$msg" interrupted "processes,1 "
 done
+
+# ---- the runner's own write fails (its output on a full device): exit 3 with the reason ----
+if [ -w /dev/full ]; then
+	for m in processes threads; do
+		run "$d/bin/phases_$m" -t 1 -s 2 --warmup 0 --period-ms 100 --format samples
+		good=$rc
+		"$d/bin/phases_$m" -t 1 -s 2 --warmup 0 --period-ms 100 --format samples >/dev/full 2>"$d/err"
+		is "$good,$?" 0,3 "write: the runner ($m) into a full device: exit 3 (0 otherwise)"
+		is "$(cat "$d/err")" "phases_$m: writing the output failed: No space left on device" "write: one line with the reason"
+		wait_until 15 clean
+		ok $? "write: no process, task or private directory left"
+	done
+else
+	skip "no /dev/full"
+fi
 
 # ---- a task dies at point 2, by a signal or by exit: point 1 stays ----
 for m in processes threads; do
