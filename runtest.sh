@@ -919,11 +919,15 @@ run_once() {
 	# bash reports a job killed by a signal ("Killed") on its standard error
 	# when it notices the death: inside this group, where nobody hears it.
 	{
-		"${aslr_wrap[@]}" "$tests_dir/${t}_$m" -t "$n" -s "$samples" --warmup "$warmup_samples" \
-			--period-ms "$period" --placement "$placement" "${opt_pass[@]}" "${fmt[@]}" \
-			>"$TMP/out" 2>"$TMP/err" {janitor_fd}>&- &
+		# The runner's pid is in $TMP/child before it runs (and before this job lets
+		# go of the janitor's pipe), so a janitor woken by runtest.sh's death finds it.
+		{
+			printf '%s\n' "$BASHPID" >"$TMP/child"
+			exec "${aslr_wrap[@]}" "$tests_dir/${t}_$m" -t "$n" -s "$samples" --warmup "$warmup_samples" \
+				--period-ms "$period" --placement "$placement" "${opt_pass[@]}" "${fmt[@]}" \
+				>"$TMP/out" 2>"$TMP/err" {janitor_fd}>&-
+		} &
 		child=$!
-		printf '%s\n' "$child" >"$TMP/child"
 		while :; do
 			sigflag=0 rc=0
 			wait "$child" || rc=$?
