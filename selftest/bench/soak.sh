@@ -116,7 +116,8 @@ check_after() {
 	for d in "$W"/res/*/*/; do
 		[ -d "$d" ] && [ ! -L "${d%/}" ] || continue
 		n=${d%/}
-		n=${n##*/}
+		n=${n#"$W"/res/}
+		n=${n//\//_}	# test_runid: two testcases' runs may share an id (same second)
 		if [ -e "$W/sums/$n" ]; then
 			if ! run_sum "$d" 2>/dev/null | cmp -s - "$W/sums/$n"; then
 				damaged=$((damaged + 1))
