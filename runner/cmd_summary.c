@@ -1,6 +1,7 @@
 /* sb-summary: samples.csv of a run -> summary.csv (will-it-scale's columns, then statistics per mode). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -22,8 +23,14 @@ static const char *const mode_name[NMODES] = { "processes", "threads" };
 
 static const char usage_text[] =
 	"usage: sb-summary [-o FILE] SAMPLES_CSV\n"
+	"       sb-summary --point MODE:TASKS [--values] RUNDIR\n"
+	"       sb-summary --table RUNDIR\n"
 	"Reads a run's samples.csv and writes its summary.csv (results/README.md)\n"
-	"to standard output, or to FILE through a temporary name and a rename.\n";
+	"to standard output, or to FILE through a temporary name and a rename.\n"
+	"--point: the point's progress figure (\"4.81M ops/s \302\261""0.4%\"), nothing when\n"
+	"absent; with --values \"RUNS MEAN HALF_PCT\" (HALF_PCT: the 95% interval's\n"
+	"half-width across run means, percent of the mean; \"-\" below 2 runs).\n"
+	"--table: the end-of-sweep table of the run (up to 12 points).\n";
 
 /* One measured sample. */
 struct row {
@@ -39,6 +46,7 @@ struct point {
 	struct sb_stats s;
 	double ci;		/* NAN when n < 2 */
 	double idle;		/* NAN when no sample had it */
+	size_t nruns;		/* distinct runs */
 };
 
 static const char *in_path;
@@ -236,7 +244,7 @@ static void compute(const struct row *r, size_t n, double *buf, struct point *p)
 		buf[nv++] = sum / (double)(j - i);
 		i = j;
 	}
-	if (nv > 1) {
+	if (sb_runs_independent(nv)) {
 		if (sb_stats_compute(buf, nv, &p->s) < 0)
 			die(EXIT_ENV, "internal: no values");
 	} else {
@@ -246,6 +254,7 @@ static void compute(const struct row *r, size_t n, double *buf, struct point *p)
 			die(EXIT_ENV, "internal: no values");
 	}
 	p->present = 1;
+	p->nruns = nv;
 	p->ci = p->s.n >= 2 ? sb_ci_halfwidth(&p->s, CONF) : NAN;
 	p->idle = nidle ? idle / (double)nidle : NAN;
 }
@@ -258,12 +267,51 @@ static void put(FILE *out, double v)
 		fprintf(out, ",%.6f", v);
 }
 
-static void write_summary(FILE *out, struct row *rows, size_t n)
+/* One row of summary.csv: a task count's points in both modes. */
+struct line {
+	unsigned long tasks;
+	struct point p[NMODES];
+	double linear;		/* NAN when there is no 1-task point */
+};
+
+/* The summary's rows (tasks ascending) of the measured samples rows[0..n-1]. */
+static struct line *summarise(struct row *rows, size_t n, size_t *nlines)
 {
 	double *buf = xrealloc(NULL, n ? n : 1, sizeof(*buf));
+	struct line *lines = xrealloc(NULL, n ? n : 1, sizeof(*lines));
 	double best1 = NAN;
-	size_t i = 0;
+	size_t i = 0, nl = 0;
 
+	if (n)
+		qsort(rows, n, sizeof(*rows), cmp_row);
+	while (i < n) {
+		struct line *l = &lines[nl++];
+
+		memset(l, 0, sizeof(*l));
+		l->tasks = rows[i].tasks;
+		while (i < n && rows[i].tasks == l->tasks) {
+			size_t j = i;
+			int m = rows[i].mode;
+
+			while (j < n && rows[j].tasks == l->tasks && rows[j].mode == m)
+				j++;
+			compute(rows + i, j - i, buf, &l->p[m]);
+			i = j;
+		}
+		/* linear: the better mode at 1 task, times tasks (rows are sorted, 1 comes first) */
+		if (l->tasks == 1)
+			for (int m = 0; m < NMODES; m++)
+				if (l->p[m].present && (isnan(best1) || l->p[m].s.mean > best1))
+					best1 = l->p[m].s.mean;
+		l->linear = isnan(best1) ? NAN : best1 * (double)l->tasks;
+	}
+	free(buf);
+	*nlines = nl;
+	return lines;
+}
+
+static void write_summary(FILE *out, const struct line *lines, size_t nl)
+{
 	fputs("tasks,processes,processes_idle,threads,threads_idle,linear", out);
 	for (int m = 0; m < NMODES; m++)
 		fprintf(out, ",%s_stddev,%s_ci,%s_min,%s_max,%s_n", mode_name[m], mode_name[m],
@@ -272,53 +320,154 @@ static void write_summary(FILE *out, struct row *rows, size_t n)
 	/* will-it-scale's first row; lkp_linear 0 so lkp-tests' parser sees linear 0 too */
 	fputs("0,0,100,0,100,0,,,,,,,,,,,0\n", out);
 
-	if (n)
-		qsort(rows, n, sizeof(*rows), cmp_row);
-	while (i < n) {
-		unsigned long tasks = rows[i].tasks;
-		struct point p[NMODES] = { { 0 } };
-		double linear;
+	for (size_t i = 0; i < nl; i++) {
+		const struct line *l = &lines[i];
 
-		while (i < n && rows[i].tasks == tasks) {
-			size_t j = i;
-			int m = rows[i].mode;
-
-			while (j < n && rows[j].tasks == tasks && rows[j].mode == m)
-				j++;
-			compute(rows + i, j - i, buf, &p[m]);
-			i = j;
-		}
-		/* linear: the better mode at 1 task, times tasks (rows are sorted, 1 comes first) */
-		if (tasks == 1)
-			for (int m = 0; m < NMODES; m++)
-				if (p[m].present && (isnan(best1) || p[m].s.mean > best1))
-					best1 = p[m].s.mean;
-		linear = isnan(best1) ? NAN : best1 * (double)tasks;
-
-		fprintf(out, "%lu", tasks);
+		fprintf(out, "%lu", l->tasks);
 		for (int m = 0; m < NMODES; m++) {
-			put(out, p[m].present ? p[m].s.mean : NAN);
-			put(out, p[m].present ? p[m].idle : NAN);
+			put(out, l->p[m].present ? l->p[m].s.mean : NAN);
+			put(out, l->p[m].present ? l->p[m].idle : NAN);
 		}
-		put(out, linear);
+		put(out, l->linear);
 		for (int m = 0; m < NMODES; m++) {
-			if (!p[m].present) {
+			const struct point *p = &l->p[m];
+
+			if (!p->present) {
 				fputs(",,,,,", out);
 				continue;
 			}
-			put(out, p[m].s.n >= 2 ? p[m].s.stddev : NAN);
-			put(out, p[m].ci);
-			put(out, p[m].s.min);
-			put(out, p[m].s.max);
-			fprintf(out, ",%zu", p[m].s.n);
+			put(out, p->s.n >= 2 ? p->s.stddev : NAN);
+			put(out, p->ci);
+			put(out, p->s.min);
+			put(out, p->s.max);
+			fprintf(out, ",%zu", p->s.n);
 		}
 		/* lkp-tests reads linear from the last field; 0 there means "unknown" to it */
-		if (isnan(linear))
+		if (isnan(l->linear))
 			fputs(",0\n", out);
 		else
-			fprintf(out, ",%.6f\n", linear);
+			fprintf(out, ",%.6f\n", l->linear);
 	}
-	free(buf);
+}
+
+/* v as summary.csv holds it (6 decimals): the views show what the file says. */
+static double as_written(double v)
+{
+	char buf[64];
+
+	if (isnan(v))
+		return v;
+	snprintf(buf, sizeof(buf), "%.6f", v);
+	return strtod(buf, NULL);
+}
+
+/* v with a unit: 4.81M, 12.3K, 250; "-" for NAN. */
+static const char *human(double v, char *buf, size_t len)
+{
+	const char *u = "";
+
+	if (isnan(v))
+		return "-";
+	if (v >= 1e9) {
+		v /= 1e9;
+		u = "G";
+	} else if (v >= 1e6) {
+		v /= 1e6;
+		u = "M";
+	} else if (v >= 1e3) {
+		v /= 1e3;
+		u = "K";
+	}
+	snprintf(buf, len, v >= 100 ? "%.0f%s" : v >= 10 ? "%.1f%s" : "%.2f%s", v, u);
+	return buf;
+}
+
+/* The interval's half-width in percent of the mean: "0.4%", "" when unknown. */
+static const char *pct(double ci, double mean, char *buf, size_t len)
+{
+	if (isnan(ci) || isnan(mean) || mean == 0)
+		return "";
+	snprintf(buf, len, "%.1f%%", 100 * ci / mean);
+	return buf;
+}
+
+/* --table: the end-of-sweep table, up to 12 of the points, evenly spread. */
+static void print_table(FILE *out, const struct line *lines, size_t n)
+{
+	size_t k = n > 12 ? 12 : n, last = 0;
+
+	if (!n) {
+		fputs("  (no completed point)\n", out);
+		return;
+	}
+	fprintf(out, "  %6s %10s %7s %10s %7s %10s\n", "tasks", "processes", "+-", "threads", "+-",
+		"vs linear");
+	for (size_t j = 0; j < k; j++) {
+		size_t i = k > 1 ? 1 + (size_t)((double)j * (double)(n - 1) / (double)(k - 1) + 0.5) : 1;
+		const struct line *l = &lines[i - 1];
+		double v[NMODES], ci[NMODES], lin = as_written(l->linear), best;
+		char h[NMODES][32], c[NMODES][32], vs[32] = "-";
+
+		if (i == last)
+			continue;
+		last = i;
+		for (int m = 0; m < NMODES; m++) {
+			v[m] = l->p[m].present ? as_written(l->p[m].s.mean) : NAN;
+			ci[m] = l->p[m].present ? as_written(l->p[m].ci) : NAN;
+		}
+		best = !isnan(v[PROCESSES]) && (isnan(v[THREADS]) || v[PROCESSES] >= v[THREADS]) ?
+			v[PROCESSES] : v[THREADS];
+		if (!isnan(lin) && lin > 0 && !isnan(best))
+			snprintf(vs, sizeof(vs), "%.0f%%", 100 * best / lin);
+		fprintf(out, "  %6lu %10s %7s %10s %7s %10s\n", l->tasks,
+			human(v[PROCESSES], h[PROCESSES], sizeof(h[0])),
+			pct(ci[PROCESSES], v[PROCESSES], c[PROCESSES], sizeof(c[0])),
+			human(v[THREADS], h[THREADS], sizeof(h[0])),
+			pct(ci[THREADS], v[THREADS], c[THREADS], sizeof(c[0])), vs);
+	}
+}
+
+static const struct point *find_point(const struct line *lines, size_t n, int mode,
+				      unsigned long tasks)
+{
+	for (size_t i = 0; i < n; i++)
+		if (lines[i].tasks == tasks)
+			return lines[i].p[mode].present ? &lines[i].p[mode] : NULL;
+	return NULL;
+}
+
+/* --point: "4.81M ops/s \302\261""0.4%", nothing when the point is absent. */
+static void print_point(FILE *out, const struct point *p)
+{
+	char h[32];
+	double mean, ci;
+
+	if (!p)
+		return;
+	mean = as_written(p->s.mean);
+	ci = as_written(p->ci);
+	fprintf(out, "%s ops/s", human(mean, h, sizeof(h)));
+	if (!isnan(ci) && mean > 0)
+		fprintf(out, " \302\261%.1f%%", 100 * ci / mean);
+	fputc('\n', out);
+}
+
+/*
+ * --values: "RUNS MEAN HALF_PCT". MEAN is the mean of the run means (of the
+ * samples with one run); HALF_PCT "-" below SB_INDEPENDENT_RUNS runs or with
+ * a zero mean. An absent point: "0 - -".
+ */
+static void print_values(FILE *out, const struct point *p)
+{
+	if (!p) {
+		fputs("0 - -\n", out);
+		return;
+	}
+	fprintf(out, "%zu %.6f ", p->nruns, p->s.mean);
+	if (sb_runs_independent(p->nruns) && !isnan(p->ci) && p->s.mean > 0)
+		fprintf(out, "%.2f\n", 100 * p->ci / p->s.mean);
+	else
+		fputs("-\n", out);
 }
 
 /* FILE.tmp.XXXXXX in FILE's directory, with the mode a plain fopen would give. */
@@ -343,46 +492,122 @@ static FILE *open_temp(const char *path, char **tmp)
 	return f;
 }
 
+/* --point's MODE:TASKS into mode and tasks, or a usage error. */
+static void parse_point(const char *arg, int *mode, unsigned long *tasks)
+{
+	const char *colon = strchr(arg, ':');
+	char *end;
+	size_t len = colon ? (size_t)(colon - arg) : 0;
+
+	*mode = -1;
+	for (int m = 0; m < NMODES && colon; m++)
+		if (strlen(mode_name[m]) == len && strncmp(arg, mode_name[m], len) == 0)
+			*mode = m;
+	if (*mode >= 0) {
+		errno = 0;
+		*tasks = strtoul(colon + 1, &end, 10);
+		if (colon[1] >= '0' && colon[1] <= '9' && !*end && !errno && *tasks > 0)
+			return;
+	}
+	die(EXIT_USAGE, "--point '%s': expected MODE:TASKS (processes or threads, tasks at least 1); "
+	    "try 'sb-summary --help'", arg);
+}
+
+static void usage_error(const char *fmt, const char *what) __attribute__((noreturn));
+
+static void usage_error(const char *fmt, const char *what)
+{
+	fputs(usage_text, stderr);
+	die(EXIT_USAGE, fmt, what);
+}
+
 int main(int argc, char **argv)
 {
-	const char *out_path = NULL;
-	char *tmp = NULL;
+	static const struct option longopts[] = {
+		{ "point", required_argument, NULL, 'p' },
+		{ "values", no_argument, NULL, 'v' },
+		{ "table", no_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *out_path = NULL, *point = NULL;
+	char *tmp = NULL, *path = NULL;
 	struct row *rows;
-	size_t n;
+	struct line *lines;
+	size_t n, nl;
 	FILE *in, *out = stdout;
-	int c;
+	int c, values = 0, table = 0, mode = 0;
+	unsigned long tasks = 0;
+	struct stat st;
 
 	opterr = 0;
-	while ((c = getopt(argc, argv, ":o:h")) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out_path = optarg;
+			break;
+		case 'p':
+			point = optarg;
+			break;
+		case 'v':
+			values = 1;
+			break;
+		case 't':
+			table = 1;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_OK;
 		case ':':
-			fputs(usage_text, stderr);
-			die(EXIT_USAGE, "option -%c needs a value", optopt);
+			if (optopt) {
+				char o[3] = { '-', (char)optopt, '\0' };
+
+				usage_error("option %s needs a value", o);
+			}
+			usage_error("option %s needs a value", argv[optind - 1]);
 		default:
-			fputs(usage_text, stderr);
-			die(EXIT_USAGE, "unknown option -%c", optopt);
+			if (optopt) {
+				char o[3] = { '-', (char)optopt, '\0' };
+
+				usage_error("unknown option %s", o);
+			}
+			usage_error("unknown option %s", argv[optind - 1]);
 		}
 	}
-	if (argc - optind != 1) {
-		fputs(usage_text, stderr);
-		die(EXIT_USAGE, "expected one samples.csv");
-	}
+	if (argc - optind != 1)
+		usage_error("%s", point || table ? "expected one run directory" : "expected one samples.csv");
+	if (values && !point)
+		usage_error("%s", "--values goes with --point");
+	if ((point || table) && out_path)
+		usage_error("%s", "-o goes with a summary.csv, not with --point or --table");
+	if (point && table)
+		usage_error("%s", "--point or --table, not both");
+	if (point)
+		parse_point(point, &mode, &tasks);
+
 	in_path = argv[optind];
+	if (stat(in_path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (asprintf(&path, "%s/samples.csv", in_path) < 0)
+			die(EXIT_ENV, "out of memory");
+		in_path = path;
+	}
 	in = fopen(in_path, "r");
 	if (!in)
 		die(errno == ENOENT ? EXIT_USAGE : EXIT_ENV, "%s: %s", in_path, strerror(errno));
 	rows = read_samples(in, &n);
 	fclose(in);
+	lines = summarise(rows, n, &nl);
 
 	if (out_path)
 		out = open_temp(out_path, &tmp);
-	write_summary(out, rows, n);
+	if (table)
+		print_table(out, lines, nl);
+	else if (point && values)
+		print_values(out, find_point(lines, nl, mode, tasks));
+	else if (point)
+		print_point(out, find_point(lines, nl, mode, tasks));
+	else
+		write_summary(out, lines, nl);
 	if (fflush(out) == EOF || ferror(out))
 		die(EXIT_ENV, "writing %s: %s", out_path ? tmp : "standard output", strerror(errno));
 	if (out_path) {
@@ -395,6 +620,8 @@ int main(int argc, char **argv)
 		tmp_path = NULL;
 		free(tmp);
 	}
+	free(lines);
 	free(rows);
+	free(path);
 	return EXIT_OK;
 }
