@@ -4,8 +4,8 @@
 need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads"
 private_bins "$SB_BUILD/bin" getppid1
 export SB_TESTS_DIR=$T/bin
-FAST=(--points 1 --mode processes --duration 0.2 --warmup 0 --period-ms 100 --quiet)
-SLOW=(--points 1 --duration 2 --warmup 0 --period-ms 200 --quiet)	# two points: processes, then threads
+FAST=(--points 1 --mode processes --duration 0.2 --warmup 0 --period-ms 100 --repeat 1 --quiet)
+SLOW=(--points 1 --duration 2 --warmup 0 --period-ms 200 --repeat 1 --quiet)	# two points: processes, then threads
 
 left_behind() {	# processes of this test's binaries still alive, after a moment for their deaths
 	local i

@@ -8,7 +8,7 @@ SAMPLES_HEADER=mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,task_min,task
 
 # ---- the sweep of the issue: 1 and 2 tasks, both modes, 5 samples of 200 ms ----
 rc=0
-./runtest.sh getppid1 --max-procs 2 --duration 1 --warmup 0 --period-ms 200 \
+./runtest.sh getppid1 --max-procs 2 --duration 1 --warmup 0 --period-ms 200 --repeat 1 \
 	--label t1 --results "$T/r" >"$T/out" 2>"$T/err" || rc=$?
 is "$rc" 0 "sweep exits 0"
 [ "$rc" = 0 ] || diag_file "$T/err"
@@ -51,7 +51,7 @@ for k in $keys; do
 	[ "$(grep -c "^$k=" "$run/meta")" = 1 ] || missing="$missing $k"
 done
 is "$missing" "" "meta has each key of results/README.md once"
-ok "$([ "$(echo "$keys" | wc -w)" -eq 28 ]; echo $?)" "README lists the meta keys ($(echo "$keys" | wc -w))"
+ok "$([ "$(echo "$keys" | wc -w)" -eq 38 ]; echo $?)" "README lists the meta keys ($(echo "$keys" | wc -w))"
 is "$(grep -vc '^[a-z_]*=' "$run/meta")" 0 "meta is key=value lines only"
 is "$(meta "$run/meta" status)" complete "status=complete"
 is "$(meta "$run/meta" error)" "" "no error"
@@ -67,7 +67,7 @@ like "$(meta "$run/meta" topology)" '^packages=[0-9]+ numa=[0-9]+ cores=[0-9]+ p
 like "$(meta "$run/meta" command)" '^\./runtest\.sh getppid1 --max-procs 2 ' "command line as typed"
 
 # progress: one plain line per point (stderr is not a terminal here)
-is "$(grep -cE '^getppid1  (processes|threads) +[12]/2 tasks  [0-9.]+[KMG]? ops/s( ±[0-9.]+%)?   \[[1-4]/4 points, [0-9hms]+ left\]$' "$T/err")" 4 \
+is "$(grep -cE '^getppid1  (processes|threads) +[12]/2 tasks  run 1  [0-9.]+[KMG]? ops/s   \[[1-4]/4 points, [0-9hms]+ left\]$' "$T/err")" 4 \
 	"four progress lines"
 ok "$(grep -q '^getppid1: complete, ' "$T/err"; echo $?)" "final status line"
 ok "$(grep -qE '^ +tasks +processes' "$T/err"; echo $?)" "final table"
