@@ -256,11 +256,30 @@ check_runner_values() {
 }
 
 # (e) The runner options a sweep takes and hands to every run: "OPTION ARG" a
-# line (ARG "-": a flag). Those parse_args does not read itself go to the
-# runner as given (opt_pass).
-# becomes: "$bin" --list-options | sed -n 's/^option=\(--[^ ]*\) arg=\([^ ]*\) sweep=yes.*/\1 \2/p'
-#	(parse_args runs before the build: the swap needs a built runner by then)
-sweep_options() { printf '%s\n' '--period-ms MS' '--placement P' '--param NAME=VALUE'; }
+# line (ARG "-": a flag), the sweep=yes lines of a runner's --list-options.
+# Those parse_args does not read itself go to the runner as given (opt_pass).
+# parse_args asks only when it meets an option of its own it does not know, so
+# the runner (null1, or the first of SB_TESTS_DIR) is made then, before the
+# build proper; when it cannot be, the options every runner has.
+sweep_options() {
+	local b=${SB_BUILD:-build} bin='' f
+	if [ -n "${SB_TESTS_DIR-}" ]; then
+		for f in "$SB_TESTS_DIR"/*_processes "$SB_TESTS_DIR"/*_threads; do
+			if [ -x "$f" ]; then bin=$f; break; fi
+		done
+	elif command -v "${MAKE:-make}" >/dev/null 2>&1 &&
+		"${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$b/bin/null1_processes" >/dev/null 2>&1; then
+		case $b in /*) bin=$b/bin/null1_processes ;; *) bin=$ROOT/$b/bin/null1_processes ;; esac
+	fi
+	if [ -z "$bin" ] || ! "$bin" --list-options >"${TMPDIR:-/tmp}/.runtest-options.$$" 2>/dev/null; then
+		rm -f -- "${TMPDIR:-/tmp}/.runtest-options.$$"
+		printf '%s\n' '--period-ms MS' '--placement P' '--stall-timeout S' '--param NAME=VALUE'
+		return
+	fi
+	sed -n 's/^option=\([^ ]*,\)\{0,1\}\(--[^ ,]*\) arg=\([^ ]*\) sweep=yes.*/\2 \3/p' \
+		"${TMPDIR:-/tmp}/.runtest-options.$$" | sed 's/ $/ -/'
+	rm -f -- "${TMPDIR:-/tmp}/.runtest-options.$$"
+}
 
 # ---- files: complete or untouched -----------------------------------------------
 
@@ -320,7 +339,7 @@ on_exit() {
 parse_args() {
 	local arg opt val inline o a
 	local -A sweep=()
-	while read -r o a; do sweep[$o]=$a; done < <(sweep_options)
+	local asked=0
 	opt_tests=() opt_params=() opt_pass=() opt_max='' opt_min='' opt_step='' opt_points='' opt_points_given=0
 	opt_mode=both opt_duration_ms='' opt_warmup_ms='' opt_period='' opt_repeat='' opt_placement=''
 	opt_precision='' opt_min_runs='' opt_max_runs='' opt_point_budget_ms='' opt_budget_ms='' opt_seed='' opt_quick=0
@@ -335,9 +354,16 @@ parse_args() {
 		case $opt in	# a: the argument it takes, "-" none
 		--max-procs | --min-procs | --step | --points | --mode | --duration | --warmup | \
 		--repeat | --label | --results | --precision | --min-runs | --max-runs | --point-budget | \
-		--budget | --seed) a=VALUE ;;
+		--budget | --seed | --param | --period-ms | --placement) a=VALUE ;;
 		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot | --quick) a=- ;;
-		*) a=${sweep[$opt]-} ;;
+		-*)
+			if [ "$asked" = 0 ]; then
+				while read -r o a; do sweep[$o]=$a; done < <(sweep_options)
+				asked=1
+			fi
+			a=${sweep[$opt]-}
+			;;
+		*) a='' ;;
 		esac
 		if [ -n "$a" ] && [ "$a" != - ] && [ "$inline" = 0 ]; then
 			[ $# -gt 0 ] || usage_error "$opt needs a value"
