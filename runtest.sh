@@ -25,6 +25,7 @@ DEF_POINT_BUDGET_MS=30000	# the most one point may take beyond its --min-runs
 DEF_BUDGET_MS=11000		# the whole sweep's budget, per point: will-it-scale's 11 s
 QUICK_WARMUP_MS=500 QUICK_DURATION_MS=500 QUICK_PERIOD=250 QUICK_RUNS=2	# --quick
 RUN_OVERHEAD_MS=300		# a run's start and stop of the tasks, for the estimates
+AUTO_WARMUP_MAX=2		# seconds: the cap of a sweep run's steady-state warmup
 
 # The state the traps read.
 phase=setup		# setup: a signal exits at once; sweep: it stops the sweep
@@ -700,6 +701,22 @@ list_testcases() {	# --list
 
 # ---- phase: the plan ------------------------------------------------------------
 
+# choose_warmup: each run's warmup -> warmup_args (the runner's options),
+# warmup_text (meta's warmup). --warmup S (and --quick) is a fixed count of
+# samples; otherwise, when the runner has it, --warmup auto: the warmup ends
+# when the rate has settled, after --warmup-min and at most AUTO_WARMUP_MAX
+# seconds (the runner's own rule; --warmup-min/--warmup-max pass through)
+choose_warmup() {
+	local t=${runnable[0]} m
+	m=${t_run_modes[$t]%%,*}
+	warmup_args=(--warmup "$warmup_samples") warmup_text=$(fmt_ms $((warmup_samples * period)))
+	if [ -z "$opt_warmup_ms" ] && [ "$opt_quick" = 0 ] &&
+		"$tests_dir/${t}_$m" --list-options 2>/dev/null | grep -q '^option=--warmup arg=N|auto '; then
+		warmup_args=(--warmup auto --warmup-max "$AUTO_WARMUP_MAX") warmup_text=auto
+	fi
+	readonly warmup_args warmup_text
+}
+
 # plan_points: -> points_list, npoints, largest, points_csv, capacity,
 # cap_unit, plan_points_all (mode x task count points of every testcase),
 # plan_runs (runner runs at least), run_ms (one run's estimate), budget_ms
@@ -763,8 +780,9 @@ print_plan() {	# --dry-run
 		printf '%s: %s\n' "$t" "${t_desc[$t]}"
 		printf '  points:    %s (%d)\n' "$points_csv" "$npoints"
 		printf '  modes:     %s\n' "${t_run_modes[$t]}"
-		printf '  each run:  %s s warmup + %s s measured in %d ms samples\n' \
-			"$(fmt_ms $((warmup_samples * period)))" "$(fmt_ms $((samples * period)))" "$period"
+		printf '  each run:  %s warmup + %s s measured in %d ms samples\n' \
+			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (at most ${AUTO_WARMUP_MAX} s)"; else echo "$warmup_text s"; fi)" \
+			"$(fmt_ms $((samples * period)))" "$period"
 		printf '  runs:      %s\n' "$(runs_text)"
 		printf '  params:    %s\n' "${t_params[$t]:-none}"
 		printf '  placement: %s, at %d tasks:\n' "$placement" "$largest"
@@ -891,7 +909,7 @@ meta_text() {	# meta_text STATUS [ERROR FAILED_MODE FAILED_TASKS]: the current r
 		host "$m_host" kernel "$m_kernel" os "$m_os" cpu_model "$m_cpu" \
 		topology "${topo[topology]}" hwloc_version "${topo[hwloc_version]}" \
 		placement "$placement" aslr "$aslr" modes "${t_run_modes[$run_test]}" points "$points_csv" \
-		duration "$(fmt_ms $((samples * period)))" warmup "$(fmt_ms $((warmup_samples * period)))" \
+		duration "$(fmt_ms $((samples * period)))" warmup "$warmup_text" \
 		period_ms "$period" repeat "$opt_repeat" min_runs "$min_runs" max_runs "$max_runs" \
 		precision "$(if [ -n "$precision" ]; then fmt_ms "$precision"; fi)" \
 		point_budget "$(if [ -n "$point_budget_ms" ]; then fmt_ms "$point_budget_ms"; fi)" \
@@ -979,7 +997,7 @@ run_once() {
 	# bash reports a job killed by a signal ("Killed") on its standard error
 	# when it notices the death: inside this group, where nobody hears it.
 	{
-		"${aslr_wrap[@]}" "$tests_dir/${t}_$m" -t "$n" -s "$samples" --warmup "$warmup_samples" \
+		"${aslr_wrap[@]}" "$tests_dir/${t}_$m" -t "$n" -s "$samples" "${warmup_args[@]}" \
 			--period-ms "$period" --placement "$placement" "${opt_pass[@]}" "${fmt[@]}" \
 			>"$TMP/out" 2>"$TMP/err" &
 		child=$!
@@ -1279,6 +1297,7 @@ main() {
 		exit 0
 	fi
 	[ ${#runnable[@]} -gt 0 ] || die 2 "nothing to run with --mode $opt_mode"
+	choose_warmup
 	plan_points
 	if [ "$opt_dry_run" = 1 ]; then
 		print_plan
