@@ -12,25 +12,29 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "msg.h"
+#include "results.h"
 #include "stats.h"
 
 #define PROG "sb-summary"
 #define CONF 95.0
 
 enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_ENV = 3 };
-enum { PROCESSES, THREADS, NMODES };
-static const char *const mode_name[NMODES] = { "processes", "threads" };
+enum { PROCESSES = SB_PROCESSES, THREADS = SB_THREADS, NMODES = SB_NMODES };
+#define mode_name sb_mode_name
 
 static const char usage_text[] =
 	"usage: sb-summary [-o FILE] SAMPLES_CSV\n"
 	"       sb-summary --point MODE:TASKS [--values] RUNDIR\n"
 	"       sb-summary --table RUNDIR\n"
+	"       sb-summary --format plot RUNDIR\n"
 	"Reads a run's samples.csv and writes its summary.csv (results/README.md)\n"
 	"to standard output, or to FILE through a temporary name and a rename.\n"
 	"--point: the point's progress figure (\"4.81M ops/s \302\261""0.4%\"), nothing when\n"
 	"absent; with --values \"RUNS MEAN HALF_PCT\" (HALF_PCT: the 95% interval's\n"
 	"half-width across run means, percent of the mean; \"-\" below 2 runs).\n"
-	"--table: the end-of-sweep table of the run (up to 12 points).\n";
+	"--table: the end-of-sweep table of the run (up to 12 points).\n"
+	"--format plot: the run's meta, summary.csv rows and peaks, checked, for plot.py.\n";
 
 /* One measured sample. */
 struct row {
@@ -50,162 +54,39 @@ struct point {
 };
 
 static const char *in_path;
-static const char *tmp_path;	/* removed on error */
-
-static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
-
-static void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (tmp_path)
-		unlink(tmp_path);
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
 
 static void *xrealloc(void *p, size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
-		die(EXIT_ENV, "out of memory");
+		sb_die(EXIT_ENV, "out of memory");
 	p = realloc(p, n * size);
 	if (!p && n)
-		die(EXIT_ENV, "out of memory");
+		sb_die(EXIT_ENV, "out of memory");
 	return p;
 }
 
-/* Split s in place at commas; returns the number of fields. */
-static size_t split(char *s, char ***fields, size_t *cap)
-{
-	size_t n = 0;
+struct rows {
+	struct row *v;
+	size_t n, cap;
+};
 
-	for (;;) {
-		if (n == *cap) {
-			*cap = *cap ? *cap * 2 : 16;
-			*fields = xrealloc(*fields, *cap, sizeof(**fields));
-		}
-		(*fields)[n++] = s;
-		s = strchr(s, ',');
-		if (!s)
-			return n;
-		*s++ = '\0';
+static int add_row(void *ctx, const struct sb_sample *smp)
+{
+	struct rows *rs = ctx;
+
+	if (rs->n == rs->cap) {
+		size_t nc = rs->cap ? rs->cap * 2 : 256;
+		struct row *nv = nc <= SIZE_MAX / sizeof(*nv) ? realloc(rs->v, nc * sizeof(*nv)) : NULL;
+
+		if (!nv)
+			return -1;
+		rs->v = nv;
+		rs->cap = nc;
 	}
-}
-
-static unsigned long parse_count(const char *s, unsigned long line, const char *col)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end || errno || v == 0)
-		die(EXIT_USAGE, "%s:%lu: %s '%s' is not a whole number of at least 1",
-		    in_path, line, col, s);
-	return v;
-}
-
-static double parse_number(const char *s, unsigned long line, const char *col, int empty_ok)
-{
-	char *end;
-	double v;
-
-	if (*s == '\0' && empty_ok)
-		return NAN;
-	errno = 0;
-	v = strtod(s, &end);
-	if (*s == '\0' || *end || errno || !isfinite(v) || v < 0)
-		die(EXIT_USAGE, "%s:%lu: %s '%s' is not a non-negative number", in_path, line, col, s);
-	return v;
-}
-
-static int column(char **names, size_t n, const char *want)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(names[i], want) == 0)
-			return (int)i;
-	die(EXIT_USAGE, "%s:1: no column '%s' in the header", in_path, want);
-}
-
-static void chomp(char *s)
-{
-	size_t len = strlen(s);
-
-	while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
-		s[--len] = '\0';
-}
-
-/* Every measured sample of the file; warmup rows are checked and skipped. */
-static struct row *read_samples(FILE *f, size_t *nrows)
-{
-	char *line = NULL, **fields = NULL, *header = NULL;
-	size_t len = 0, cap = 0, nhead, rcap = 0, n = 0;
-	unsigned long num = 0;
-	struct row *rows = NULL;
-	int c_mode, c_tasks, c_run, c_phase, c_rate, c_idle;
-
-	errno = 0;
-	if (getline(&line, &len, f) < 0) {
-		if (ferror(f))
-			die(EXIT_ENV, "%s: %s", in_path, strerror(errno));
-		die(EXIT_USAGE, "%s: empty file (no header)", in_path);
-	}
-	num = 1;
-	chomp(line);
-	header = strdup(line);
-	if (!header)
-		die(EXIT_ENV, "out of memory");
-	nhead = split(header, &fields, &cap);
-	c_mode = column(fields, nhead, "mode");
-	c_tasks = column(fields, nhead, "tasks");
-	c_run = column(fields, nhead, "run");
-	c_phase = column(fields, nhead, "phase");
-	c_rate = column(fields, nhead, "ops_per_s");
-	c_idle = column(fields, nhead, "idle_all_pct");
-
-	while (getline(&line, &len, f) >= 0) {
-		size_t nf;
-		struct row r;
-
-		num++;
-		chomp(line);
-		nf = split(line, &fields, &cap);
-		if (nf != nhead)
-			die(EXIT_USAGE, "%s:%lu: %zu fields, the header has %zu (truncated or malformed line)",
-			    in_path, num, nf, nhead);
-		if (strcmp(fields[c_mode], "processes") == 0)
-			r.mode = PROCESSES;
-		else if (strcmp(fields[c_mode], "threads") == 0)
-			r.mode = THREADS;
-		else
-			die(EXIT_USAGE, "%s:%lu: mode '%s' is neither processes nor threads",
-			    in_path, num, fields[c_mode]);
-		r.tasks = parse_count(fields[c_tasks], num, "tasks");
-		r.run = parse_count(fields[c_run], num, "run");
-		r.rate = parse_number(fields[c_rate], num, "ops_per_s", 0);
-		r.idle = parse_number(fields[c_idle], num, "idle_all_pct", 1);
-		if (strcmp(fields[c_phase], "warmup") == 0)
-			continue;
-		if (strcmp(fields[c_phase], "measure") != 0)
-			die(EXIT_USAGE, "%s:%lu: phase '%s' is neither warmup nor measure",
-			    in_path, num, fields[c_phase]);
-		if (n == rcap) {
-			rcap = rcap ? rcap * 2 : 256;
-			rows = xrealloc(rows, rcap, sizeof(*rows));
-		}
-		rows[n++] = r;
-	}
-	if (ferror(f))
-		die(EXIT_ENV, "%s: %s", in_path, strerror(errno));
-	free(line);
-	free(fields);
-	free(header);
-	*nrows = n;
-	return rows;
+	rs->v[rs->n++] = (struct row){ .tasks = (unsigned long)smp->tasks,
+				       .run = (unsigned long)smp->run, .mode = smp->mode,
+				       .rate = smp->rate, .idle = smp->idle };
+	return 0;
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -246,12 +127,12 @@ static void compute(const struct row *r, size_t n, double *buf, struct point *p)
 	}
 	if (sb_runs_independent(nv)) {
 		if (sb_stats_compute(buf, nv, &p->s) < 0)
-			die(EXIT_ENV, "internal: no values");
+			sb_die(EXIT_ENV, "internal: no values");
 	} else {
 		for (i = 0; i < n; i++)
 			buf[i] = r[i].rate;
 		if (sb_stats_compute(buf, n, &p->s) < 0)
-			die(EXIT_ENV, "internal: no values");
+			sb_die(EXIT_ENV, "internal: no values");
 	}
 	p->present = 1;
 	p->nruns = nv;
@@ -479,17 +360,118 @@ static FILE *open_temp(const char *path, char **tmp)
 
 	umask(mask);
 	if (asprintf(tmp, "%s.tmp.XXXXXX", path) < 0)
-		die(EXIT_ENV, "out of memory");
+		sb_die(EXIT_ENV, "out of memory");
 	fd = mkstemp(*tmp);
 	if (fd < 0)
-		die(EXIT_ENV, "cannot create a file next to %s: %s", path, strerror(errno));
-	tmp_path = *tmp;
+		sb_die(EXIT_ENV, "cannot create a file next to %s: %s", path, strerror(errno));
+	sb_msg_remove_on_die(*tmp);
 	if (fchmod(fd, 0666 & ~mask) < 0)
-		die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
+		sb_die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
 	f = fdopen(fd, "w");
 	if (!f)
-		die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
+		sb_die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
 	return f;
+}
+
+static int no_row(void *ctx, const struct sb_sample *smp)
+{
+	(void)ctx;
+	(void)smp;
+	return 0;
+}
+
+struct plot_meta {
+	FILE *out;
+	int complete;		/* status=complete */
+};
+
+static int put_meta(void *ctx, const char *key, const char *value)
+{
+	struct plot_meta *pm = ctx;
+
+	if (strcmp(key, "status") == 0)
+		pm->complete = strcmp(value, "complete") == 0;
+	fprintf(pm->out, "meta\t%s\t%s\n", key, value);
+	return 0;
+}
+
+static void put_plot(FILE *out, double v)
+{
+	if (isnan(v))
+		fputs("\t", out);
+	else
+		fprintf(out, "\t%.17g", v);
+}
+
+/*
+ * --format plot RUNDIR: what plot/plot.py draws, checked here so that it reads
+ * nothing itself. Tab-separated records: "meta KEY VALUE" a line of meta;
+ * "row TASKS LINEAR" then per mode MEAN IDLE STDDEV CI N (empty when
+ * unknown) from summary.csv; "peak MODE TASKS MEAN"; "empty REASON" when
+ * there is nothing to draw. samples.csv, when there, is checked too.
+ */
+static void print_plot(FILE *out, const char *dir)
+{
+	char *meta = NULL, *summary = NULL, *samples = NULL, *text = NULL, err[PATH_MAX + 512];
+	struct plot_meta pm = { .out = out };
+	struct sb_summary_row *rows = NULL;
+	size_t n = 0;
+	struct stat st;
+	int rc;
+
+	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0 ||
+	    asprintf(&samples, "%s/samples.csv", dir) < 0)
+		sb_die(EXIT_ENV, "out of memory");
+	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
+	free(text);
+	if (rc != 0)
+		sb_die(rc, "%s", err);
+	if (stat(summary, &st) != 0) {
+		if (pm.complete)
+			sb_die(EXIT_USAGE, "%s: missing, but meta says status=complete", summary);
+		fputs("empty\tno summary.csv\n", out);
+	} else {
+		rc = sb_summary_read(summary, &rows, &n, err, sizeof(err));
+		if (rc != 0)
+			sb_die(rc, "%s", err);
+		if (!n)
+			fputs("empty\tno completed point in summary.csv\n", out);
+	}
+	if (stat(samples, &st) == 0) {
+		rc = sb_samples_read(samples, no_row, NULL, err, sizeof(err));
+		if (rc != 0)
+			sb_die(rc, "%s", err);
+	}
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "row\t%ld", rows[i].tasks);
+		put_plot(out, rows[i].linear);
+		for (int m = 0; m < NMODES; m++) {
+			put_plot(out, rows[i].mode[m].mean);
+			put_plot(out, rows[i].mode[m].idle);
+			put_plot(out, rows[i].mode[m].stddev);
+			put_plot(out, rows[i].mode[m].ci);
+			if (rows[i].mode[m].n)
+				fprintf(out, "\t%ld", rows[i].mode[m].n);
+			else
+				fputs("\t", out);
+		}
+		fputc('\n', out);
+	}
+	for (int m = 0; m < NMODES; m++) {
+		size_t best = n;
+
+		for (size_t i = 0; i < n; i++)
+			if (!isnan(rows[i].mode[m].mean) &&
+			    (best == n || rows[i].mode[m].mean > rows[best].mode[m].mean))
+				best = i;
+		if (best < n)
+			fprintf(out, "peak\t%s\t%ld\t%.17g\n", mode_name[m], rows[best].tasks,
+				rows[best].mode[m].mean);
+	}
+	free(rows);
+	free(meta);
+	free(summary);
+	free(samples);
 }
 
 /* --point's MODE:TASKS into mode and tasks, or a usage error. */
@@ -509,7 +491,7 @@ static void parse_point(const char *arg, int *mode, unsigned long *tasks)
 		if (colon[1] >= '0' && colon[1] <= '9' && !*end && !errno && *tasks > 0)
 			return;
 	}
-	die(EXIT_USAGE, "--point '%s': expected MODE:TASKS (processes or threads, tasks at least 1); "
+	sb_die(EXIT_USAGE, "--point '%s': expected MODE:TASKS (processes or threads, tasks at least 1); "
 	    "try 'sb-summary --help'", arg);
 }
 
@@ -518,7 +500,7 @@ static void usage_error(const char *fmt, const char *what) __attribute__((noretu
 static void usage_error(const char *fmt, const char *what)
 {
 	fputs(usage_text, stderr);
-	die(EXIT_USAGE, fmt, what);
+	sb_die(EXIT_USAGE, fmt, what);
 }
 
 int main(int argc, char **argv)
@@ -527,6 +509,7 @@ int main(int argc, char **argv)
 		{ "point", required_argument, NULL, 'p' },
 		{ "values", no_argument, NULL, 'v' },
 		{ "table", no_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -535,11 +518,14 @@ int main(int argc, char **argv)
 	struct row *rows;
 	struct line *lines;
 	size_t n, nl;
-	FILE *in, *out = stdout;
-	int c, values = 0, table = 0, mode = 0;
+	FILE *out = stdout;
+	struct rows rs = { 0 };
+	char err[PATH_MAX + 512];
+	int rc, c, plot = 0, values = 0, table = 0, mode = 0;
 	unsigned long tasks = 0;
 	struct stat st;
 
+	sb_msg_prog(PROG);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -554,6 +540,12 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			table = 1;
+			break;
+		case 'f':
+			if (strcmp(optarg, "plot") == 0)
+				plot = 1;
+			else if (strcmp(optarg, "csv") != 0)
+				usage_error("--format '%s': csv (summary.csv, the default) or plot", optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -575,7 +567,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 1)
-		usage_error("%s", point || table ? "expected one run directory" : "expected one samples.csv");
+		usage_error("%s", point || table || plot ? "expected one run directory" : "expected one samples.csv");
 	if (values && !point)
 		usage_error("%s", "--values goes with --point");
 	if ((point || table) && out_path)
@@ -584,18 +576,26 @@ int main(int argc, char **argv)
 		usage_error("%s", "--point or --table, not both");
 	if (point)
 		parse_point(point, &mode, &tasks);
+	if (plot && (point || table || out_path))
+		usage_error("%s", "--format plot goes alone with a run directory");
+	if (plot) {
+		print_plot(stdout, argv[optind]);
+		if (fflush(stdout) == EOF || ferror(stdout))
+			sb_die(EXIT_ENV, "writing standard output: %s", strerror(errno));
+		return EXIT_OK;
+	}
 
 	in_path = argv[optind];
 	if (stat(in_path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (asprintf(&path, "%s/samples.csv", in_path) < 0)
-			die(EXIT_ENV, "out of memory");
+			sb_die(EXIT_ENV, "out of memory");
 		in_path = path;
 	}
-	in = fopen(in_path, "r");
-	if (!in)
-		die(errno == ENOENT ? EXIT_USAGE : EXIT_ENV, "%s: %s", in_path, strerror(errno));
-	rows = read_samples(in, &n);
-	fclose(in);
+	rc = sb_samples_read(in_path, add_row, &rs, err, sizeof(err));
+	if (rc != 0)
+		sb_die(rc, "%s", err);
+	rows = rs.v;
+	n = rs.n;
 	lines = summarise(rows, n, &nl);
 
 	if (out_path)
@@ -609,15 +609,15 @@ int main(int argc, char **argv)
 	else
 		write_summary(out, lines, nl);
 	if (fflush(out) == EOF || ferror(out))
-		die(EXIT_ENV, "writing %s: %s", out_path ? tmp : "standard output", strerror(errno));
+		sb_die(EXIT_ENV, "writing %s: %s", out_path ? tmp : "standard output", strerror(errno));
 	if (out_path) {
 		if (fsync(fileno(out)) < 0 && errno != EINVAL)
-			die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+			sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
 		if (fclose(out) == EOF)
-			die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+			sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
 		if (rename(tmp, out_path) < 0)
-			die(EXIT_ENV, "cannot rename %s to %s: %s", tmp, out_path, strerror(errno));
-		tmp_path = NULL;
+			sb_die(EXIT_ENV, "cannot rename %s to %s: %s", tmp, out_path, strerror(errno));
+		sb_msg_remove_on_die(NULL);
 		free(tmp);
 	}
 	free(lines);

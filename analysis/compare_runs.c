@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_load.h"
+#include "msg.h"
+#include "results.h"
 #include "compare_runs.h"
 
 enum verdict { V_NA, V_SAME, V_FASTER, V_SLOWER };
@@ -37,18 +38,6 @@ struct ctx {
 	int correlated;
 };
 
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return code;
-}
 
 static const char *verdict_word(const struct row *r)
 {
@@ -405,7 +394,7 @@ static void print_curves(const struct ctx *c)
 }
 
 static const char correlated_note[] =
-	"per-second samples are compared where a side has fewer than 3 runs of a point; "
+	"per-second samples are compared where a side has fewer than 2 runs of a point; "
 	"samples of one run are correlated, so the +/- figures are too narrow and "
 	"differences look more certain than they are: make both runs with runtest.sh "
 	"--repeat 3 (or more) to compare the means of independent runs";
@@ -560,17 +549,17 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 	int rc = 0, n = 0, md = c->o->format == SB_CMP_MARKDOWN, means = 1;
 
 	if (c->o->format == SB_CMP_CSV)
-		return fail(err, errlen, 2, "--point has no csv form: use text or markdown");
+		return sb_fail(err, errlen, 2, "--point has no csv form: use text or markdown");
 	if (parse_point(c->o->point, mode, sizeof(mode), &tasks) != 0)
-		return fail(err, errlen, 2, "--point '%s': expected MODE:TASKS, e.g. processes:4",
+		return sb_fail(err, errlen, 2, "--point '%s': expected MODE:TASKS, e.g. processes:4",
 			    c->o->point);
 	if (c->nruns > SB_MINISTAT_MAXSETS)
-		return fail(err, errlen, 2, "--point shows at most %d runs, %d given",
+		return sb_fail(err, errlen, 2, "--point shows at most %d runs, %d given",
 			    SB_MINISTAT_MAXSETS, c->nruns);
 	for (int i = 0; i < c->nruns; i++) {
 		pts[i] = sb_run_find(&c->runs[i], mode, tasks);
 		if (pts[i] == NULL)
-			return fail(err, errlen, 2, "%s has no point %s:%ld", c->runs[i].dir, mode,
+			return sb_fail(err, errlen, 2, "%s has no point %s:%ld", c->runs[i].dir, mode,
 				    tasks);
 		means &= pts[i]->means.n > 0;
 	}
@@ -578,7 +567,7 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 	for (int i = 0; i < c->nruns; i++) {
 		vals[i] = means ? &pts[i]->means : &pts[i]->samples;
 		if (vals[i]->n < SB_MINISTAT_MINVALUES)
-			return fail(err, errlen, 2, "%s: point %s:%ld has %zu value%s; at least %d are "
+			return sb_fail(err, errlen, 2, "%s: point %s:%ld has %zu value%s; at least %d are "
 				    "needed", c->runs[i].dir, mode, tasks, vals[i]->n,
 				    vals[i]->n == 1 ? "" : "s", SB_MINISTAT_MINVALUES);
 	}
@@ -610,7 +599,7 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 
 		name = malloc(len);
 		if (name == NULL) {
-			rc = fail(err, errlen, 3, "out of memory");
+			rc = sb_fail(err, errlen, 3, "out of memory");
 			goto out;
 		}
 		snprintf(name, len, "%s %s:%ld (%s)", c->runs[n].dir, mode, tasks,
@@ -624,8 +613,8 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 			rc = sb_mset_finish(&sets[n], c->runs[n].dir, verr, sizeof(verr));
 		if (rc != 0) {
 			sb_mset_free(&sets[n]);
-			rc = rc == 3 ? fail(err, errlen, 3, "out of memory") :
-			     fail(err, errlen, rc, "%s", verr);
+			rc = rc == 3 ? sb_fail(err, errlen, 3, "out of memory") :
+			     sb_fail(err, errlen, rc, "%s", verr);
 			goto out;
 		}
 		ptrs[n] = &sets[n];
@@ -642,7 +631,7 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 	}
 	rc = sb_ministat_print(c->out, ptrs, n, &mo);
 	if (rc != 0) {
-		rc = fail(err, errlen, rc, "out of memory drawing the plot");
+		rc = sb_fail(err, errlen, rc, "out of memory drawing the plot");
 		goto out;
 	}
 	if (md) {
@@ -670,20 +659,20 @@ static int check_runs(struct ctx *c, char *err, size_t errlen)
 		const struct sb_run *r = &c->runs[i];
 
 		if (strcmp(r->status, "complete") != 0 && !c->o->force)
-			return fail(err, errlen, 2, "%s: the run's status is %s, not complete; "
+			return sb_fail(err, errlen, 2, "%s: the run's status is %s, not complete; "
 				    "--force compares it anyway", r->dir, r->status);
 		if (i > 0 && strcmp(r->test, b->test) != 0 && !c->o->force)
-			return fail(err, errlen, 2, "different testcases: %s is %s, %s is %s; "
+			return sb_fail(err, errlen, 2, "different testcases: %s is %s, %s is %s; "
 				    "--force compares them anyway", b->dir, b->test, r->dir, r->test);
 	}
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];
 
 		if (pr->nrows == 0 && !c->o->force)
-			return fail(err, errlen, 2, "%s and %s have no point (mode, tasks) in common; "
+			return sb_fail(err, errlen, 2, "%s and %s have no point (mode, tasks) in common; "
 				    "--force compares them anyway", b->dir, pr->x->dir);
 		if (pr->nrows > 0 && pr->nna == pr->nrows && !c->o->force)
-			return fail(err, errlen, 2, "%s and %s: no common point has at least %d "
+			return sb_fail(err, errlen, 2, "%s and %s: no common point has at least %d "
 				    "values in both; --force compares them anyway", b->dir,
 				    pr->x->dir, SB_MINISTAT_MINVALUES);
 	}
@@ -725,7 +714,7 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 	c.runs = calloc((size_t)n, sizeof(*c.runs));
 	c.pairs = calloc((size_t)n, sizeof(*c.pairs));
 	if (c.runs == NULL || c.pairs == NULL) {
-		rc = fail(err, errlen, 3, "out of memory");
+		rc = sb_fail(err, errlen, 3, "out of memory");
 		goto out;
 	}
 	for (; c.nruns < n; c.nruns++) {
@@ -743,7 +732,7 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 		pr->x = &c.runs[i];
 		pr->rows = calloc(c.runs[0].npts + 1, sizeof(*pr->rows));
 		if (pr->rows == NULL) {
-			rc = fail(err, errlen, 3, "out of memory");
+			rc = sb_fail(err, errlen, 3, "out of memory");
 			goto out;
 		}
 		compare_pair(pr, o);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "compare_runs.h"
+#include "msg.h"
 #include "ministat.h"
 
 #define PROG "compare"
@@ -44,21 +45,6 @@ static const char usage_text[] =
 	"\n"
 	"Exit: 0 no significant regression beyond the threshold, 1 at least one,\n"
 	"2 usage or input error, 3 environment error.\n";
-
-static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
-
-static void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
 
 static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
@@ -137,7 +123,7 @@ static int default_width(void)
 static void finish_output(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout))
-		die(3, "cannot write the output: %s", strerror(errno));
+		sb_die(3, "cannot write the output: %s", strerror(errno));
 }
 
 static int ministat_main(int nfiles, char **files, int column, const char *delim,
@@ -162,7 +148,7 @@ static int ministat_main(int nfiles, char **files, int column, const char *delim
 		} else {
 			fp[i] = fopen(name, "r");
 			if (fp[i] == NULL)
-				die(2, "cannot open %s: %s", name, strerror(errno));
+				sb_die(2, "cannot open %s: %s", name, strerror(errno));
 		}
 	}
 	for (int i = 0; i < nsets; i++) {
@@ -171,19 +157,19 @@ static int ministat_main(int nfiles, char **files, int column, const char *delim
 		const char *what = fp[i] == stdin ? "<stdin>" : legend;
 
 		if (sb_mset_init(&sets[i], legend) != 0)
-			die(3, "out of memory");
+			sb_die(3, "out of memory");
 		rc = sb_mset_read(fp[i], what, column, delim, &sets[i], err, sizeof(err));
 		if (fp[i] != stdin)
 			fclose(fp[i]);
 		if (rc == 0)
 			rc = sb_mset_finish(&sets[i], what, err, sizeof(err));
 		if (rc != 0)
-			die(rc, "%s", err);
+			sb_die(rc, "%s", err);
 		ptrs[i] = &sets[i];
 	}
 	rc = sb_ministat_print(stdout, ptrs, nsets, mo);
 	if (rc != 0)
-		die(rc, "out of memory drawing the plot");
+		sb_die(rc, "out of memory drawing the plot");
 	finish_output();
 	for (int i = 0; i < nsets; i++)
 		sb_mset_free(&sets[i]);
@@ -212,6 +198,7 @@ int main(int argc, char **argv)
 	int column = 1, c, ndirs = 0;
 	struct stat st;
 
+	sb_msg_prog(PROG);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":AC:c:d:nqsw:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -307,7 +294,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < argc && ndirs != argc; i++)
 		if (stat(argv[i], &st) != 0)
-			die(2, "cannot open %s: %s", argv[i], strerror(errno));
+			sb_die(2, "cannot open %s: %s", argv[i], strerror(errno));
 	if (ndirs != argc)
 		usage_error("give either files of numbers or run directories, not both");
 	if (argc < 2)
@@ -321,7 +308,7 @@ int main(int argc, char **argv)
 		int rc = sb_compare_runs(argc, argv, &co, stdout, err, sizeof(err));
 
 		if (rc >= 2)
-			die(rc, "%s", err);
+			sb_die(rc, "%s", err);
 		finish_output();
 		return rc;
 	}
