@@ -3,7 +3,7 @@
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads"
 
-SUMMARY_HEADER=tasks,processes,processes_idle,threads,threads_idle,linear,processes_stddev,processes_ci,processes_min,processes_max,processes_n,threads_stddev,threads_ci,threads_min,threads_max,threads_n,lkp_linear
+SUMMARY_HEADER=tasks,processes,processes_idle,threads,threads_idle,linear,processes_stddev,processes_ci,processes_min,processes_max,processes_n,threads_stddev,threads_ci,threads_min,threads_max,threads_n,processes_runs,processes_precision,threads_runs,threads_precision,lkp_linear
 SAMPLES_HEADER=mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct
 
 # ---- the sweep of the issue: 1 and 2 tasks, both modes, 5 samples of 200 ms ----
@@ -22,15 +22,17 @@ is "$(readlink "$T/r/getppid1/latest")" "${run##*/}" "latest points to the run"
 is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "no temporary file left in the run directory"
 
 is "$(head -n 1 "$run/summary.csv")" "$SUMMARY_HEADER" "summary.csv header"
-is "$(sed -n 2p "$run/summary.csv")" "0,0,100,0,100,0,,,,,,,,,,,0" "will-it-scale's first row"
+is "$(sed -n 2p "$run/summary.csv")" "0,0,100,0,100,0,,,,,,,,,,,,,,,0" "will-it-scale's first row"
 is "$(col "$run/summary.csv" tasks | tr '\n' ' ')" "0 1 2 " "one row per point"
-is "$(awk -F, 'NR > 1 && NF != 17' "$run/summary.csv")" "" "every row has 17 fields"
+is "$(awk -F, 'NR > 1 && NF != 21' "$run/summary.csv")" "" "every row has 21 fields"
 is "$(awk -F, 'NR > 2 && !($2 > 0 && $4 > 0 && $6 > 0 && $11 == 5 && $16 == 5)' "$run/summary.csv")" "" \
 	"processes, threads, linear > 0 and n = 5 in each row"
 is "$(awk -F, 'NR == 3 { b = $2 > $4 ? $2 : $4 }
 	NR > 2 { d = $6 - b * $1; if (d < 0) d = -d; if (d > 1e-6 * $6) print "row " $1 }' "$run/summary.csv")" "" \
 	"linear = the better mode at 1 task, times tasks"
-is "$(awk -F, 'NR > 2 && $17 != $6' "$run/summary.csv")" "" "lkp_linear repeats linear"
+is "$(awk -F, 'NR > 2 && $21 != $6' "$run/summary.csv")" "" "lkp_linear repeats linear"
+is "$(awk -F, 'NR > 2 { print $8 $13 $18 $20 "/" $17 $19 }' "$run/summary.csv" | sort -u)" "/11" \
+	"one run a point: no interval (_ci, _precision empty), _runs 1"
 
 is "$(head -n 1 "$run/samples.csv")" "$SAMPLES_HEADER" "samples.csv header"
 is "$(awk -F, 'NR > 1 { n[$1 "/" $2 "/" $3 "/" $4]++ } END { for (k in n) print k, n[k] }' "$run/samples.csv" | sort | tr '\n' ' ')" \
@@ -105,6 +107,8 @@ is "$(awk -F, 'NR > 1 { n[$2 "/" $3]++ } END { for (k in n) print k, n[k] }' "$r
 	"1/1 2 1/2 2 1/3 2 2/1 2 2/2 2 2/3 2 " "samples.csv: 3 runs of 2 samples per point"
 is "$(awk -F, 'NR > 2 { print $1, $11, ($4 $13 $16 == "") }' "$run/summary.csv" | tr '\n' ' ')" "1 3 1 2 3 1 " \
 	"summary: n = 3 runs per point, threads empty"
+is "$(awk -F, 'NR > 2 { print $17, ($18 > 0 && $18 == 100 * $8 / $2 || ($18 - 100 * $8 / $2) ^ 2 < 1e-8) }' "$run/summary.csv" | tr '\n' ' ')" \
+	"3 1 3 1 " "summary: processes_runs 3, processes_precision = 100 * ci / mean"
 is "$(awk -F, 'FNR == 1 { next }
 	NR == FNR { s[$2 "," $3] += $8; c[$2 "," $3]++; next }
 	$1 > 0 { m = 0; for (r = 1; r <= 3; r++) m += s[$1 "," r] / c[$1 "," r]; m /= 3
