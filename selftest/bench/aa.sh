@@ -7,6 +7,11 @@
 # TESTS (default "getppid1 pipe1 page_fault1"), POINTS (1,2), MODE (processes),
 # PAIRS (7: 7 x 3 x 2 = 42 comparisons), SWEEP_ARGS (more runtest.sh options,
 # e.g. "--repeat 1" to see the old single-run rate), KEEP=1 keeps the runs.
+# SPLIT=R (3 or more): instead, each pair is ONE sweep of --repeat 2R whose odd runs make
+# side a and even runs side b (runs 2k-1 and 2k of a point ran in consecutive
+# rounds): drift of the machine then hits both sides alike, so the rate
+# measures the statistics (independent runs, Student's t), not how steady the
+# machine is from one sweep to the next.
 # Prints one line per point comparison, then the totals.
 set -eu
 
@@ -29,6 +34,20 @@ compare_pair() {
 			$c["verdict"], $c["change_pct"], $c["change_pm_pct"] }' "$1/cmp.csv"
 }
 
+# split_run DIR RUN: the run directory RUN as two, a<N> (odd runs) and b<N>
+# (even runs, renumbered 1, 2, ...) next to it, in DIR/<test>/
+split_run() {
+	local run=$2 test n=$3 side keep
+	test=$(sed -n 's/^test=//p' "$run/meta")
+	for side in a b; do
+		keep=$([ "$side" = a ] && echo 1 || echo 0)
+		mkdir -p "$1/$test/$side$n-split"
+		sed "s/^label=.*/label=$side$n/; s/^run_id=.*/run_id=$side$n-split/" "$run/meta" >"$1/$test/$side$n-split/meta"
+		awk -F, -v OFS=, -v keep="$keep" 'NR == 1 { print; next }
+			$3 % 2 == keep { $3 = int(($3 + 1) / 2); print }' "$run/samples.csv" >"$1/$test/$side$n-split/samples.csv"
+	done
+}
+
 main() {
 	local tests points mode pairs extra=() tmp p side t0 t1 ms=0 lines total alarms nmodes=1
 	cd "$(dirname "$0")/../.."
@@ -42,7 +61,16 @@ main() {
 	make -s >/dev/null
 	log "aa.sh: ${#tests[@]} testcases (${tests[*]}) at $points, $mode, $pairs pairs; load $(load); $(date -u +%FT%TZ)"
 	for ((p = 1; p <= pairs; p++)); do
+		if [ -n "${SPLIT:-}" ]; then
+			t0=$(date +%s%N)
+			./runtest.sh "${tests[@]}" --points "$points" --mode "$mode" --label "s$p" --results "$tmp/sweeps" \
+				--repeat $((2 * SPLIT)) --quiet "${extra[@]}" >"$tmp/dirs"
+			t1=$(date +%s%N)
+			ms=$((ms + (t1 - t0) / 1000000))
+			while read -r d; do split_run "$tmp" "$d" "$p"; done <"$tmp/dirs"
+		fi
 		for side in a b; do
+			if [ -n "${SPLIT:-}" ]; then break; fi
 			t0=$(date +%s%N)
 			./runtest.sh "${tests[@]}" --points "$points" --mode "$mode" --label "$side$p" --results "$tmp" \
 				--quiet "${extra[@]}" >/dev/null
@@ -56,7 +84,8 @@ main() {
 	alarms=$(grep -cE ': (faster|slower) ' <<<"$lines" || true)
 	printf 'comparisons: %d, false alarms: %d (%s%%)\n' "$total" "$alarms" \
 		"$(awk -v a="$alarms" -v n="$total" 'BEGIN { printf "%.1f", n ? 100 * a / n : 0 }')"
-	printf 'sweeps: %d, wall time %d s, %.1f s a point (a point: one mode at one task count)\n' $((2 * pairs)) \
+	printf 'sweeps: %d, wall time %d s, %.1f s a point (a point: one mode at one task count)\n' \
+		"$(if [ -n "${SPLIT:-}" ]; then echo "$pairs"; else echo $((2 * pairs)); fi)" \
 		$((ms / 1000)) "$(awk -v ms="$ms" -v n=$((2 * pairs * nmodes * ${#tests[@]} * $(tr ',' '\n' <<<"$points" | wc -l))) \
 			'BEGIN { printf "%.1f", ms / 1000 / n }')"
 	printf 'load at the end: %s; %s\n' "$(load)" "$(date -u +%FT%TZ)"
