@@ -49,7 +49,7 @@ split_run() {
 }
 
 main() {
-	local tests points mode pairs extra=() tmp p side t0 t1 ms=0 lines total alarms nmodes=1
+	local tests points mode pairs extra=() tmp p side t0 t1 ms=0 lines total alarms nmodes=1 nsw
 	cd "$(dirname "$0")/../.."
 	read -ra tests <<<"${TESTS:-getppid1 pipe1 page_fault1}"
 	points=${POINTS:-1,2} mode=${MODE:-processes} pairs=${PAIRS:-7}
@@ -84,9 +84,10 @@ main() {
 	alarms=$(grep -cE ': (faster|slower) ' <<<"$lines" || true)
 	printf 'comparisons: %d, false alarms: %d (%s%%)\n' "$total" "$alarms" \
 		"$(awk -v a="$alarms" -v n="$total" 'BEGIN { printf "%.1f", n ? 100 * a / n : 0 }')"
-	printf 'sweeps: %d, wall time %d s, %.1f s a point (a point: one mode at one task count)\n' \
-		"$(if [ -n "${SPLIT:-}" ]; then echo "$pairs"; else echo $((2 * pairs)); fi)" \
-		$((ms / 1000)) "$(awk -v ms="$ms" -v n=$((2 * pairs * nmodes * ${#tests[@]} * $(tr ',' '\n' <<<"$points" | wc -l))) \
+	nsw=$((2 * pairs))
+	if [ -n "${SPLIT:-}" ]; then nsw=$pairs; fi
+	printf 'sweeps: %d, wall time %d s, %.1f s a point (a point: one mode at one task count)\n' "$nsw" \
+		$((ms / 1000)) "$(awk -v ms="$ms" -v n=$((nsw * nmodes * ${#tests[@]} * $(tr ',' '\n' <<<"$points" | wc -l))) \
 			'BEGIN { printf "%.1f", ms / 1000 / n }')"
 	printf 'load at the end: %s; %s\n' "$(load)" "$(date -u +%FT%TZ)"
 }
