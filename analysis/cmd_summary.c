@@ -53,7 +53,6 @@ struct point {
 	size_t nruns;		/* distinct runs */
 };
 
-static const char *in_path;
 
 static void *xrealloc(void *p, size_t n, size_t size)
 {
@@ -517,7 +516,24 @@ static void usage_error(const char *fmt, const char *what)
 	sb_die(EXIT_USAGE, fmt, what);
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct args {
+	const char *out_path, *point, *input;
+	int plot, values, table, mode;
+	unsigned long tasks;
+};
+
+static void bad_option(const char *fmt, const char *arg, int opt) __attribute__((noreturn));
+
+static void bad_option(const char *fmt, const char *arg, int opt)
+{
+	char o[3] = { '-', (char)opt, '\0' };
+
+	usage_error(fmt, strncmp(arg, "--", 2) == 0 || !opt ? arg : o);
+}
+
+/* The options and the one operand into *a, every combination checked (exit 2). */
+static void parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option longopts[] = {
 		{ "point", required_argument, NULL, 'p' },
@@ -527,79 +543,83 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *out_path = NULL, *point = NULL;
-	char *tmp = NULL, *path = NULL;
-	struct row *rows;
-	struct line *lines;
-	size_t n, nl;
-	FILE *out = stdout;
-	struct rows rs = { 0 };
-	char err[PATH_MAX + 512];
-	int rc, c, plot = 0, values = 0, table = 0, mode = 0;
-	unsigned long tasks = 0;
-	struct stat st;
+	int c;
 
-	sb_msg_prog(PROG);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'o':
-			out_path = optarg;
-			break;
-		case 'p':
-			point = optarg;
-			break;
-		case 'v':
-			values = 1;
-			break;
-		case 't':
-			table = 1;
-			break;
+		case 'o': a->out_path = optarg; break;
+		case 'p': a->point = optarg; break;
+		case 'v': a->values = 1; break;
+		case 't': a->table = 1; break;
 		case 'f':
 			if (strcmp(optarg, "plot") == 0)
-				plot = 1;
+				a->plot = 1;
 			else if (strcmp(optarg, "csv") != 0)
 				usage_error("--format '%s': csv (summary.csv, the default) or plot", optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			return EXIT_OK;
+			exit(EXIT_OK);
 		case ':':
-			if (optopt) {
-				char o[3] = { '-', (char)optopt, '\0' };
-
-				usage_error("option %s needs a value", o);
-			}
-			usage_error("option %s needs a value", argv[optind - 1]);
+			bad_option("option %s needs a value", argv[optind - 1], optopt);
 		default:
-			if (optopt) {
-				char o[3] = { '-', (char)optopt, '\0' };
-
-				usage_error("unknown option %s", o);
-			}
-			usage_error("unknown option %s", argv[optind - 1]);
+			bad_option("unknown option %s", argv[optind - 1], optopt);
 		}
 	}
 	if (argc - optind != 1)
-		usage_error("%s", point || table || plot ? "expected one run directory" : "expected one samples.csv");
-	if (values && !point)
+		usage_error("%s", a->point || a->table || a->plot ? "expected one run directory" :
+				  "expected one samples.csv");
+	a->input = argv[optind];
+	if (a->values && !a->point)
 		usage_error("%s", "--values goes with --point");
-	if ((point || table) && out_path)
+	if ((a->point || a->table) && a->out_path)
 		usage_error("%s", "-o goes with a summary.csv, not with --point or --table");
-	if (point && table)
+	if (a->point && a->table)
 		usage_error("%s", "--point or --table, not both");
-	if (point)
-		parse_point(point, &mode, &tasks);
-	if (plot && (point || table || out_path))
+	if (a->plot && (a->point || a->table || a->out_path))
 		usage_error("%s", "--format plot goes alone with a run directory");
-	if (plot) {
-		print_plot(stdout, argv[optind]);
-		if (fflush(stdout) == EOF || ferror(stdout))
-			sb_die(EXIT_ENV, "writing standard output: %s", strerror(errno));
+	if (a->point)
+		parse_point(a->point, &a->mode, &a->tasks);
+}
+
+/* out written whole: flushed, and with -o synced and renamed over the file. */
+static void finish_output(FILE *out, const char *out_path, char *tmp)
+{
+	if (fflush(out) == EOF || ferror(out))
+		sb_die(EXIT_ENV, "writing %s: %s", out_path ? tmp : "standard output", strerror(errno));
+	if (!out_path)
+		return;
+	if (fsync(fileno(out)) < 0 && errno != EINVAL)
+		sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+	if (fclose(out) == EOF)
+		sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+	if (rename(tmp, out_path) < 0)
+		sb_die(EXIT_ENV, "cannot rename %s to %s: %s", tmp, out_path, strerror(errno));
+	sb_msg_remove_on_die(NULL);
+	free(tmp);
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	const char *in_path;
+	char *tmp = NULL, *path = NULL, err[PATH_MAX + 512];
+	struct line *lines;
+	size_t nl;
+	FILE *out = stdout;
+	struct rows rs = { 0 };
+	struct stat st;
+	int rc;
+
+	sb_msg_prog(PROG);
+	parse_args(argc, argv, &a);
+	if (a.plot) {
+		print_plot(stdout, a.input);
+		finish_output(stdout, NULL, NULL);
 		return EXIT_OK;
 	}
-
-	in_path = argv[optind];
+	in_path = a.input;
 	if (stat(in_path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (asprintf(&path, "%s/samples.csv", in_path) < 0)
 			sb_die(EXIT_ENV, "out of memory");
@@ -608,34 +628,21 @@ int main(int argc, char **argv)
 	rc = sb_samples_read(in_path, add_row, &rs, err, sizeof(err));
 	if (rc != 0)
 		sb_die(rc, "%s", err);
-	rows = rs.v;
-	n = rs.n;
-	lines = summarise(rows, n, &nl);
+	lines = summarise(rs.v, rs.n, &nl);
 
-	if (out_path)
-		out = open_temp(out_path, &tmp);
-	if (table)
+	if (a.out_path)
+		out = open_temp(a.out_path, &tmp);
+	if (a.table)
 		print_table(out, lines, nl);
-	else if (point && values)
-		print_values(out, find_point(lines, nl, mode, tasks));
-	else if (point)
-		print_point(out, find_point(lines, nl, mode, tasks));
+	else if (a.point && a.values)
+		print_values(out, find_point(lines, nl, a.mode, a.tasks));
+	else if (a.point)
+		print_point(out, find_point(lines, nl, a.mode, a.tasks));
 	else
 		write_summary(out, lines, nl);
-	if (fflush(out) == EOF || ferror(out))
-		sb_die(EXIT_ENV, "writing %s: %s", out_path ? tmp : "standard output", strerror(errno));
-	if (out_path) {
-		if (fsync(fileno(out)) < 0 && errno != EINVAL)
-			sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
-		if (fclose(out) == EOF)
-			sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
-		if (rename(tmp, out_path) < 0)
-			sb_die(EXIT_ENV, "cannot rename %s to %s: %s", tmp, out_path, strerror(errno));
-		sb_msg_remove_on_die(NULL);
-		free(tmp);
-	}
+	finish_output(out, a.out_path, tmp);
 	free(lines);
-	free(rows);
+	free(rs.v);
 	free(path);
 	return EXIT_OK;
 }

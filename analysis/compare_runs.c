@@ -40,6 +40,12 @@ struct ctx {
 };
 
 
+/* Values a side needs: SB_INDEPENDENT_RUNS run means, or ministat's 3 samples. */
+static size_t needed(const struct row *r)
+{
+	return r->means ? SB_INDEPENDENT_RUNS : SB_MINISTAT_MINVALUES;
+}
+
 static const char *verdict_word(const struct row *r)
 {
 	switch (r->v) {
@@ -50,7 +56,7 @@ static const char *verdict_word(const struct row *r)
 	case V_SAME:
 		return "no difference proven";
 	default:
-		return r->bv->n < SB_MINISTAT_MINVALUES || r->xv->n < SB_MINISTAT_MINVALUES ?
+		return r->bv->n < needed(r) || r->xv->n < needed(r) ?
 		       "n/a: fewer than 3 values" : "n/a: base is 0";
 	}
 }
@@ -119,8 +125,7 @@ static void compare_pair(struct pair *pr, const struct sb_cmp_opts *o)
 			pr->correlated = 1;
 		r->bprec = precision(r->means ? r->bv : NULL, o->conf);
 		r->xprec = precision(r->means ? r->xv : NULL, o->conf);
-		if (r->bv->n < SB_MINISTAT_MINVALUES || r->xv->n < SB_MINISTAT_MINVALUES ||
-		    !(r->bv->st.mean > 0) ||
+		if (r->bv->n < needed(r) || r->xv->n < needed(r) || !(r->bv->st.mean > 0) ||
 		    sb_tdiff(r->bv->n, r->bv->st.mean, r->bv->var, r->xv->n, r->xv->st.mean,
 			     r->xv->var, o->conf, &r->d) != 0) {
 			r->v = V_NA;
@@ -578,48 +583,41 @@ static int parse_point(const char *spec, char *mode, size_t mlen, long *tasks)
 }
 
 /* --point: ministat's full block for one point, base first. */
-static int report_point(struct ctx *c, char *err, size_t errlen)
+/*
+ * The point's values in every run, into vals[]: per-run means only when
+ * every run has them, else the samples. Returns 0, or 2 with a message.
+ */
+static int point_values(struct ctx *c, const char *mode, long tasks,
+			const struct sb_point **pts, const struct sb_values **vals, int *means,
+			char *err, size_t errlen)
 {
-	struct sb_mset sets[SB_MINISTAT_MAXSETS];
-	struct sb_mset *ptrs[SB_MINISTAT_MAXSETS];
-	struct sb_mopts mo = c->o->mopts;
-	const struct sb_point *pts[SB_MINISTAT_MAXSETS];
-	const struct sb_values *vals[SB_MINISTAT_MAXSETS];
-	char mode[32], verr[256];
-	long tasks;
-	int rc = 0, n = 0, md = c->o->format == SB_CMP_MARKDOWN, means = 1;
-
-	if (c->o->format == SB_CMP_CSV)
-		return sb_fail(err, errlen, 2, "--point has no csv form: use text or markdown");
-	if (parse_point(c->o->point, mode, sizeof(mode), &tasks) != 0)
-		return sb_fail(err, errlen, 2, "--point '%s': expected MODE:TASKS, e.g. processes:4",
-			    c->o->point);
-	if (c->nruns > SB_MINISTAT_MAXSETS)
-		return sb_fail(err, errlen, 2, "--point shows at most %d runs, %d given",
-			    SB_MINISTAT_MAXSETS, c->nruns);
+	*means = 1;
 	for (int i = 0; i < c->nruns; i++) {
 		pts[i] = sb_run_find(&c->runs[i], mode, tasks);
 		if (pts[i] == NULL)
 			return sb_fail(err, errlen, 2, "%s has no point %s:%ld", c->runs[i].dir, mode,
-				    tasks);
-		means &= pts[i]->means.n > 0;
+				       tasks);
+		*means &= pts[i]->means.n > 0;
 	}
-	/* One kind for every set: per-run means only when every run has them. */
 	for (int i = 0; i < c->nruns; i++) {
-		vals[i] = means ? &pts[i]->means : &pts[i]->samples;
+		vals[i] = *means ? &pts[i]->means : &pts[i]->samples;
 		if (vals[i]->n < SB_MINISTAT_MINVALUES)
 			return sb_fail(err, errlen, 2, "%s: point %s:%ld has %zu value%s; at least %d are "
-				    "needed", c->runs[i].dir, mode, tasks, vals[i]->n,
-				    vals[i]->n == 1 ? "" : "s", SB_MINISTAT_MINVALUES);
+				       "needed", c->runs[i].dir, mode, tasks, vals[i]->n,
+				       vals[i]->n == 1 ? "" : "s", SB_MINISTAT_MINVALUES);
 	}
-	c->correlated = !means;
-	/* The verdict of this one point decides the exit code. */
+	return 0;
+}
+
+/* The verdict of this one point decides the exit code: every pair keeps its row of base. */
+static void keep_point_rows(struct ctx *c, const struct sb_point *base)
+{
 	for (int i = 1; i < c->nruns; i++) {
 		struct pair *pr = &c->pairs[i - 1];
 		size_t keep = 0;
 
 		for (size_t k = 0; k < pr->nrows; k++)
-			if (pr->rows[k].b == pts[0])
+			if (pr->rows[k].b == base)
 				pr->rows[keep++] = pr->rows[k];
 		pr->nrows = keep;
 		pr->nfaster = pr->nslower = pr->nsame = pr->nna = pr->nregress = pr->nchange = 0;
@@ -634,30 +632,61 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 			pr->nregress += r->counts && r->v == V_SLOWER;
 		}
 	}
-	for (; n < c->nruns; n++) {
-		char *name;
-		size_t len = strlen(c->runs[n].dir) + 64;
+}
 
-		name = malloc(len);
-		if (name == NULL) {
-			rc = sb_fail(err, errlen, 3, "out of memory");
+/* Run n's values as ministat data set *set, named by run and point. Returns 0, 2 or 3. */
+static int point_set(struct ctx *c, int n, const struct sb_values *vals, const char *mode,
+		     long tasks, int means, struct sb_mset *set, char *err, size_t errlen)
+{
+	size_t len = strlen(c->runs[n].dir) + 64;
+	char *name = malloc(len), verr[256];
+	int rc;
+
+	if (name == NULL)
+		return sb_fail(err, errlen, 3, "out of memory");
+	snprintf(name, len, "%s %s:%ld (%s)", c->runs[n].dir, mode, tasks,
+		 means ? "per-run means" : "samples");
+	rc = sb_mset_init(set, name) != 0 ? 3 : 0;
+	free(name);
+	for (size_t k = 0; rc == 0 && k < vals->n; k++)
+		if (sb_mset_add(set, vals->v[k]) != 0)
+			rc = 3;
+	if (rc == 0)
+		rc = sb_mset_finish(set, c->runs[n].dir, verr, sizeof(verr));
+	if (rc == 0)
+		return 0;
+	sb_mset_free(set);
+	return rc == 3 ? sb_fail(err, errlen, 3, "out of memory") : sb_fail(err, errlen, rc, "%s", verr);
+}
+
+static int report_point(struct ctx *c, char *err, size_t errlen)
+{
+	struct sb_mset sets[SB_MINISTAT_MAXSETS];
+	struct sb_mset *ptrs[SB_MINISTAT_MAXSETS];
+	struct sb_mopts mo = c->o->mopts;
+	const struct sb_point *pts[SB_MINISTAT_MAXSETS];
+	const struct sb_values *vals[SB_MINISTAT_MAXSETS];
+	char mode[32];
+	long tasks;
+	int rc = 0, n = 0, md = c->o->format == SB_CMP_MARKDOWN, means = 1;
+
+	if (c->o->format == SB_CMP_CSV)
+		return sb_fail(err, errlen, 2, "--point has no csv form: use text or markdown");
+	if (parse_point(c->o->point, mode, sizeof(mode), &tasks) != 0)
+		return sb_fail(err, errlen, 2, "--point '%s': expected MODE:TASKS, e.g. processes:4",
+			    c->o->point);
+	if (c->nruns > SB_MINISTAT_MAXSETS)
+		return sb_fail(err, errlen, 2, "--point shows at most %d runs, %d given",
+			    SB_MINISTAT_MAXSETS, c->nruns);
+	rc = point_values(c, mode, tasks, pts, vals, &means, err, errlen);
+	if (rc != 0)
+		return rc;
+	c->correlated = !means;
+	keep_point_rows(c, pts[0]);
+	for (; n < c->nruns; n++) {
+		rc = point_set(c, n, vals[n], mode, tasks, means, &sets[n], err, errlen);
+		if (rc != 0)
 			goto out;
-		}
-		snprintf(name, len, "%s %s:%ld (%s)", c->runs[n].dir, mode, tasks,
-			 means ? "per-run means" : "samples");
-		rc = sb_mset_init(&sets[n], name) != 0 ? 3 : 0;
-		free(name);
-		for (size_t k = 0; rc == 0 && k < vals[n]->n; k++)
-			if (sb_mset_add(&sets[n], vals[n]->v[k]) != 0)
-				rc = 3;
-		if (rc == 0)
-			rc = sb_mset_finish(&sets[n], c->runs[n].dir, verr, sizeof(verr));
-		if (rc != 0) {
-			sb_mset_free(&sets[n]);
-			rc = rc == 3 ? sb_fail(err, errlen, 3, "out of memory") :
-			     sb_fail(err, errlen, rc, "%s", verr);
-			goto out;
-		}
 		ptrs[n] = &sets[n];
 	}
 	mo.conf = c->o->conf;

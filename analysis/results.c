@@ -784,12 +784,86 @@ static int summary_number(struct field f, const char *where, const char *name, i
 	return 0;
 }
 
+static const char *const summary_suffix[SC_PER_MODE] = { "", "_idle", "_stddev", "_ci", "_n" };
+
+/* The header [buf, nl): will-it-scale's six first, then col[mode][k] by name. Returns the fields, or -1. */
+static int summary_header(const char *buf, const char *nl, int col[SB_NMODES][SC_PER_MODE])
+{
+	size_t wl = strlen(wis_columns);
+	const char *h = buf, *he = nl > buf && nl[-1] == '\r' ? nl - 1 : nl;
+	char name[64];
+	int nf = 0;
+
+	if ((size_t)(he - buf) < wl || memcmp(buf, wis_columns, wl) != 0 ||
+	    (buf + wl != he && buf[wl] != ','))
+		return -1;
+	for (int m = 0; m < SB_NMODES; m++)
+		for (int k = 0; k < SC_PER_MODE; k++)
+			col[m][k] = -1;
+	while (h <= he) {
+		const char *c = memchr(h, ',', (size_t)(he - h)), *fe = c ? c : he;
+
+		for (int m = 0; m < SB_NMODES; m++)
+			for (int k = 0; k < SC_PER_MODE; k++) {
+				snprintf(name, sizeof(name), "%s%s", sb_mode_name[m], summary_suffix[k]);
+				if ((size_t)(fe - h) == strlen(name) && memcmp(h, name, strlen(name)) == 0)
+					col[m][k] = nf;
+			}
+		nf++;
+		h = fe + 1;
+	}
+	return nf;
+}
+
+/* The line [p, le) split at commas into f[0..max-1]; returns how many fields it has. */
+static int split_fields(char *p, char *le, struct field *f, int max)
+{
+	int fi = 0;
+
+	for (;;) {
+		char *c = memchr(p, ',', (size_t)(le - p)), *fe = c ? c : le;
+
+		if (fi < max) {
+			f[fi].s = p;
+			f[fi].e = fe;
+		}
+		fi++;
+		if (c == NULL)
+			return fi;
+		p = c + 1;
+	}
+}
+
+/* A data row's numbers (tasks already read) into *r. Returns 0 or 2 with a message. */
+static int summary_row(const struct field *f, const int col[SB_NMODES][SC_PER_MODE],
+		       const char *where, struct sb_summary_row *r, char *err, size_t errlen)
+{
+	char name[64];
+	double n;
+	int rc = summary_number(f[5], where, "linear", 0, &r->linear, err, errlen);
+
+	for (int m = 0; m < SB_NMODES && rc == 0; m++) {
+		double *dst[SC_PER_MODE] = { &r->mode[m].mean, &r->mode[m].idle, &r->mode[m].stddev,
+					     &r->mode[m].ci, &n };
+
+		for (int k = 0; k < SC_PER_MODE && rc == 0; k++) {
+			*dst[k] = NAN;
+			if (col[m][k] >= 0) {
+				snprintf(name, sizeof(name), "%s%s", sb_mode_name[m], summary_suffix[k]);
+				rc = summary_number(f[col[m][k]], where, name, k == SC_N, dst[k], err, errlen);
+			}
+		}
+		r->mode[m].n = isnan(n) ? 0 : (long)n;
+	}
+	return rc;
+}
+
 int sb_summary_read(const char *path, struct sb_summary_row **rows, size_t *nrows, char *err,
 		    size_t errlen)
 {
-	static const char *const suffix[SC_PER_MODE] = { "", "_idle", "_stddev", "_ci", "_n" };
-	char *buf = NULL, *p, *end, *nl, where[PATH_MAX + 32], name[64];
-	int mapped = 0, rc = 0, nf = 0, col[SB_NMODES][SC_PER_MODE], c_linear = 5;
+	enum { MAXF = 256 };
+	char *buf = NULL, *p, *end, *nl, where[PATH_MAX + 32];
+	int mapped = 0, rc, nf, col[SB_NMODES][SC_PER_MODE];
 	size_t len, cap = 0;
 	unsigned long lineno = 1;
 
@@ -799,103 +873,44 @@ int sb_summary_read(const char *path, struct sb_summary_row **rows, size_t *nrow
 	if (rc != 0)
 		return rc;
 	end = buf + len;
-	nl = memchr(buf, '\n', len);
-	if ((size_t)(nl - buf) < strlen(wis_columns) || memcmp(buf, wis_columns, strlen(wis_columns)) != 0 ||
-	    (buf[strlen(wis_columns)] != ',' && buf + strlen(wis_columns) != nl &&
-	     !(buf[strlen(wis_columns)] == '\r' && buf + strlen(wis_columns) + 1 == nl))) {
+	nl = memchr(buf, '\n', len);	/* map_csv: the file ends with one */
+	nf = summary_header(buf, nl, col);
+	if (nf < 0)
 		rc = sb_fail(err, errlen, 2, "%s:1: header does not start with %s", path, wis_columns);
-		goto out;
-	}
-	for (int m = 0; m < SB_NMODES; m++)
-		for (int k = 0; k < SC_PER_MODE; k++)
-			col[m][k] = -1;
-	{
-		char *h = buf, *he = nl > buf && nl[-1] == '\r' ? nl - 1 : nl;
-
-		while (h <= he) {
-			char *c = memchr(h, ',', (size_t)(he - h)), *fe = c ? c : he;
-
-			for (int m = 0; m < SB_NMODES; m++)
-				for (int k = 0; k < SC_PER_MODE; k++) {
-					snprintf(name, sizeof(name), "%s%s", sb_mode_name[m], suffix[k]);
-					if ((size_t)(fe - h) == strlen(name) && memcmp(h, name, strlen(name)) == 0)
-						col[m][k] = nf;
-				}
-			nf++;
-			h = fe + 1;
-		}
-	}
-	for (p = nl + 1; p < end; p = nl + 1) {
-		struct field f[256];
-		char *le, *q = p;
-		int fi = 0;
-		double tasks, v;
-		struct sb_summary_row *r;
+	for (p = nl + 1; rc == 0 && p < end; p = nl + 1) {
+		struct field f[MAXF];
+		double tasks;
+		int fi;
 
 		nl = memchr(p, '\n', (size_t)(end - p));
-		le = nl > p && nl[-1] == '\r' ? nl - 1 : nl;
-		lineno++;
-		for (;;) {
-			char *c = memchr(q, ',', (size_t)(le - q)), *fe = c ? c : le;
-
-			if (fi < 256) {
-				f[fi].s = q;
-				f[fi].e = fe;
-			}
-			fi++;
-			if (c == NULL)
-				break;
-			q = c + 1;
-		}
-		snprintf(where, sizeof(where), "%s:%lu", path, lineno);
-		/* will-it-scale's 0,0,100,0,100,0 row */
+		fi = split_fields(p, nl > p && nl[-1] == '\r' ? nl - 1 : nl, f, MAXF);
+		snprintf(where, sizeof(where), "%s:%lu", path, ++lineno);
 		if (field_is(f[0], "0") && (fi == 6 || fi == nf))
-			continue;
-		if (fi != nf || nf > 256) {
+			continue;	/* will-it-scale's 0,0,100,0,100,0 row */
+		if (fi != nf || nf > MAXF) {
 			rc = sb_fail(err, errlen, 2, "%s: %d fields, the header has %d (truncated or malformed line)",
-				  where, fi, nf);
-			goto out;
+				     where, fi, nf);
+			break;
 		}
 		rc = summary_number(f[0], where, "tasks", 1, &tasks, err, errlen);
 		if (rc == 0 && (isnan(tasks) || tasks < 1))
 			rc = sb_fail(err, errlen, 2, "%s: tasks must be a whole number of at least 1", where);
 		if (rc == 0 && *nrows && tasks <= (double)(*rows)[*nrows - 1].tasks)
 			rc = sb_fail(err, errlen, 2, "%s: tasks %.0f after %ld: rows must go up", where, tasks,
-				  (*rows)[*nrows - 1].tasks);
-		if (rc != 0)
-			goto out;
-		if (*nrows == cap) {
-			size_t nc = cap ? cap * 2 : 64;
-			struct sb_summary_row *nr = realloc(*rows, nc * sizeof(*nr));
+				     (*rows)[*nrows - 1].tasks);
+		if (rc == 0 && *nrows == cap) {
+			struct sb_summary_row *nr = realloc(*rows, (cap ? cap * 2 : 64) * sizeof(*nr));
 
-			if (nr == NULL) {
+			if (nr == NULL)
 				rc = sb_fail(err, errlen, 3, "out of memory reading %s", path);
-				goto out;
-			}
-			*rows = nr;
-			cap = nc;
+			*rows = nr ? nr : *rows;
+			cap = nr ? (cap ? cap * 2 : 64) : cap;
 		}
-		r = &(*rows)[(*nrows)++];
-		r->tasks = (long)tasks;
-		rc = summary_number(f[c_linear], where, "linear", 0, &r->linear, err, errlen);
-		for (int m = 0; m < SB_NMODES && rc == 0; m++) {
-			double *dst[SC_PER_MODE] = { &r->mode[m].mean, &r->mode[m].idle, &r->mode[m].stddev,
-						     &r->mode[m].ci, &v };
-
-			for (int k = 0; k < SC_PER_MODE && rc == 0; k++) {
-				*dst[k] = NAN;
-				if (col[m][k] >= 0) {
-					snprintf(name, sizeof(name), "%s%s", sb_mode_name[m], suffix[k]);
-					rc = summary_number(f[col[m][k]], where, name, k == SC_N, dst[k], err,
-							    errlen);
-				}
-			}
-			r->mode[m].n = isnan(v) ? 0 : (long)v;
+		if (rc == 0) {
+			(*rows)[*nrows].tasks = (long)tasks;
+			rc = summary_row(f, col, where, &(*rows)[(*nrows)++], err, errlen);
 		}
-		if (rc != 0)
-			goto out;
 	}
-out:
 	if (rc != 0) {
 		free(*rows);
 		*rows = NULL;
