@@ -5,9 +5,9 @@
 # the variables its comment names ("-> x"), readonly from then on except the
 # sweep's per-run ones (start_run's run_*, sweep's t_dir/t_status). Shared at
 # run time: only what the traps need (the block below).
-# What the C tools do or will do sits in marked functions ((a) to (d) are done: the
-# runner writes whole samples.csv rows and checks its values, sb-summary shows the
-# figures; (e) is marked "becomes:"):
+# What the C tools do sits in marked functions: the runner writes whole
+# samples.csv rows, checks its values and owns its option table, sb-summary
+# shows the figures:
 # (a) runner_format, samples_header, samples_rows  (b) point_figure  (c) table
 # (d) check_runner_values  (e) sweep_options.  docs/ARCHITECTURE.md maps it all.
 set -eu
@@ -214,29 +214,27 @@ check_runner_values() {
 }
 
 # (e) The runner options a sweep takes and hands to every run: "OPTION ARG" a
-# line (ARG "-": a flag), the sweep=yes lines of a runner's --list-options.
-# Those parse_args does not read itself go to the runner as given (opt_pass).
-# parse_args asks only when it meets an option of its own it does not know, so
-# the runner (null1, or the first of SB_TESTS_DIR) is made then, before the
-# build proper; when it cannot be, the options every runner has.
+# line (ARG "-": a flag), read from the runner's own option table (the rows
+# sb-options --list-options marks sweep=yes), sb-options made first if need
+# be. Those parse_args does not read itself go to the runner as given
+# (opt_pass). parse_args asks only when it meets an option not its own, so
+# --help and sweeps without runner options need no build.
 sweep_options() {
-	local b=${SB_BUILD:-build} bin='' f
-	if [ -n "${SB_TESTS_DIR-}" ]; then
-		for f in "$SB_TESTS_DIR"/*_processes "$SB_TESTS_DIR"/*_threads; do
-			if [ -x "$f" ]; then bin=$f; break; fi
-		done
-	elif command -v "${MAKE:-make}" >/dev/null 2>&1 &&
-		"${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$b/bin/null1_processes" >/dev/null 2>&1; then
-		case $b in /*) bin=$b/bin/null1_processes ;; *) bin=$ROOT/$b/bin/null1_processes ;; esac
+	local b=${SB_BUILD:-build} out list f a s name names
+	case $b in /*) ;; *) b=$ROOT/$b ;; esac
+	if command -v "${MAKE:-make}" >/dev/null 2>&1 &&
+		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$b/bin/sb-options" 2>&1); then
+		printf '%s\n' "$out" | tail -n 25 >&2
+		die 3 "the build failed (make output above)"
 	fi
-	if [ -z "$bin" ] || ! "$bin" --list-options >"${TMPDIR:-/tmp}/.runtest-options.$$" 2>/dev/null; then
-		rm -f -- "${TMPDIR:-/tmp}/.runtest-options.$$"
-		printf '%s\n' '--period-ms MS' '--placement P' '--stall-timeout S' '--param NAME=VALUE'
-		return
-	fi
-	sed -n 's/^option=\([^ ]*,\)\{0,1\}\(--[^ ,]*\) arg=\([^ ]*\) sweep=yes.*/\2 \3/p' \
-		"${TMPDIR:-/tmp}/.runtest-options.$$" | sed 's/ $/ -/'
-	rm -f -- "${TMPDIR:-/tmp}/.runtest-options.$$"
+	[ -x "$b/bin/sb-options" ] || die 3 "$(shown "$b/bin/sb-options") is missing: run make"
+	list=$("$b/bin/sb-options" --list-options) || die 3 "sb-options --list-options failed"
+	while read -r f a s _; do
+		[ "$s" = sweep=yes ] || continue
+		a=${a#arg=}
+		IFS=, read -r -a names <<<"${f#option=}"
+		for name in "${names[@]}"; do printf '%s %s\n' "$name" "${a:--}"; done
+	done <<<"$list"
 }
 
 # ---- files: complete or untouched -----------------------------------------------
@@ -297,7 +295,7 @@ on_exit() {
 parse_args() {
 	local arg opt val inline o a
 	local -A sweep=()
-	local asked=0
+	local sweep_read=0 sweep_list
 	opt_tests=() opt_params=() opt_pass=() opt_max='' opt_min='' opt_step='' opt_points='' opt_points_given=0
 	opt_mode=both opt_duration_ms='' opt_warmup_ms='' opt_period='' opt_repeat='' opt_placement=''
 	opt_precision='' opt_min_runs='' opt_max_runs='' opt_point_budget_ms='' opt_budget_ms='' opt_seed='' opt_quick=0
@@ -315,9 +313,10 @@ parse_args() {
 		--budget | --seed | --param | --period-ms | --placement) a=VALUE ;;
 		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot | --quick) a=- ;;
 		-*)
-			if [ "$asked" = 0 ]; then
-				while read -r o a; do sweep[$o]=$a; done < <(sweep_options)
-				asked=1
+			if [ "$sweep_read" = 0 ]; then
+				sweep_list=$(sweep_options)	# its failure exits here
+				while read -r o a; do sweep[$o]=$a; done <<<"$sweep_list"
+				sweep_read=1
 			fi
 			a=${sweep[$opt]-}
 			;;
