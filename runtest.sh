@@ -21,7 +21,7 @@ RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
 DEF_WARMUP_MS=1000 DEF_DURATION_MS=2000 DEF_PERIOD=500	# one run: 1 s warmup + 2 s measured
 DEF_MIN_RUNS=3 DEF_MAX_RUNS=10	# independent runs a point
 DEF_PRECISION=2000		# target half-width of the 95% interval, in 1/1000 % of the mean
-DEF_POINT_BUDGET_MS=30000	# the most one point may take beyond its --min-runs
+DEF_POINT_BUDGET_MS=30000	# the most one point may take (its --min-runs always run)
 DEF_BUDGET_MS=11000		# the whole sweep's budget, per point: will-it-scale's 11 s
 QUICK_WARMUP_MS=500 QUICK_DURATION_MS=500 QUICK_PERIOD=250 QUICK_RUNS=2	# --quick
 RUN_OVERHEAD_MS=300		# a run's start and stop of the tasks, for the estimates
@@ -52,7 +52,8 @@ Sweep (task counts):
 Each point:
   --mode M            processes, threads or both (default both)
   --duration S        measured seconds of each run (default 2; decimals allowed)
-  --warmup S          seconds of warmup each run discards first (default 1)
+  --warmup S          seconds of warmup each run discards first (default: until the rate
+                      settles, at most 2 s, where the runner can tell; else 1)
   --period-ms MS      sample period (default 500)
   --precision PCT     run a point until its 95% interval is within +-PCT % of its mean
                       (default 2), within the budgets below
