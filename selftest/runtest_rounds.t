@@ -107,6 +107,21 @@ for n in 1 2 3 4 5; do
 done
 ok "$([ "$covered" -ge 4 ]; echo $?)" "the intervals across runs hold the true rate at $covered of 5 points"
 
+# ---- sampler lateness: a runner that warns (the paced fixture behind a wrapper) ----
+case $SB_BUILD in /*) fix=$SB_BUILD/selftest ;; *) fix=$PWD/$SB_BUILD/selftest ;; esac
+mkdir -p "$T/late"
+for m in processes threads; do
+	printf '#!/bin/sh\ncase " $* " in *" --run "*) echo "paced_%s: warning: sampler woke up to 12.0 ms late (12.0%% of the period)" >&2 ;; esac\nexec "%s/paced_%s" "$@"\n' \
+		"$m" "$fix" "$m" >"$T/late/paced_$m"
+	chmod +x "$T/late/paced_$m"
+done
+rc=0
+SB_TESTS_DIR=$T/late ./runtest.sh paced --points 1,2 --mode processes --repeat 2 --duration 0.1 --warmup 0 \
+	--period-ms 100 --results "$R" >"$T/out" 2>"$T/err" || rc=$?
+run=$(cat "$T/out")
+is "$rc:$(meta "$run/meta" late_warnings)" "0:4" "meta: late_warnings counts the 4 runs that warned"
+is "$(grep -c 'sampler woke up' "$T/err")" 1 "the warning is shown once"
+
 # ---- options that contradict each other, bad values ----
 rejected() {	# rejected SUBSTRING ARGS...
 	local want=$1 rc=0
