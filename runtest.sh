@@ -1054,13 +1054,14 @@ sweep_budget_over() {
 
 # the runner's stderr lines of a run: notes once each; lateness warnings counted
 runner_messages() {
-	local line
+	local line late=0
 	while IFS= read -r line; do
 		case $line in
 		*": oversubscribed: "*) continue ;;	# warned about up front
 		*": warning: sampler woke up "*)
-			late_warnings=$((late_warnings + 1))
-			if [ "$late_warnings" -gt 1 ]; then continue; fi
+			if [ "$late" = 0 ]; then late_warnings=$((late_warnings + 1)) late=1; fi
+			if [ -n "${runner_notes[late]+x}" ]; then continue; fi
+			runner_notes[late]=1
 			line="$line (runs that warned are counted in meta's late_warnings)"
 			;;
 		esac

@@ -8,7 +8,7 @@ need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads" \
 # (1 + spread% * u), u drawn from (seed, the run's index in the state file).
 # Its runs differ only as much as told, whatever the machine's load.
 R=$T/r
-ONE=(--duration 0.1 --warmup 0 --period-ms 100 --quiet --results "$R")
+ONE=(--duration 0.4 --warmup 0.2 --period-ms 200 --quiet --results "$R")	# a warmup sample: the tasks have started
 paced() {	# paced ARGS...: a sweep of the paced fixture -> rc, run
 	rc=0
 	SB_TESTS_DIR=$SB_BUILD/selftest ./runtest.sh paced "${ONE[@]}" "$@" >"$T/out" 2>"$T/err" || rc=$?
@@ -31,7 +31,7 @@ is "$(meta "$run/meta" schedule)" \
 is "$(meta "$run/meta" order):$(meta "$run/meta" seed):$(meta "$run/meta" repeat)" "alternate::2" "meta: order, seed, repeat"
 is "$(meta "$run/meta" min_runs):$(meta "$run/meta" max_runs):$(meta "$run/meta" precision):$(meta "$run/meta" budget)" \
 	"2:2::" "meta: exactly 2 runs, no target, no budget"
-is "$(meta "$run/meta" late_warnings)" 0 "meta: late_warnings counted"
+like "$(meta "$run/meta" late_warnings)" '^[0-9]+$' "meta: late_warnings counted"
 is "$(awk -F, 'NR > 1 { print $3 }' "$run/samples.csv" | sort -u | tr '\n' ' ')" "1 2 " "samples.csv's run column: 1 and 2"
 
 # ---- --seed: each round a shuffle of the documented generator ----
@@ -65,14 +65,15 @@ ok "$([ "$(meta "$run/meta" schedule)" != "$first" ]; echo $?)" "--seed 8 differ
 is "$(runs_of "$run")" "processes:1=3 processes:2=3 threads:1=3 threads:2=3 " "every round has every point"
 
 # ---- the stopping rule ----
-# identical runs: the target is met at --min-runs
-paced --points 1,2 --mode processes --param spread=0 --precision 25 --min-runs 3 --max-runs 6
+# identical runs: the target is met at --min-runs (50%: what the scheduling of
+# a sleeping task on a loaded machine adds to 200 ms samples stays well below)
+paced --points 1,2 --mode processes --param spread=0 --precision 50 --min-runs 3 --max-runs 6
 is "$rc" 0 "sweep to a met target exits 0"
 is "$(runs_of "$run")" "processes:1=3 processes:2=3 " "target met: each point stops at --min-runs"
 is "$(meta "$run/meta" unmet)" "" "meta: no point short of the target"
 is "$(meta "$run/meta" precision):$(meta "$run/meta" min_runs):$(meta "$run/meta" max_runs):$(meta "$run/meta" repeat)" \
-	"25:3:6:" "meta: precision, min_runs, max_runs; repeat empty"
-like "$(values processes:2)" '^3 [0-9.]+ ([0-9]|1[0-9]|2[0-4])\.[0-9]+$' "precision reached: 3 runs, within 25%"
+	"50:3:6:" "meta: precision, min_runs, max_runs; repeat empty"
+like "$(values processes:2)" '^3 [0-9.]+ ([0-9]|[1-4][0-9])\.[0-9]+$' "precision reached: 3 runs, within 50%"
 
 # runs 60% apart: a 0.1% target is never met, --max-runs stops the point
 state=$T/state1
@@ -116,8 +117,8 @@ for m in processes threads; do
 	chmod +x "$T/late/paced_$m"
 done
 rc=0
-SB_TESTS_DIR=$T/late ./runtest.sh paced --points 1,2 --mode processes --repeat 2 --duration 0.1 --warmup 0 \
-	--period-ms 100 --results "$R" >"$T/out" 2>"$T/err" || rc=$?
+SB_TESTS_DIR=$T/late ./runtest.sh paced --points 1,2 --mode processes --repeat 2 --duration 0.2 --warmup 0.2 \
+	--period-ms 200 --results "$R" >"$T/out" 2>"$T/err" || rc=$?
 run=$(cat "$T/out")
 is "$rc:$(meta "$run/meta" late_warnings)" "0:4" "meta: late_warnings counts the 4 runs that warned"
 is "$(grep -c 'sampler woke up' "$T/err")" 1 "the warning is shown once"
