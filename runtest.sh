@@ -19,7 +19,7 @@ MAX_POINTS=8192		# a range sweep's points at most: the most CPUs Linux supports 
 NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
 RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
 # The shape of one run and the stopping rule of a point (docs/RUNTEST.md, "Measurement design")
-DEF_WARMUP_MS=1000 DEF_DURATION_MS=2000 DEF_PERIOD=500	# one run: 1 s warmup + 2 s measured
+DEF_WARMUP_MS=1000 DEF_DURATION_MS=1000 DEF_PERIOD=500	# one run: 1 s (auto: 1-2 s) warmup + 1 s measured
 DEF_MIN_RUNS=3 DEF_MAX_RUNS=10	# independent runs a point
 DEF_PRECISION=2000		# target half-width of the 95% interval, in 1/1000 % of the mean
 DEF_POINT_BUDGET_MS=30000	# the most one point may take (its --min-runs always run)
@@ -52,7 +52,7 @@ Sweep (task counts):
   --smt               count hardware threads (PUs), not cores; places tasks on PUs
 Each point:
   --mode M            processes, threads or both (default both)
-  --duration S        measured seconds of each run (default 2; decimals allowed)
+  --duration S        measured seconds of each run (default 1; decimals allowed)
   --warmup S          seconds of warmup each run discards first (default: until the rate
                       settles, at most 2 s, where the runner can tell; else 1)
   --period-ms MS      sample period (default 500)
@@ -708,6 +708,9 @@ plan_points() {
 	done
 	plan_runs=$((plan_points_all * min_runs))
 	run_ms=$(((warmup_samples + samples) * period + RUN_OVERHEAD_MS))
+	if [ "$warmup_text" = auto ]; then	# the steady-state warmup at its cap
+		run_ms=$((AUTO_WARMUP_MAX * 1000 + samples * period + RUN_OVERHEAD_MS))
+	fi
 	plan_budget
 	readonly points_list npoints largest points_csv capacity cap_unit plan_points_all plan_runs run_ms \
 		budget_ms plan_min_ms plan_max_ms

@@ -141,8 +141,8 @@ rejected "--point-budget: '1s' is not a number of seconds" --point-budget 1s
 # ---- the plan: --dry-run bounds the adaptive sweep by its budget ----
 plan() { ./runtest.sh getppid1 --points 1,2 --dry-run "$@" 2>&1; }
 out=$(plan)
-like "$(grep 'each run:' <<<"$out")" 'each run: +(1 s|steady-state \(at most 2 s\)) warmup \+ 2 s measured in 500 ms samples$' \
-	"default run: 1 s warmup (steady-state, where the runner has it) + 2 s measured"
+like "$(grep 'each run:' <<<"$out")" 'each run: +(1 s|steady-state \(at most 2 s\)) warmup \+ 1 s measured in 500 ms samples$' \
+	"default run: steady-state warmup (1 s where the runner has none) + 1 s measured"
 like "$(grep 'runs:' <<<"$out")" 'runs: +3 to 10 a point, until the 95% interval is within \+-2% \(at most 30 s a point\)$' \
 	"default stopping rule"
 like "$(grep 'order:' <<<"$out")" 'each round in the other direction' "default order"
