@@ -39,7 +39,7 @@ mkdir "$d/bin" "$d/tmp" "$d/fake" "$d/build" "$d/build/bin" "$M"
 private_copy "$d/bin" "$B"/selftest/{phases,partner}_{processes,threads} "$B"/bin/{read1,unix4}_{processes,threads}
 export TMPDIR=$d/tmp SB_TESTS_DIR=$d/bin
 chmod 755 "$d" "$d/bin"
-TINY=(--duration 0.2 --warmup 0 --period-ms 100 --quiet)
+TINY=(--duration 0.2 --warmup 0 --period-ms 100 --repeat 1 --quiet)
 n=0
 
 meta() { sed -n "s/^$2=//p" "$1"; }
@@ -112,9 +112,9 @@ done
 phase_args() {
 	case $1 in
 	prepare) echo "--points 1,2 --param hold=prepare --param from=2 ${TINY[*]}" ;;	# point 1 done
-	start) echo "--points 1 --param hold=start --duration 20 --warmup 0 --period-ms 100 --quiet" ;;
-	warmup) echo "--points 1 --duration 0.2 --warmup 20 --period-ms 100 --quiet" ;;
-	measure) echo "--points 1 --duration 20 --warmup 0 --period-ms 100 --quiet" ;;
+	start) echo "--points 1 --param hold=start --duration 20 --warmup 0 --period-ms 100 --repeat 1 --quiet" ;;
+	warmup) echo "--points 1 --duration 0.2 --warmup 20 --period-ms 100 --repeat 1 --quiet" ;;
+	measure) echo "--points 1 --duration 20 --warmup 0 --period-ms 100 --repeat 1 --quiet" ;;
 	esac
 }
 for ph in prepare start warmup measure; do
@@ -186,7 +186,7 @@ done
 # ---- a partner dies, exits, returns or gives up: the point fails, never a number ----
 for m in processes threads; do
 	for how in fault exit return fatal; do
-		sweep partner --points 1 --mode "$m" --param how="$how" --duration 2 --warmup 0 --period-ms 100 --quiet
+		sweep partner --points 1 --mode "$m" --param how="$how" --duration 2 --warmup 0 --period-ms 100 --repeat 1 --quiet
 		finish
 		outcome "partner: $m, $how" 1 "^runtest\.sh: partner: $m at 1 tasks failed: partner_$m: task 0's partner" failed ''
 	done
@@ -261,7 +261,7 @@ fi
 
 # ---- compare and plot agree on a samples.csv without its last newline: truncated ----
 mkdir -p "$d/cmp"
-sweep phases --points 1 --mode processes --duration 0.5 --warmup 0 --period-ms 100 --quiet
+sweep phases --points 1 --mode processes --duration 0.5 --warmup 0 --period-ms 100 --repeat 1 --quiet
 finish
 run=$R/phases/$(readlink "$R/phases/latest")
 cp -r "$run" "$d/cmp/a"

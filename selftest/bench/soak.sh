@@ -176,7 +176,7 @@ one_sweep() {	# runtest.sh on a tiny sweep, maybe with it or its runner killed
 	what="sweep ${tests[$t]} --points ${pts[$p]} --mode ${modes[$m]}"
 	sweeps=$((sweeps + 1))
 	run_bg pid env TMPDIR="$W/tmp" SB_TESTS_DIR="$W/bin" SB_BUILD="$B" ./runtest.sh "${tests[$t]}" \
-		--points "${pts[$p]}" --mode "${modes[$m]}" --duration 0.2 --warmup 0 --period-ms 100 --quiet \
+		--points "${pts[$p]}" --mode "${modes[$m]}" --duration 0.2 --warmup 0 --period-ms 100 --repeat 1 --quiet \
 		--results "$W/res"
 	if [ "$k" = 6 ]; then
 		reap "$pid"
