@@ -130,3 +130,17 @@ clean:
 
 help:
 	@sed -n '3,10p' Makefile
+
+# ---- sb-profile (issue 14) -------------------------------------------------------
+# TEMPORARY: until the analysis/ pattern rule (analysis/cmd_<x>.c -> sb-<x>) merges,
+# sb-profile is built here from analysis/ and the compare sources in runner/ (no hwloc).
+PROFILE_OBJ := $(patsubst %,$(BUILD)/obj/analysis/%.o,cmd_profile profile) \
+	$(patsubst %,$(BUILD)/obj/runner/%.o,compare_load stats)
+$(BUILD)/obj/analysis/%.o: analysis/%.c $(wildcard analysis/*.h) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SB_CFLAGS) -Ianalysis -Irunner -c -o $@ $<
+$(BUILD)/bin/sb-profile: $(PROFILE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ -lm
+all: $(BUILD)/bin/sb-profile
+# ---- end sb-profile --------------------------------------------------------------
