@@ -55,6 +55,10 @@ Results:
   --dry-run           print the points, modes, placement and estimated time, then exit
   --quiet             no progress, no notes, no table (errors and warnings stay)
   --plot              draw the scaling curve in the terminal at the end (plot/plot.py)
+Profiles (docs/PROFILE.md):
+  --profile LIST      after the measured runs, one extra run under perf at these points of
+                      each mode: task counts, "peak" (the mode's best), "max" (its largest)
+  --profile-keep      keep perf.data too (large)
   -h, --help          this text
 
 Writes DIR/<test>/<label>-<YYYYmmddTHHMMSS>/{summary.csv,samples.csv,meta} and prints
@@ -285,6 +289,7 @@ on_exit() {
 		kill -TERM "$child" 2>/dev/null || true
 		wait "$child" 2>/dev/null || true
 	fi
+	profile_stop 2>/dev/null || true	# a perf recording (profile/record.sh)
 	# Leaving mid-run (a helper died, a disk filled): a true status, if it can
 	# be written (write_file never harms the last good meta).
 	if [ -n "$active_run" ] && [ "$interrupted" = 1 ]; then
@@ -308,6 +313,7 @@ parse_args() {
 	opt_tests=() opt_params=() opt_pass=() opt_max='' opt_min='' opt_step='' opt_points='' opt_points_given=0
 	opt_mode=both opt_duration_ms=5000 opt_warmup_ms=5000 opt_period=1000 opt_repeat=1 opt_placement=''
 	opt_smt=0 opt_no_affinity=0 opt_label='' opt_results='' opt_dry_run=0 opt_list=0 opt_plot=0 opt_quiet=0
+	opt_profile='' opt_profile_keep=0
 	while [ $# -gt 0 ]; do
 		arg=$1
 		shift
@@ -317,8 +323,8 @@ parse_args() {
 		esac
 		case $opt in	# a: the argument it takes, "-" none
 		--max-procs | --min-procs | --step | --points | --mode | --duration | --warmup | \
-		--repeat | --label | --results) a=VALUE ;;
-		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot) a=- ;;
+		--repeat | --label | --results | --profile) a=VALUE ;;
+		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot | --profile-keep) a=- ;;
 		*) a=${sweep[$opt]-} ;;
 		esac
 		if [ -n "$a" ] && [ "$a" != - ] && [ "$inline" = 0 ]; then
@@ -362,6 +368,8 @@ parse_args() {
 		--dry-run) opt_dry_run=1 ;;
 		--quiet) opt_quiet=1 ;;
 		--plot) opt_plot=1 ;;
+		--profile) opt_profile=$val ;;		# profile/record.sh
+		--profile-keep) opt_profile_keep=1 ;;
 		--) opt_tests+=("$@"); break ;;
 		-*)
 			[ -n "$a" ] || usage_error "unknown option '$opt'"
@@ -399,6 +407,7 @@ check_args() {
 		mapfile -t opt_point_list < <(printf '%s\n' "${opt_point_list[@]}" | sort -n -u)
 	fi
 	check_runner_values
+	profile_check_args
 	placement=$opt_placement
 	if [ "$opt_no_affinity" = 1 ]; then
 		[ -z "$placement" ] || [ "$placement" = none ] || usage_error "--no-affinity contradicts --placement $placement"
@@ -939,6 +948,7 @@ sweep() {
 				progress "$t" "$m" "$n" "$fig" "$runs_done" "$runs_total" "$ms_spent"
 			done
 		done
+		if [ "$status" = complete ]; then profile_testcase "$t"; fi	# profile/record.sh
 		if [ "$status" != failed ]; then protect write_meta "$status"; fi
 		active_run=''
 		t_status[$t]=$status
@@ -955,6 +965,7 @@ report() {	# the run directories on stdout; each one's status and table on stder
 		if [ "$opt_quiet" = 0 ]; then
 			printf '%s: %s, %s\n' "$t" "${t_status[$t]}" "$(shown "${t_dir[$t]}")" >&2
 			table "${t_dir[$t]}" >&2
+			profile_report "${t_dir[$t]}" >&2
 		fi
 	done
 }
@@ -985,6 +996,8 @@ main() {
 	trap on_signal INT TERM HUP
 	ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 	readonly ROOT
+	# shellcheck source=profile/record.sh
+	. "$ROOT/profile/record.sh" || die 3 "cannot read $ROOT/profile/record.sh"
 
 	parse_args "$@"		# the arguments, before anything else
 	check_args
@@ -999,6 +1012,7 @@ main() {
 	fi
 	[ ${#runnable[@]} -gt 0 ] || die 2 "nothing to run with --mode $opt_mode"
 	plan_points
+	profile_plan
 	if [ "$opt_dry_run" = 1 ]; then
 		print_plan
 		exit 0
@@ -1008,6 +1022,7 @@ main() {
 		warn "warning: points above $capacity tasks are oversubscribed (placement $placement: $capacity $cap_unit)"
 	fi
 	check_results		# writable, before anything runs
+	profile_preflight	# perf works, before anything runs
 	machine_facts "$@"
 
 	phase=sweep

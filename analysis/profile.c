@@ -248,6 +248,8 @@ static char *trim(char *s)
 
 static int is_number(const char *s, int slash)
 {
+	if (slash && *s == '-')
+		s++;	/* perf prints tid -1 for a task gone before it was named */
 	if (*s == '\0')
 		return 0;
 	for (; *s; s++)
