@@ -23,7 +23,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_ENV = 3 };
 enum fmt { F_TEXT, F_MARKDOWN, F_CSV };
 
 static const char usage_text[] =
-	"usage: sb-profile script [-e EVENT] -o DIR [PERF_SCRIPT_OUTPUT|-]\n"
+	"usage: sb-profile script [-e EVENT] [-c COMM] -o DIR [PERF_SCRIPT_OUTPUT|-]\n"
 	"       sb-profile top [--format text|csv] [-n N] FOLDED|TOP_CSV|DIR\n"
 	"       sb-profile diff [--format text|markdown|csv] [-n N] [--children] BASE NEW\n"
 	"       sb-profile compare [--format text|markdown|csv] [-n N] [--children]\n"
@@ -34,7 +34,8 @@ static const char usage_text[] =
 	"\n"
 	"script   reads 'perf script -F comm,tid,period,event,ip,sym,dso' output (samples\n"
 	"         of EVENT, default the first event seen) and writes DIR/folded.txt,\n"
-	"         DIR/top.csv and DIR/top.txt\n"
+	"         DIR/top.csv and DIR/top.txt; with -c, also DIR/test-top.csv and\n"
+	"         DIR/test-top.txt: the samples of commands whose name starts with COMM\n"
 	"top      the top-symbols table of folded stacks or a top.csv\n"
 	"diff     the symbols whose share changed most between two profiles (folded\n"
 	"         stacks, top.csv, or profile directories): base %, new %, change in\n"
@@ -146,16 +147,17 @@ static int w_top_text(const void *p, FILE *out) { return sb_prof_write_top_text(
 
 static int cmd_script(int argc, char **argv)
 {
-	const char *event = NULL, *dir = NULL, *in = "-";
-	struct sb_prof p = { 0 };
+	const char *event = NULL, *dir = NULL, *in = "-", *comm = NULL;
+	struct sb_prof p = { 0 }, focus = { 0 };
 	char err[ERRLEN], path[4096];
 	FILE *f;
 	int c, rc;
 
-	while ((c = getopt(argc, argv, "e:o:")) != -1) {
+	while ((c = getopt(argc, argv, "e:o:c:")) != -1) {
 		switch (c) {
 		case 'e': event = optarg; break;
 		case 'o': dir = optarg; break;
+		case 'c': comm = optarg; break;
 		default: usage_error("script: unknown option");
 		}
 	}
@@ -168,6 +170,12 @@ static int cmd_script(int argc, char **argv)
 	f = strcmp(in, "-") == 0 ? stdin : fopen(in, "r");
 	if (f == NULL)
 		die(EXIT_USAGE, "cannot read %s: %s", in, strerror(errno));
+	if (comm != NULL) {
+		if (comm[0] == '\0' || strlen(comm) >= sizeof(p.focus_comm))
+			usage_error("script: -c: '%s' is empty or too long", comm);
+		snprintf(p.focus_comm, sizeof(p.focus_comm), "%s", comm);
+		p.focus = &focus;
+	}
 	rc = sb_prof_read_script(&p, f, strcmp(in, "-") == 0 ? "stdin" : in, event, err, sizeof(err));
 	if (f != stdin)
 		fclose(f);
@@ -183,12 +191,22 @@ static int cmd_script(int argc, char **argv)
 	write_atomic(path, w_top_csv, &p);
 	snprintf(path, sizeof(path), "%s/top.txt", dir);
 	write_atomic(path, w_top_text, &p);
+	if (comm != NULL) {
+		snprintf(focus.event, sizeof(focus.event), "%s", p.event);
+		snprintf(path, sizeof(path), "%s/test-top.csv", dir);
+		write_atomic(path, w_top_csv, &focus);
+		snprintf(path, sizeof(path), "%s/test-top.txt", dir);
+		write_atomic(path, w_top_text, &focus);
+		if (focus.total == 0)
+			fprintf(stderr, PROG ": warning: no sample of a command named %s*\n", comm);
+	}
 	if (p.kernel > 0 && p.kernel_unresolved / p.kernel > 0.5)
 		fprintf(stderr, PROG ": warning: %.0f%% of the kernel samples have no symbol (stored as "
 			"addresses): kernel symbols are hidden when kernel.kptr_restrict is 2, or 1 "
 			"without CAP_SYSLOG; try 'sysctl kernel.kptr_restrict=0' as root\n",
 			100.0 * p.kernel_unresolved / p.kernel);
 	sb_prof_free(&p);
+	sb_prof_free(&focus);
 	return EXIT_OK;
 }
 
@@ -589,13 +607,42 @@ static const char *human(double v, char *buf, size_t len)
 	return buf;
 }
 
-static int cmd_summary(int argc, char **argv)
+/* "A% sym [k], B% sym" of the top n symbols of DIR/FILE; 0, or -1 when FILE is absent. */
+static int top_line(const char *dir, const char *file, long n, double *samples)
 {
 	struct sb_prof p = { 0 };
 	const struct sb_sym **v;
-	char err[ERRLEN], path[4096], event[128], a[64], b[64], m[64], pr[64], ch[64];
+	char err[ERRLEN], path[4096];
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	rc = sb_prof_read_top(&p, f, path, err, sizeof(err));
+	fclose(f);
+	if (rc != 0)
+		die(rc, "%s", err);
+	if (sb_prof_sorted(&p, &v) != 0)
+		die(EXIT_ENV, "out of memory");
+	for (size_t i = 0; i < p.nsyms && i < (size_t)n; i++)
+		printf("%s%.1f%% %s%s", i ? ", " : "", v[i]->self, v[i]->name, v[i]->kernel ? " [k]" : "");
+	if (p.nsyms == 0)
+		printf("(no sample)");
+	*samples = p.top_samples;
+	free(v);
+	sb_prof_free(&p);
+	return 0;
+}
+
+static int cmd_summary(int argc, char **argv)
+{
+	char path[4096], event[128], a[64], b[64], m[64], pr[64], ch[64];
+	const char *dir;
+	double all = 0, test = 0;
 	long n = 3;
-	int c, rc;
+	int c;
 	FILE *f;
 
 	while ((c = getopt(argc, argv, "n:")) != -1) {
@@ -605,15 +652,11 @@ static int cmd_summary(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		usage_error("summary: one profile directory wanted");
-	snprintf(path, sizeof(path), "%s/top.csv", argv[optind]);
-	f = fopen(path, "r");
-	if (f == NULL)
+	dir = argv[optind];
+	snprintf(path, sizeof(path), "%s/top.csv", dir);
+	if (access(path, R_OK) != 0)
 		die(EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
-	rc = sb_prof_read_top(&p, f, path, err, sizeof(err));
-	fclose(f);
-	if (rc != 0)
-		die(rc, "%s", err);
-	snprintf(path, sizeof(path), "%s/event", argv[optind]);
+	snprintf(path, sizeof(path), "%s/event", dir);
 	f = fopen(path, "r");
 	event[0] = '\0';
 	if (f != NULL) {
@@ -622,22 +665,25 @@ static int cmd_summary(int argc, char **argv)
 		event[strcspn(event, "\n")] = '\0';
 		fclose(f);
 	}
-	snprintf(path, sizeof(path), "%s/rate", argv[optind]);
+	snprintf(path, sizeof(path), "%s/rate", dir);
 	kv(path, "measured_ops_per_s", m, sizeof(m));
 	kv(path, "profiled_ops_per_s", pr, sizeof(pr));
 	kv(path, "change_pct", ch, sizeof(ch));
-	if (sb_prof_sorted(&p, &v) != 0)
-		die(EXIT_ENV, "out of memory");
 	printf("%s", event[0] ? event : "event unknown");
 	if (pr[0] && m[0])
-		printf(", profiled run %s ops/s (%s%% vs measured %s)", human(strtod(pr, NULL), a, sizeof(a)),
-		       ch, human(strtod(m, NULL), b, sizeof(b)));
-	printf(":");
-	for (size_t i = 0; i < p.nsyms && i < (size_t)n; i++)
-		printf("%s %.1f%% %s%s", i ? "," : "", v[i]->self, v[i]->name, v[i]->kernel ? " [k]" : "");
+		printf(", profiled run %s ops/s (%s%% vs the measured mean %s)",
+		       human(strtod(pr, NULL), a, sizeof(a)), ch, human(strtod(m, NULL), b, sizeof(b)));
+	printf("\n  whole machine: ");
+	top_line(dir, "top.csv", n, &all);
 	printf("\n");
-	free(v);
-	sb_prof_free(&p);
+	snprintf(path, sizeof(path), "%s/test-top.csv", dir);
+	if (access(path, R_OK) == 0) {
+		printf("  the testcase: ");
+		top_line(dir, "test-top.csv", n, &test);
+		if (all > 0)
+			printf(" (its tasks: %.1f%% of the samples)", 100.0 * test / all);
+		printf("\n");
+	}
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
 }
 

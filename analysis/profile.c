@@ -191,6 +191,10 @@ static int add_sample(struct sb_prof *p, const char *comm, struct frame *fr, siz
 	size_t len = strlen(comm) + 1;
 	char *buf, *w;
 
+	if (p->focus != NULL && p->focus_comm[0] != '\0' &&
+	    strncmp(comm, p->focus_comm, strlen(p->focus_comm)) == 0 &&
+	    add_sample(p->focus, comm, fr, n, count) != 0)
+		return -1;
 	p->nsample++;
 	p->total += count;
 	for (size_t i = 0; i < n; i++)
@@ -638,6 +642,7 @@ int sb_prof_read_top(struct sb_prof *p, FILE *in, const char *name, char *err, s
 		}
 		s->self += self;
 		s->children += children;
+		p->top_samples += strtod(f[2], NULL);
 		if (s->kernel)
 			p->kernel += self;
 	}

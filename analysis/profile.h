@@ -28,6 +28,7 @@ struct sb_prof {
 	double kernel;		/* samples whose leaf is in the kernel */
 	double kernel_unresolved;	/* of those, leaves without a symbol */
 	int pct_only;		/* read from a top table: self/children are percents */
+	double top_samples;	/* a top table's samples (its self_samples summed) */
 	unsigned long skipped;	/* samples of other events */
 	struct sb_sym *syms;
 	size_t nsyms, symcap;
@@ -37,6 +38,9 @@ struct sb_prof {
 	size_t *symidx, symhash;
 	size_t *stackidx, stackhash;
 	unsigned long nsample;
+	/* samples of commands starting with focus_comm also go to focus (the testcase's own) */
+	struct sb_prof *focus;
+	char focus_comm[64];
 };
 
 /* All readers return 0, 2 with "FILE:LINE: problem" in err, or 3 (no memory). */

@@ -142,6 +142,11 @@ profile_locks_run() {
 	esac
 }
 
+profile_comm() {	# profile_comm TEST MODE: the testcase tasks' command name as the kernel keeps it (15 bytes)
+	local c=${1}_$2
+	printf '%s' "${c:0:15}"
+}
+
 # profile_point TEST MODE TASKS: one extra run under perf into
 # RUNDIR/profile/MODE-TASKS/ (complete or absent); its rows never reach samples.csv
 profile_point() {
@@ -168,7 +173,7 @@ profile_point() {
 	: >"$TMP/script.err"
 	{ perf script -i "$TMP/perf.data" -F "$PROFILE_SCRIPT_FIELDS" 2>>"$TMP/script.err" ||
 		echo "perf script failed (exit status $?)" >>"$TMP/script.err"; } |
-		"$tool_profile" script -e "$profile_event" -o "$dir" - 2>"$TMP/profile.err" || rc=$?
+		"$tool_profile" script -e "$profile_event" -c "$(profile_comm "$t" "$m")" -o "$dir" - 2>"$TMP/profile.err" || rc=$?
 	if [ "$rc" != 0 ] || grep -q '^perf script failed' "$TMP/script.err"; then
 		if [ -s "$TMP/profile.err" ]; then err=$(cat "$TMP/profile.err"); else err=$(cat "$TMP/script.err"); fi
 		warn "warning: $t: $m at $n tasks: no profile: ${err#sb-profile: }"
@@ -215,7 +220,7 @@ profile_report() {
 		name=${d%/}
 		name=${name##*/}
 		line=$("$tool_profile" summary -n 3 "$d" 2>&1) || line="(unreadable: $(reason "$line"))"
-		printf '  profile %s at %s tasks: %s\n' "${name%-*}" "${name##*-}" "$line"
+		printf '  profile %s at %s tasks: %s\n' "${name%-*}" "${name##*-}" "${line//$'\n'/$'\n'    }"
 		if [ -s "$d/locks.txt" ]; then printf '    lock contention: %s\n' "$(shown "${d%/}")/locks.txt"; fi
 	done
 }
