@@ -301,7 +301,9 @@ static struct delta *diff_rows(const struct sb_prof *b, const struct sb_prof *x,
 			d[k].base = side ? share(o, t, children) : share(p, s, children);
 			d[k].new = side ? share(p, s, children) : share(o, t, children);
 			d[k].change = d[k].new - d[k].base;
-			k++;
+			/* unchanged at the printed precision: not a change */
+			if (fabs(d[k].change) >= 0.005)
+				k++;
 		}
 	}
 	qsort(d, k, sizeof(*d), cmp_delta);
@@ -350,7 +352,7 @@ static void print_diff(FILE *out, const struct delta *d, size_t n, size_t limit,
 				d[i].base, d[i].new, d[i].change);
 		}
 		if (n == 0)
-			fputs("| (no symbol) | | | | |\n", out);
+			fputs("| (no symbol changed its share) | | | | |\n", out);
 		return;
 	}
 	fprintf(out, "  %8s %8s %8s  %-6s  %s\n", "base%", "new%", "change", "space",
@@ -359,7 +361,7 @@ static void print_diff(FILE *out, const struct delta *d, size_t n, size_t limit,
 		fprintf(out, "  %8.2f %8.2f %+8.2f  %-6s  %s\n", d[i].base, d[i].new, d[i].change,
 			d[i].kernel ? "kernel" : "user", d[i].name);
 	if (n == 0)
-		fputs("  (no symbol)\n", out);
+		fputs("  (no symbol changed its share)\n", out);
 }
 
 static int cmd_diff(int argc, char **argv)
@@ -699,7 +701,7 @@ static int cmp_ppoint(const void *a, const void *b)
 	const struct ppoint *x = a, *y = b;
 	int c = strcmp(x->mode, y->mode);
 
-	return c ? -c : (x->tasks > y->tasks) - (x->tasks < y->tasks);	/* processes first */
+	return c ? c : (x->tasks > y->tasks) - (x->tasks < y->tasks);	/* processes first */
 }
 
 /* The profiled points of a run: profile/<mode>-<tasks>/ with a top.csv. */
