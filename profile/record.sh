@@ -126,8 +126,11 @@ profile_locks_run() {
 	perf-lock)
 		profile_run "$1" "$2" "$3" perf lock record -a -o "$data"
 		if [ "$RUN_STATUS" = 0 ]; then
-			perf lock contention -i "$data" -E 20 >"$4/locks.txt" 2>"$TMP/lock.err" ||
-				warn "warning: $1: $2 at $3 tasks: perf lock contention failed: $(reason "$(cat "$TMP/lock.err")")"
+			# perf lock prints its table on stderr
+			if ! perf lock contention -i "$data" -E 20 >"$4/locks.txt" 2>&1; then
+				warn "warning: $1: $2 at $3 tasks: perf lock contention failed: $(reason "$(cat "$4/locks.txt")")"
+				rm -f -- "$4/locks.txt"
+			fi
 		fi
 		rm -f -- "$data"
 		;;
