@@ -91,6 +91,12 @@ else
 		grep -q ',kernel,[a-z_][A-Za-z0-9_.]*,\[kernel' "$p/top.csv"
 		ok $? "kernel symbols resolve"
 	fi
+	if grep -q 'lock contention (perf-lock)' "$T/err"; then
+		grep -q 'contended' "$p/locks.txt"
+		ok $? "lock contention recorded (perf lock)"
+	else
+		like "$(cat "$T/err")" "no lock contention: " "lock contention unavailable: said why"
+	fi
 	grep -Eq '^getppid1_proces[^ ]*;.* [0-9]+$' "$p/folded.txt"
 	ok $? "folded stacks of the testcase's tasks"
 	[ -z "$(find "$run" -name '.*')" ]
