@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154  # the variables are runtest.sh's
 # profile/record.sh: runtest.sh --profile: perf checks, one extra run per chosen point under perf, its files.
 #
 # Sourced by runtest.sh (it uses run_once, write_file, note, warn, die and the
