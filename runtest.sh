@@ -948,7 +948,7 @@ sweep() {
 				progress "$t" "$m" "$n" "$fig" "$runs_done" "$runs_total" "$ms_spent"
 			done
 		done
-		if [ "$status" = complete ]; then profile_testcase "$t"; fi	# profile/record.sh
+		if [ "$status" = complete ]; then profile_testcase "$t" status; fi	# profile/record.sh
 		if [ "$status" != failed ]; then protect write_meta "$status"; fi
 		active_run=''
 		t_status[$t]=$status

@@ -198,7 +198,8 @@ profile_point() {
 	mv -T -- "$dir" "$final" || die 3 "cannot write $(shown "$final")"
 }
 
-# profile_testcase TEST: after its measured points, the chosen ones of each mode
+# profile_testcase TEST STATUS_VAR: after its measured points, the chosen ones
+# of each mode; STATUS_VAR becomes "interrupted" when a signal stops them
 profile_testcase() {
 	local t=$1 m n modes points
 	[ -n "${opt_profile-}" ] || return 0
@@ -207,11 +208,12 @@ profile_testcase() {
 		points=$("$tool_profile" points "$run_dir/summary.csv" "$m" "$opt_profile") ||
 			die 3 "$t: cannot choose the points to profile"
 		for n in $points; do
-			if [ "$interrupted" = 1 ]; then return 0; fi
+			if [ "$interrupted" = 1 ]; then break 2; fi
 			note "$t: profiling $m at $n tasks (one extra run under perf, $profile_event)"
 			profile_point "$t" "$m" "$n"
 		done
 	done
+	if [ "$interrupted" = 1 ]; then printf -v "$2" '%s' interrupted; fi
 }
 
 # profile_report RUNDIR: one line per profiled point: event, rate, top symbols
