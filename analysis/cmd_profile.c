@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare_load.h"
 #include "ministat.h"
 #include "profile.h"
+#include "results.h"
 #include "stats.h"
 
 #define PROG "sb-profile"
@@ -409,60 +409,32 @@ struct pointval {
 	double v;
 };
 
-/* The rows of summary.csv with a value in MODE's column; *n of them. */
+/* The rows of summary.csv (sb_summary_read) with a value in MODE's column; *n of them. */
 static struct pointval *read_summary(const char *path, const char *mode, size_t *n)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL, *fld[256];
-	size_t cap = 0, k = 0, vcap = 16;
-	ssize_t len;
-	long ct = -1, cm = -1;
-	unsigned long lineno = 0;
-	struct pointval *v = malloc(vcap * sizeof(*v));
+	struct sb_summary_row *rows;
+	struct pointval *v;
+	size_t nrows, k = 0;
+	char err[ERRLEN];
+	int m, rc;
 
-	if (f == NULL)
-		die(EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
+	for (m = 0; m < SB_NMODES && strcmp(sb_mode_name[m], mode) != 0; m++)
+		;
+	if (m == SB_NMODES)
+		die(EXIT_USAGE, "%s: unknown mode '%s' (processes, threads)", path, mode);
+	if ((rc = sb_summary_read(path, &rows, &nrows, err, sizeof(err))) != 0)
+		die(rc, "%s", err);
+	v = malloc((nrows + 1) * sizeof(*v));
 	if (v == NULL)
 		die(EXIT_ENV, "out of memory");
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		size_t nf;
-
-		lineno++;
-		if (len > 0 && line[len - 1] == '\n')
-			line[--len] = '\0';
-		nf = sb_csv_split(line, fld, 256);
-		if (lineno == 1) {
-			for (size_t i = 0; i < nf; i++) {
-				if (strcmp(fld[i], "tasks") == 0)
-					ct = (long)i;
-				if (strcmp(fld[i], mode) == 0)
-					cm = (long)i;
-			}
-			if (ct < 0 || cm < 0)
-				die(EXIT_USAGE, "%s:1: no column 'tasks' or '%s'", path, mode);
+	for (size_t i = 0; i < nrows; i++) {
+		if (rows[i].tasks <= 0 || isnan(rows[i].mode[m].mean))
 			continue;
-		}
-		if ((size_t)cm >= nf || fld[cm][0] == '\0')
-			continue;
-		char *e1, *e2;
-		long t = strtol(fld[ct], &e1, 10);
-		double val = strtod(fld[cm], &e2);
-		if (*e1 || *e2 || e1 == fld[ct] || e2 == fld[cm])
-			die(EXIT_USAGE, "%s:%lu: not a number", path, lineno);
-		if (t <= 0)
-			continue;	/* will-it-scale's 0 row */
-		if (k == vcap) {
-			struct pointval *nv = realloc(v, (vcap *= 2) * sizeof(*v));
-			if (nv == NULL)
-				die(EXIT_ENV, "out of memory");
-			v = nv;
-		}
-		v[k].tasks = t;
-		v[k].v = val;
+		v[k].tasks = rows[i].tasks;
+		v[k].v = rows[i].mode[m].mean;
 		k++;
 	}
-	free(line);
-	fclose(f);
+	free(rows);
 	*n = k;
 	return v;
 }
@@ -754,6 +726,7 @@ static void verdict(const struct sb_run *b, const struct sb_run *x, const struct
 	const struct sb_point *bp = sb_run_find(b, pt->mode, pt->tasks), *xp = sb_run_find(x, pt->mode, pt->tasks);
 	const struct sb_values *bv, *xv;
 	struct sb_tdiff d;
+	size_t need;
 	int means;
 
 	*pct = *half = NAN;
@@ -765,9 +738,11 @@ static void verdict(const struct sb_run *b, const struct sb_run *x, const struct
 	means = bp->means.n > 0 && xp->means.n > 0;
 	bv = means ? &bp->means : &bp->samples;
 	xv = means ? &xp->means : &xp->samples;
-	if (bv->n < SB_MINISTAT_MINVALUES || xv->n < SB_MINISTAT_MINVALUES || !(bv->st.mean > 0) ||
+	/* as compare's rows: SB_INDEPENDENT_RUNS run means a side, or ministat's 3 samples */
+	need = means ? SB_INDEPENDENT_RUNS : SB_MINISTAT_MINVALUES;
+	if (bv->n < need || xv->n < need || !(bv->st.mean > 0) ||
 	    sb_tdiff(bv->n, bv->st.mean, bv->var, xv->n, xv->st.mean, xv->var, CONF, &d) != 0) {
-		snprintf(word, wlen, "n/a: fewer than 3 values");
+		snprintf(word, wlen, "n/a: too few values");
 		return;
 	}
 	*pct = d.rel_pct;
