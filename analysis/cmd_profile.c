@@ -27,7 +27,7 @@ static const char usage_text[] =
 	"       sb-profile top [--format text|csv] [-n N] FOLDED|TOP_CSV|DIR\n"
 	"       sb-profile diff [--format text|markdown|csv] [-n N] [--children] BASE NEW\n"
 	"       sb-profile compare [--format text|markdown|csv] [-n N] [--children]\n"
-	"                          [--point MODE:TASKS] BASE_RUN NEW_RUN\n"
+	"                          [--testcase] [--point MODE:TASKS] BASE_RUN NEW_RUN\n"
 	"       sb-profile points SUMMARY_CSV MODE LIST\n"
 	"       sb-profile rate -o FILE RUN_SUMMARY_CSV PROFILED_SUMMARY_CSV MODE TASKS\n"
 	"       sb-profile summary [-n N] DIR\n"
@@ -41,6 +41,7 @@ static const char usage_text[] =
 	"         stacks, top.csv, or profile directories): base %, new %, change in\n"
 	"         percentage points; self share, or with-children share (--children)\n"
 	"compare  for every point profiled in both runs, its throughput verdict and its diff\n"
+	"         (of the whole machine's shares, or with --testcase the testcase's tasks')\n"
 	"points   the task counts of LIST (numbers, peak, max) for MODE, from a summary.csv\n"
 	"rate     the profiled run's rate beside the measured mean, as key=value lines\n"
 	"summary  one line: event, samples, rate, the top N symbols (default 3)\n"
@@ -216,6 +217,7 @@ static const struct option fmt_opts[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "children", no_argument, NULL, 'c' },
 	{ "point", required_argument, NULL, 'p' },
+	{ "testcase", no_argument, NULL, 't' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -770,7 +772,7 @@ static int cmd_compare(int argc, char **argv)
 {
 	enum fmt fmt = F_TEXT;
 	long n = 10;
-	int c, rc, children = 0, regress = 0, havept = 0;
+	int c, rc, children = 0, regress = 0, havept = 0, testcase = 0;
 	struct ppoint want, *pb, *px;
 	size_t nb, nx, shown = 0;
 	struct sb_run rb, rx;
@@ -781,6 +783,7 @@ static int cmd_compare(int argc, char **argv)
 		case 'f': fmt = parse_fmt(optarg, 1); break;
 		case 'n': n = parse_long("-n", optarg, 1); break;
 		case 'c': children = 1; break;
+		case 't': testcase = 1; break;
 		case 'p':
 			if (parse_point(optarg, &want) != 0)
 				usage_error("--point '%s': expected MODE:TASKS, e.g. processes:4", optarg);
@@ -812,8 +815,8 @@ static int cmd_compare(int argc, char **argv)
 		if (j == nx || (havept && cmp_ppoint(&pb[i], &want) != 0))
 			continue;
 		for (int side = 0; side < 2; side++) {
-			snprintf(path, sizeof(path), "%s/profile/%s-%ld", side ? rx.dir : rb.dir, pb[i].mode,
-				 pb[i].tasks);
+			snprintf(path, sizeof(path), "%s/profile/%s-%ld/%s", side ? rx.dir : rb.dir,
+				 pb[i].mode, pb[i].tasks, testcase ? "test-top.csv" : "top.csv");
 			if ((rc = sb_prof_load(&profs[2 * shown + side], path, err, sizeof(err))) != 0)
 				die(rc, "%s", err);
 		}
@@ -826,8 +829,9 @@ static int cmd_compare(int argc, char **argv)
 		die(EXIT_USAGE, "no point is profiled in both %s and %s (runtest.sh --profile)", rb.dir,
 		    rx.dir);
 	if (fmt == F_TEXT)
-		printf("compare --profile %s: %s (base) -> %s (new), %s share in %% of all samples\n",
-		       rb.test[0] ? rb.test : "?", rb.name, rx.name, children ? "with-children" : "self");
+		printf("compare --profile %s: %s (base) -> %s (new), %s share in %% of %s samples\n",
+		       rb.test[0] ? rb.test : "?", rb.name, rx.name, children ? "with-children" : "self",
+		       testcase ? "the testcase's" : "all");
 	else if (fmt == F_MARKDOWN)
 		printf("### Profile changes: %s, %s (base) -> %s (new)\n", rb.test[0] ? rb.test : "?",
 		       rb.name, rx.name);

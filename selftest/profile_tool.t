@@ -5,7 +5,7 @@ if ! make -s BUILD="$B" "$B/bin/sb-profile" "$B/bin/sb-summary" >/dev/null 2>&1;
 	echo "Bail out! make $B/bin/sb-profile failed"
 	exit 1
 fi
-plan 47
+plan 49
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 P=$B/bin/sb-profile
@@ -111,6 +111,9 @@ unlike "$out" "threads at 2" "a point profiled in one run only is not listed"
 run ./compare.sh --profile --format csv --point processes:2 "$RB" "$D/results/pipe1"
 is "$(printf '%s\n' "$out" | sed -n 2p)" "processes,2,-25.00,1.02,slower,self,kernel,_raw_spin_lock,,10.00,40.00,+30.00" \
 	"CSV, --point, a test directory for its latest run"
+run ./compare.sh --profile --testcase "$RB" "$RN"
+like "$out" "self share in % of the testcase's samples" "--testcase: the testcase's own shares (test-top.csv)"
+like "$out" '\+10\.00 +\+40\.00|10\.00 +40\.00 +\+30\.00 +kernel +_raw_spin_lock' "... compared the same way"
 run ./compare.sh --profile --format markdown "$RB" "$RN"
 like "$out" '#### processes at 2 tasks: throughput -25\.0%' "markdown"
 run ./compare.sh --profile --point threads:2 "$RB" "$RN"
