@@ -129,6 +129,10 @@ $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
 
+# sb-options prints the testcase binaries' option table: it links their
+# option parser, which reaches the testcase API and so a mode (either will do).
+$(BUILD)/bin/sb-options: $(BUILD)/obj/runner/mode_processes.o
+
 # The selftests find the build through SB_BUILD; T=selftest/x.t runs one.
 # Under sanitizers a crash must still be a plain signal death (the runner
 # reports it), and any undefined behaviour must fail the test that hit it.
