@@ -368,12 +368,18 @@ static int parse_header(char *line, char *comm, size_t clen, char *event, size_t
 	return -1;
 }
 
-/* Does event name e count as the wanted one ("cycles" matches "cycles:P")? */
+/*
+ * Does event name e count as the wanted one? "cycles" matches "cycles:P" and,
+ * on hybrid CPUs, "cpu_core/cycles/" and "cpu_atom/cycles/".
+ */
 static int event_matches(const char *want, const char *e)
 {
 	size_t n = strlen(want);
+	const char *slash = strchr(e, '/');
 
-	return strncmp(want, e, n) == 0 && (e[n] == '\0' || e[n] == ':');
+	if (strncmp(want, e, n) == 0 && (e[n] == '\0' || e[n] == ':'))
+		return 1;
+	return slash != NULL && strncmp(slash + 1, want, n) == 0 && slash[1 + n] == '/';
 }
 
 int sb_prof_read_script(struct sb_prof *p, FILE *in, const char *name, const char *event,

@@ -5,7 +5,7 @@ if ! make -s BUILD="$B" "$B/bin/sb-profile" "$B/bin/sb-summary" >/dev/null 2>&1;
 	echo "Bail out! make $B/bin/sb-profile failed"
 	exit 1
 fi
-plan 49
+plan 50
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 P=$B/bin/sb-profile
@@ -38,6 +38,9 @@ is "$(find "$tmp/p" -name '.*' | wc -l)" 0 "no temporary file left"
 
 run "$P" script -e lock:contention_begin -o "$tmp/l" "$D/script.txt"
 is "$(sed -n 2p "$tmp/l/top.csv")" "100.00,100.00,1,1,kernel,_raw_spin_lock,[kernel.kallsyms]" "-e chooses the event"
+run "$P" script -e cycles -o "$tmp/h" "$D/hybrid.txt"
+is "$(cat "$tmp/h/folded.txt")" "x;f_[k] 1
+x;g_[k] 1" "-e cycles takes a hybrid CPU's cpu_core/cycles/ and cpu_atom/cycles/"
 run "$P" script -e cycles -o "$tmp/c" "$D/script.txt"
 is "$rc" 2 "no sample of the event: exit 2"
 like "$err" "no sample of event cycles" "... and it says so"
