@@ -74,6 +74,10 @@ Results:
   --dry-run           print the points, modes, placement and estimated time, then exit
   --quiet             no progress, no notes, no table (errors and warnings stay)
   --plot              draw the scaling curve in the terminal at the end (plot/plot.py)
+Profiles (docs/PROFILE.md):
+  --profile LIST      after the measured runs, one extra run under perf at these points of
+                      each mode: task counts, "peak" (the mode's best), "max" (its largest)
+  --profile-keep      keep perf.data too (large)
   -h, --help          this text
 
 Writes DIR/<test>/<label>-<YYYYmmddTHHMMSS>/{summary.csv,samples.csv,meta} and prints
@@ -278,6 +282,7 @@ on_exit() {
 		kill -TERM "$child" 2>/dev/null || true
 		wait "$child" 2>/dev/null || true
 	fi
+	profile_stop 2>/dev/null || true	# a perf recording (profile/record.sh)
 	# Leaving mid-run (a helper died, a disk filled): a true status, if it can
 	# be written (write_file never harms the last good meta).
 	if [ -n "$active_run" ] && [ "$interrupted" = 1 ]; then
@@ -302,6 +307,7 @@ parse_args() {
 	opt_mode=both opt_duration_ms='' opt_warmup_ms='' opt_period='' opt_repeat='' opt_placement=''
 	opt_precision='' opt_min_runs='' opt_max_runs='' opt_point_budget_ms='' opt_budget_ms='' opt_seed='' opt_quick=0
 	opt_smt=0 opt_no_affinity=0 opt_label='' opt_results='' opt_dry_run=0 opt_list=0 opt_plot=0 opt_quiet=0
+	opt_profile='' opt_profile_keep=0
 	while [ $# -gt 0 ]; do
 		arg=$1
 		shift
@@ -312,8 +318,8 @@ parse_args() {
 		case $opt in	# a: the argument it takes, "-" none
 		--max-procs | --min-procs | --step | --points | --mode | --duration | --warmup | \
 		--repeat | --label | --results | --precision | --min-runs | --max-runs | --point-budget | \
-		--budget | --seed | --param | --period-ms | --placement) a=VALUE ;;
-		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot | --quick) a=- ;;
+		--budget | --seed | --param | --period-ms | --placement | --profile) a=VALUE ;;
+		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot | --quick | --profile-keep) a=- ;;
 		-*)
 			if [ "$sweep_read" = 0 ]; then
 				sweep_list=$(sweep_options)	# its failure exits here
@@ -375,6 +381,8 @@ parse_args() {
 		--dry-run) opt_dry_run=1 ;;
 		--quiet) opt_quiet=1 ;;
 		--plot) opt_plot=1 ;;
+		--profile) opt_profile=$val ;;		# profile/record.sh
+		--profile-keep) opt_profile_keep=1 ;;
 		--) opt_tests+=("$@"); break ;;
 		-*)
 			[ -n "$a" ] || usage_error "unknown option '$opt'"
@@ -411,6 +419,7 @@ check_args() {
 		[ ${#opt_point_list[@]} -gt 0 ] || usage_error "--points: empty list"
 		mapfile -t opt_point_list < <(printf '%s\n' "${opt_point_list[@]}" | sort -n -u)
 	fi
+	profile_check_args
 	placement=$opt_placement
 	if [ "$opt_no_affinity" = 1 ]; then
 		[ -z "$placement" ] || [ "$placement" = none ] || usage_error "--no-affinity contradicts --placement $placement"
@@ -1231,6 +1240,7 @@ sweep_test() {
 		done
 		schedule="$schedule${schedule:+${round_sched:+ }}$round_sched" round_sched=''
 	done
+	if [ "$status" = complete ]; then profile_testcase "$t" status; fi	# profile/record.sh
 	if [ "$status" = complete ]; then protect write_meta complete; fi
 	if [ "$status" = interrupted ]; then protect write_meta interrupted; fi
 	active_run=''
@@ -1257,6 +1267,7 @@ report() {	# the run directories on stdout; each one's status and table on stder
 		if [ "$opt_quiet" = 0 ]; then
 			printf '%s: %s, %s\n' "$t" "${t_status[$t]}" "$(shown "${t_dir[$t]}")" >&2
 			table "${t_dir[$t]}" >&2
+			profile_report "${t_dir[$t]}" >&2
 		fi
 	done
 }
@@ -1287,6 +1298,8 @@ main() {
 	trap on_signal INT TERM HUP
 	ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 	readonly ROOT
+	# shellcheck source=profile/record.sh
+	. "$ROOT/profile/record.sh" || die 3 "cannot read $ROOT/profile/record.sh"
 
 	parse_args "$@"		# the arguments, before anything else
 	check_args
@@ -1303,6 +1316,7 @@ main() {
 	check_runner_values	# the runner's own --check of what the sweep hands it
 	choose_warmup
 	plan_points
+	profile_plan
 	if [ "$opt_dry_run" = 1 ]; then
 		print_plan
 		exit 0
@@ -1313,6 +1327,7 @@ main() {
 	fi
 	check_results		# writable, before anything runs
 	check_space		# room for the run's files
+	profile_preflight	# perf works, before anything runs
 	machine_facts "$@"
 
 	phase=sweep

@@ -18,6 +18,8 @@ import sys
 import tempfile
 import urllib.parse
 
+import flame            # flame graphs of profiled points (plot/flame.py, issue 14)
+
 PROG = "plot.py"
 PLOT_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_DIR = os.path.dirname(PLOT_DIR)
@@ -709,6 +711,7 @@ def index_html(tests):
                                   esc(url(test, r.run_id, f)), esc(f + " of " + r.run_id)))
             if r.rows and not r.error:
                 out.append(summary_table(r))
+            out.append(flame.index_links(r.path, lambda f, r=r: url(test, r.run_id, *f.split("/"))))
             cmd = r.meta.get("command", "")
             if cmd:
                 out.append("<p>Command: <code>%s</code></p>\n" % esc(cmd))
@@ -771,6 +774,16 @@ def cmd_all(args, results):
         except InputError as e:
             note("%s (skipped)" % e)
             status = EXIT_INPUT
+    for test, _, runs, _ in tests:     # flame graphs: profile/*/folded.txt -> flame.svg
+        for r in runs:
+            try:
+                for f in flame.draw_run(r.path, test, args.force):
+                    drawn += 1
+                    if not args.quiet:
+                        print("drew %s" % rel(f))
+            except flame.InputError as e:
+                note("%s (skipped)" % e)
+                status = EXIT_INPUT
     if write_if_changed(os.path.join(results, "index.html"), index_html(tests)) and not args.quiet:
         print("wrote %s" % rel(os.path.join(results, "index.html")))
     if not args.quiet and drawn == 0:

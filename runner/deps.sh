@@ -2,8 +2,8 @@
 # make deps: install what scalebench needs with the system's package manager, or say what to install.
 set -eu
 
-apt_pkgs="gcc libc6-dev make pkg-config libhwloc-dev perl gnuplot-nox python3 util-linux procps ministat"
-dnf_pkgs="gcc make pkgconf-pkg-config hwloc-devel perl-Test-Harness gnuplot python3 util-linux procps-ng"
+apt_pkgs="gcc libc6-dev make pkg-config libhwloc-dev perl gnuplot-nox python3 util-linux procps ministat linux-perf"
+dnf_pkgs="gcc make pkgconf-pkg-config hwloc-devel perl-Test-Harness gnuplot python3 util-linux procps-ng perf"
 pkg_pkgs="hwloc2 gmake pkgconf gnuplot-lite python3 perl5"
 
 as_root() {
@@ -29,6 +29,6 @@ elif command -v pkg >/dev/null 2>&1 && [ "$(uname -s)" = FreeBSD ]; then
 	as_root pkg install -y $pkg_pkgs
 else
 	echo "make deps: no apt-get, dnf or pkg here; install: a C11 compiler, GNU make, pkg-config," >&2
-	echo "  hwloc with its headers (2.x), gnuplot, python3, perl's prove; e.g. on Debian: $apt_pkgs" >&2
+	echo "  hwloc with its headers (2.x), gnuplot, python3, perl's prove, perf (for --profile); e.g. on Debian: $apt_pkgs" >&2
 	exit 3
 fi
