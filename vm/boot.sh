@@ -15,10 +15,11 @@ VM_DIR=$(CDPATH='' cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 . "$VM_DIR/kernel.sh"
 # shellcheck source=vm/initramfs.sh
 . "$VM_DIR/initramfs.sh"
+# shellcheck source=vm/meta.sh
+. "$VM_DIR/meta.sh"
 
 TMP=''			# the working directory, removed at exit
 qemu_pid='' fsd_pids=()	# what cleanup stops
-started_stamp=''	# a file as old as the boot: run directories newer than it are this boot's
 outcome=''		# what cleanup marks the runs with: '', interrupted, failed
 
 usage() {
@@ -37,8 +38,9 @@ usage: vm/boot.sh --kernel IMAGE [options] -- COMMAND [ARG...]
   --boot-timeout S     seconds until the guest must be up (default 60 with KVM, 300 with TCG)
   --timeout S          seconds the whole boot may take (default: none)
   --console FILE       where the guest console's last lines go (default: stderr on failure)
-  --runs-under DIR     run directories (DIR/<test>/<id>/meta) the command leaves "running"
-                       are finished by this script: interrupted, or failed with console.log
+  --run-dir DIR        a run directory (with a meta) the boot works for (repeatable): if the
+                       boot fails or is stopped while its meta says running, the meta says
+                       failed (with the error) or interrupted, and console.log is left in it
   --quiet              no notes
 Exit: the command's status; 1 the guest failed (no boot in time, panic, lost mount),
 2 usage error, 3 missing qemu, busybox, modules or virtiofsd, 130 interrupted.
@@ -58,7 +60,7 @@ whole() {	# whole VAR OPTION VALUE: a whole number >= 1 into VAR
 
 parse_args() {	# -> opt_*, cmd (the command)
 	opt_kernel='' opt_modules='' opt_cpus='' opt_mem='' opt_fs=auto opt_accel=auto opt_append=''
-	opt_shares=() opt_boot_timeout='' opt_timeout='' opt_console='' opt_runs='' opt_check=0 opt_quiet=0
+	opt_shares=() opt_boot_timeout='' opt_timeout='' opt_console='' opt_runs=() opt_check=0 opt_quiet=0
 	cmd=()
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -67,7 +69,7 @@ parse_args() {	# -> opt_*, cmd (the command)
 		--quiet) opt_quiet=1; shift; continue ;;
 		--) shift; cmd=("$@"); break ;;
 		--kernel | --modules | --cpus | --mem | --fs | --accel | --append | --share | --boot-timeout | \
-			--timeout | --console | --runs-under)
+			--timeout | --console | --run-dir)
 			[ $# -ge 2 ] || usage_error "$1 needs a value" ;;
 		*) usage_error "unknown argument '$1'" ;;
 		esac
@@ -83,7 +85,7 @@ parse_args() {	# -> opt_*, cmd (the command)
 		--boot-timeout) whole opt_boot_timeout "$1" "$2" ;;
 		--timeout) whole opt_timeout "$1" "$2" ;;
 		--console) opt_console=$2 ;;
-		--runs-under) opt_runs=$2 ;;
+		--run-dir) opt_runs+=("$2") ;;
 		esac
 		shift 2
 	done
@@ -411,26 +413,19 @@ stop_qemu() {	# ask QEMU to quit, then kill it
 
 # ---- the end --------------------------------------------------------------------
 
-# finish_runs: run directories this boot made and left "running" (the guest
-# died or was stopped mid-sweep): status interrupted or failed, console.log in each
+# finish_runs: each --run-dir whose meta still says running: interrupted, or
+# failed with the error; the console's last lines as console.log
 finish_runs() {
-	local meta dir tmpf
-	[ -n "$opt_runs" ] && [ -d "$opt_runs" ] && [ -n "$started_stamp" ] || return 0
-	find "$opt_runs" -mindepth 3 -maxdepth 3 -name meta -newer "$started_stamp" -print 2>/dev/null |
-		while IFS= read -r meta; do
-			grep -qx 'status=running' "$meta" || continue
-			dir=${meta%/meta}
-			tmpf=$dir/.meta.$$.tmp
-			if [ "$outcome" = interrupted ]; then
-				sed 's/^status=running$/status=interrupted/' "$meta" >"$tmpf" && mv -f -- "$tmpf" "$meta"
-			else
-				sed -e 's/^status=running$/status=failed/' \
-					-e "s|^error=.*|error=$(printf '%s' "${fail_message:-the guest failed}" | tr '|\\' '/ ')|" \
-					"$meta" >"$tmpf" && mv -f -- "$tmpf" "$meta"
-			fi
-			rm -f -- "$tmpf"
-			if [ -s "$TMP/console" ]; then tail -n 200 "$TMP/console" >"$dir/console.log"; fi
-		done
+	local dir
+	for dir in "${opt_runs[@]}"; do
+		[ "$(meta_get "$dir/meta" status || true)" = running ] || continue
+		if [ "$outcome" = interrupted ]; then
+			meta_set "$dir/meta" status=interrupted || true
+		else
+			meta_set "$dir/meta" status=failed "error=${fail_message:-the guest failed}" || true
+		fi
+		if [ -n "$TMP" ] && [ -s "$TMP/console" ]; then tail -n 200 -- "$TMP/console" >"$dir/console.log" || true; fi
+	done
 }
 
 cleanup() {
@@ -466,8 +461,6 @@ main() {
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM HUP
 	TMP=$(mktemp -d "${TMPDIR:-/tmp}/sb-vm.XXXXXX") || die 3 "cannot make a working directory in ${TMPDIR:-/tmp}"
-	started_stamp=$TMP/started
-	: >"$started_stamp"
 	guest_files
 	start_qemu
 	watch
