@@ -1215,6 +1215,11 @@ vm_finish() {
 				meta_set "$dir/meta" status=complete || true
 			fi
 			printf '%s\n' "$(shown "$dir")"
+			if [ "$opt_quiet" = 0 ]; then
+				printf '%s on %s: %s, %s\n' "$t" "${vm_release[$k]}" "$(meta_get "$dir/meta" status || true)" \
+					"$(shown "$dir")" >&2
+				if [ -f "$dir/summary.csv" ]; then table "$dir" >&2; fi
+			fi
 		done
 	done
 	vm_active=()
