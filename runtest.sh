@@ -72,7 +72,8 @@ Writes DIR/<test>/<label>-<YYYYmmddTHHMMSS>/{summary.csv,samples.csv,meta} and p
 the run directory on standard output. Exit: 0 done, 1 a point failed, 2 usage error,
 3 environment error (build, results directory), 130 interrupted.
 Testing: SB_BUILD selects the build directory (default build), SB_TESTS_DIR a
-directory of <test>_processes/<test>_threads binaries to run instead of SB_BUILD/bin.
+directory of <test>_processes/<test>_threads binaries to run instead of SB_BUILD/bin;
+SB_VM_BOOT a program to use instead of vm/boot.sh.
 EOF
 }
 
@@ -1049,7 +1050,7 @@ vm_main() {
 	local k r rounds per rc=0 plan
 	# shellcheck source=vm/meta.sh
 	. "$ROOT/vm/meta.sh"
-	vm_boot=$ROOT/vm/boot.sh
+	vm_boot=${SB_VM_BOOT:-$ROOT/vm/boot.sh}
 	[ -x "$vm_boot" ] || die 3 "$(shown "$vm_boot") is missing: this checkout has no VM support"
 	if [ -z "$vm_cpus" ]; then	# as many as the sweep needs, at most the host's cores
 		vm_cpus=$largest

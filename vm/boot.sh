@@ -10,6 +10,7 @@ set -eu
 trap 'exit 130' INT TERM HUP
 
 PROG=vm/boot.sh
+QEMU=${SB_QEMU:-qemu-system-x86_64}	# (testing: SB_QEMU, SB_BUSYBOX, SB_VIRTIOFSD name other binaries)
 VM_DIR=$(CDPATH='' cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=vm/kernel.sh
 . "$VM_DIR/kernel.sh"
@@ -146,7 +147,7 @@ plan() {
 	if [ -n "$moddir" ] && [ ! -r "$moddir/modules.dep" ]; then
 		die 3 "$moddir has no modules.dep (run depmod $release, or install the kernel's modules)"
 	fi
-	need qemu-system-x86_64 qemu-system-x86
+	need "$QEMU" qemu-system-x86
 	need setpriv util-linux
 	need taskset util-linux
 	static_busybox >/dev/null || die 3 "no static busybox found: install busybox-static (Debian: apt-get install busybox-static, or 'make deps')"
@@ -199,7 +200,12 @@ plan() {
 
 virtiofsd_path() {
 	local p
-	for p in "${SB_VIRTIOFSD-}" /usr/libexec/virtiofsd /usr/lib/qemu/virtiofsd "$(command -v virtiofsd 2>/dev/null || true)"; do
+	if [ -n "${SB_VIRTIOFSD-}" ]; then
+		[ -x "$SB_VIRTIOFSD" ] || return 1
+		printf '%s' "$SB_VIRTIOFSD"
+		return 0
+	fi
+	for p in /usr/libexec/virtiofsd /usr/lib/qemu/virtiofsd "$(command -v virtiofsd 2>/dev/null || true)"; do
 		if [ -n "$p" ] && [ -x "$p" ]; then printf '%s' "$p"; return 0; fi
 	done
 	return 1
@@ -330,7 +336,7 @@ start_qemu() {	# -> qemu_pid, QEMU stopped before its first instruction, then pi
 	exec {qmp_in}<>"$TMP/qmp.in" {qmp_out}<>"$TMP/qmp.out"
 	: >"$TMP/console" && : >"$TMP/ctl" && : >"$TMP/out"
 	# QEMU dies with this script, even on SIGKILL (parent-death signal)
-	setpriv --pdeathsig KILL -- qemu-system-x86_64 -name scalebench-vm,debug-threads=on -machine pc \
+	setpriv --pdeathsig KILL -- "$QEMU" -name scalebench-vm,debug-threads=on -machine pc \
 		"${accel_args[@]}" -smp "$smp" -m "$mem" -nodefaults -no-user-config -display none -no-reboot -S \
 		-kernel "$image" -initrd "$TMP/initramfs.gz" -append "$cmdline" \
 		-serial "file:$TMP/console" -serial "file:$TMP/ctl" -serial "file:$TMP/out" \

@@ -10,8 +10,9 @@ VM_DIR=${VM_DIR:-$(CDPATH='' cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)}
 
 # static_busybox: the path of a statically linked busybox, or status 1
 static_busybox() {
-	local b
-	for b in "${SB_BUSYBOX-}" /bin/busybox /usr/bin/busybox; do
+	local b list=(/bin/busybox /usr/bin/busybox)
+	if [ -n "${SB_BUSYBOX-}" ]; then list=("$SB_BUSYBOX"); fi
+	for b in "${list[@]}"; do
 		[ -n "$b" ] && [ -x "$b" ] || continue
 		# a dynamic busybox would need the host's libc inside the initramfs
 		if ! ldd -- "$b" >/dev/null 2>&1; then

@@ -8,7 +8,7 @@
 # 0x200), e.g. "6.1.0-57-cloud-amd64"
 kernel_release() {
 	local img=$1 magic off ver
-	magic=$(dd if="$img" bs=1 skip=514 count=4 2>/dev/null) || return 1
+	magic=$(dd if="$img" bs=1 skip=514 count=4 2>/dev/null | tr -d '\000') || return 1
 	[ "$magic" = HdrS ] || return 1
 	off=$(od -An -tu2 -j 526 -N 2 -- "$img" 2>/dev/null) || return 1
 	off=${off//[!0-9]/}
