@@ -1130,6 +1130,7 @@ vm_round() {
 	mkdir -p -- "$stage"
 	for t in "${runnable[@]}"; do runs+=(--run-dir "${vm_dir[$k,$t]}"); done
 	if [ "$own_tests" = 0 ]; then env+=("SB_TESTS_DIR=$tests_dir"); fi
+	env+=(MAKE=true)	# built on the host just now; make's checks are slow in an emulated guest
 	if [ -n "${CC-}" ]; then env+=("CC=$CC"); fi
 	if [ -n "${CFLAGS-}" ]; then env+=("CFLAGS=$CFLAGS"); fi
 	# vm/boot.sh gets SIGTERM if this script dies, even by SIGKILL, and takes QEMU with it

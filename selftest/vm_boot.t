@@ -48,6 +48,17 @@ like "$(meta "$d/meta" error)" 'panicked' "meta: the error says the kernel panic
 ok "$(grep -q 'Kernel panic' "$d/console.log"; echo $?)" "console.log holds the panic"
 is "$(left)" "" "no QEMU or virtiofsd left"
 
+# ---- a share lost during the run (vm/boot.sh alone) ----
+mkdir -p "$T/share"
+rc=0
+vm/boot.sh --quiet --kernel "$kernel" --cpus 1 --share "$T/share" --console "$T/share.console" -- \
+	sh -c "echo written >$T/share/f; umount $T/share" >"$T/out" 2>"$T/err" || rc=$?
+is "$rc" 1 "a share unmounted under the command: exit 1"
+like "$(cat "$T/err")" "the share $T/share was lost" "the error names the share"
+is "$(cat "$T/share/f")" written "what the guest wrote to the share is on the host"
+ok "$(grep -q 'was lost' "$T/share.console"; echo $?)" "--console keeps the console"
+is "$(left)" "" "no QEMU or virtiofsd left"
+
 # ---- SIGTERM, then SIGKILL, of runtest.sh while the guest boots ----
 for sig in TERM KILL; do
 	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec: $!"' \
