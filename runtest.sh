@@ -1136,7 +1136,7 @@ vm_round() {
 	# vm/boot.sh gets SIGTERM if this script dies, even by SIGKILL, and takes QEMU with it
 	{
 		TMPDIR=$TMP setpriv --pdeathsig TERM -- "$vm_boot" --kernel "${vm_kernels[k]}" --cpus "$vm_cpus" \
-			"${vm_boot_opts[@]}" --share "$stage" --console "$TMP/console.$k" "${runs[@]}" \
+			"${vm_boot_opts[@]}" --share "$stage" --keep "$ROOT" --keep "$build_abs" --keep "$tests_dir" --console "$TMP/console.$k" "${runs[@]}" \
 			--timeout $((300 + 3 * (plan_runs * run_ms / opt_repeat * $3) / 1000)) -- \
 			"${env[@]}" "$ROOT/runtest.sh" "${vm_rest[@]}" --repeat "$3" --label "${vm_label[$k]}" \
 			--results "$stage" >"$TMP/vm.out" 2>&3 &

@@ -36,6 +36,9 @@ usage: vm/boot.sh --kernel IMAGE [options] -- COMMAND [ARG...]
   --accel A            kvm, tcg or auto (default: kvm when /dev/kvm is usable)
   --append ARGS        more kernel command line (e.g. mitigations=off)
   --share DIR          a directory the guest may write (repeatable; same path inside)
+  --keep DIR           a host directory the command needs (repeatable): visible even
+                       under /tmp, /run, /var/tmp or /root, where the guest has tmpfs
+                       (the working directory is kept)
   --boot-timeout S     seconds until the guest must be up (default 60 with KVM, 300 with TCG)
   --timeout S          seconds the whole boot may take (default: none)
   --console FILE       where the guest console's last lines go (default: stderr on failure)
@@ -61,7 +64,7 @@ whole() {	# whole VAR OPTION VALUE: a whole number >= 1 into VAR
 
 parse_args() {	# -> opt_*, cmd (the command)
 	opt_kernel='' opt_modules='' opt_cpus='' opt_mem='' opt_fs=auto opt_accel=auto opt_append=''
-	opt_shares=() opt_boot_timeout='' opt_timeout='' opt_console='' opt_runs=() opt_check=0 opt_quiet=0
+	opt_shares=() opt_keep=() opt_boot_timeout='' opt_timeout='' opt_console='' opt_runs=() opt_check=0 opt_quiet=0
 	cmd=()
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -69,7 +72,7 @@ parse_args() {	# -> opt_*, cmd (the command)
 		--check) opt_check=1; shift; continue ;;
 		--quiet) opt_quiet=1; shift; continue ;;
 		--) shift; cmd=("$@"); break ;;
-		--kernel | --modules | --cpus | --mem | --fs | --accel | --append | --share | --boot-timeout | \
+		--kernel | --modules | --cpus | --mem | --fs | --accel | --append | --share | --keep | --boot-timeout | \
 			--timeout | --console | --run-dir)
 			[ $# -ge 2 ] || usage_error "$1 needs a value" ;;
 		*) usage_error "unknown argument '$1'" ;;
@@ -83,6 +86,7 @@ parse_args() {	# -> opt_*, cmd (the command)
 		--accel) case $2 in auto | kvm | tcg) opt_accel=$2 ;; *) usage_error "--accel: '$2' is not kvm, tcg or auto" ;; esac ;;
 		--append) opt_append=$2 ;;
 		--share) opt_shares+=("$2") ;;
+		--keep) opt_keep+=("$2") ;;
 		--boot-timeout) whole opt_boot_timeout "$1" "$2" ;;
 		--timeout) whole opt_timeout "$1" "$2" ;;
 		--console) opt_console=$2 ;;
@@ -191,6 +195,10 @@ plan() {
 	if [ -z "$opt_mem" ] && [ "$cpus" -ge 8 ]; then mem=2048; fi
 	if [ -z "$opt_mem" ] && [ -n "$host_mib" ] && [ "$mem" -gt $((host_mib / 2)) ]; then mem=$((host_mib / 2)); fi
 	boot_timeout=${opt_boot_timeout:-$([ "$accel" = kvm ] && echo 60 || echo 300)}
+	for p in "${opt_keep[@]}"; do
+		[ -d "$p" ] || die 3 "--keep $p: no such directory"
+		case $p in *[[:space:]]*) die 2 "--keep $p: a kept path cannot contain spaces" ;; esac
+	done
 	for p in "${opt_shares[@]}"; do
 		[ -d "$p" ] || die 3 "--share $p: no such directory"
 		case $p in *[[:space:]]* | *:*) die 2 "--share $p: a shared path cannot contain spaces or ':'" ;; esac
@@ -226,7 +234,7 @@ q() {	# a word quoted for sh: 'it'\''s'
 # guest_files: -> $TMP/initramfs.gz, with the command and the facts the
 # guest's environment gets (SB_VM_*: what runtest.sh writes into meta)
 guest_files() {
-	local a shares='' i=0 s conf
+	local a shares='' i=0 s conf keep
 	{
 		printf '# the command vm/boot.sh runs in the guest\n'
 		printf 'export SB_VM=qemu SB_VM_ACCEL=%s SB_VM_CPUS=%s SB_VM_MEM=%s SB_VM_FS=%s\n' \
@@ -241,8 +249,11 @@ guest_files() {
 		shares="$shares${shares:+ }share$i:$(CDPATH='' cd -- "$s" && pwd)"
 		i=$((i + 1))
 	done
+	keep=$PWD
+	for s in "${opt_keep[@]}"; do keep="$keep $(CDPATH='' cd -- "$s" && pwd)"; done
 	conf="FS=$fs
 SHARES=$(q "$shares")
+KEEP=$(q "$keep")
 WORKDIR=$(q "$PWD")"
 	mkdir -- "$TMP/stage"
 	make_initramfs "$TMP/initramfs.gz" "$TMP/stage" "$moddir" "$fs" "$conf" "$TMP/cmd" || exit 3
