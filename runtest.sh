@@ -1080,15 +1080,16 @@ vm_main() {
 	check_results
 	machine_facts "$@"
 	vm_results=$(CDPATH='' cd -- "$results" && pwd)
-	rounds=1 per=$opt_repeat
-	if [ ${#vm_kernels[@]} -gt 1 ]; then rounds=$opt_repeat per=1; fi
+	# one kernel: one boot, the sweep's own runs; several: one run a point a round
+	rounds=1 per=''
+	if [ ${#vm_kernels[@]} -gt 1 ]; then rounds=$(vm_rounds) per=1; fi
 	phase=sweep		# a signal from here on stops the sweep; vm_finish marks the runs
 	vm_make_runs
 	for ((r = 1; r <= rounds; r++)); do
 		for k in "${!vm_kernels[@]}"; do
 			if [ "$interrupted" = 1 ]; then break 2; fi
 			if [ "$rounds" -gt 1 ]; then note "round $r/$rounds: kernel ${vm_release[$k]} (${vm_kernels[k]})"; fi
-			vm_round "$k" $(((r - 1) * per)) "$per"
+			vm_round "$k" $(((r - 1) * ${per:-0})) "$per"
 			if [ "$vm_rc" != 0 ]; then break 2; fi
 		done
 	done
@@ -1123,8 +1124,23 @@ vm_make_runs() {
 	done
 }
 
-# vm_round K BASE PER: one boot of kernel K whose sweep runs PER runs of every
-# point, numbered from BASE + 1, into kernel K's run directories -> vm_rc
+vm_rounds() {	# several kernels: the rounds, one run of every point each (--repeat)
+	printf '%s' "$opt_repeat"
+}
+
+# vm_timeout PER: "--timeout S" for a boot whose sweep runs PER runs a point
+# (all of the sweep's when empty): three times the plan and 5 minutes
+vm_timeout() {
+	local runs=${plan_runs:-0}
+	if [ -n "$1" ]; then runs=$((runs / opt_repeat * $1)); fi
+	if [ "$runs" -gt 0 ] && [ -n "${run_ms-}" ]; then
+		printf -- '--timeout %d' $((300 + 3 * runs * run_ms / 1000))
+	fi
+}
+
+# vm_round K BASE [PER]: one boot of kernel K whose sweep runs PER runs of every
+# point (the sweep's own number when empty), numbered from BASE + 1, into
+# kernel K's run directories -> vm_rc
 vm_round() {
 	local k=$1 stage=$TMP/vm-stage-$1-$2 rc=0 t runs=() env=(env "SB_BUILD=$build_abs") err
 	mkdir -p -- "$stage"
@@ -1137,8 +1153,8 @@ vm_round() {
 	{
 		TMPDIR=$TMP setpriv --pdeathsig TERM -- "$vm_boot" --kernel "${vm_kernels[k]}" --cpus "$vm_cpus" \
 			"${vm_boot_opts[@]}" --share "$stage" --keep "$ROOT" --keep "$build_abs" --keep "$tests_dir" --console "$TMP/console.$k" "${runs[@]}" \
-			--timeout $((300 + 3 * (plan_runs * run_ms / opt_repeat * $3) / 1000)) -- \
-			"${env[@]}" "$ROOT/runtest.sh" "${vm_rest[@]}" --repeat "$3" --label "${vm_label[$k]}" \
+			$(vm_timeout "$3") -- \
+			"${env[@]}" "$ROOT/runtest.sh" "${vm_rest[@]}" ${3:+--repeat "$3"} --label "${vm_label[$k]}" \
 			--results "$stage" >"$TMP/vm.out" 2>&3 &
 		child=$!
 		while :; do
