@@ -48,11 +48,28 @@ like "$(meta "$d/meta" error)" 'panicked' "meta: the error says the kernel panic
 ok "$(grep -q 'Kernel panic' "$d/console.log"; echo $?)" "console.log holds the panic"
 is "$(left)" "" "no QEMU or virtiofsd left"
 
-# ---- a share lost during the run (vm/boot.sh alone) ----
+# ---- vm/boot.sh alone: vCPUs pinned one-to-one, the guest's topology, a share lost under the command ----
+n=$(vm/boot.sh --kernel "$kernel" --check | sed -n 's/^cpus=//p')	# the host's cores
+pins=$(vm/boot.sh --kernel "$kernel" --check | sed -n 's/^topology=.*pinned to host CPUs //p')
 mkdir -p "$T/share"
+vm/boot.sh --quiet --kernel "$kernel" --cpus "$n" --share "$T/share" --console "$T/share.console" -- \
+	sh -c "nproc >$T/share/nproc.tmp && mv $T/share/nproc.tmp $T/share/nproc; sleep 4; echo written >$T/share/f; umount $T/share" \
+	>"$T/out" 2>"$T/err" &
+bpid=$!
+for ((i = 0; i < 3000; i++)); do [ -s "$T/share/nproc" ] || ! kill -0 "$bpid" 2>/dev/null && break; sleep 0.1; done
+is "$(cat "$T/share/nproc" 2>/dev/null)" "$n" "the guest has one vCPU per host core ($n)"
+got=''
+qpid=$(pgrep -f -- "$T/tmp/.*initramfs" | head -n 1)
+for ((i = 0; i < n; i++)); do	# QEMU names its vCPU threads "CPU i/TCG" or "CPU i/KVM" (debug-threads)
+	for task in /proc/"$qpid"/task/*; do
+		case $(cat "$task/comm" 2>/dev/null) in
+		"CPU $i/"*) got="$got${got:+,}$(taskset -c -p "${task##*/}" | sed 's/.*: //')" ;;
+		esac
+	done
+done
+is "$got" "$pins" "vCPU i runs on host CPU i of the plan only ($pins)"
 rc=0
-vm/boot.sh --quiet --kernel "$kernel" --cpus 1 --share "$T/share" --console "$T/share.console" -- \
-	sh -c "echo written >$T/share/f; umount $T/share" >"$T/out" 2>"$T/err" || rc=$?
+wait "$bpid" || rc=$?
 is "$rc" 1 "a share unmounted under the command: exit 1"
 like "$(cat "$T/err")" "the share $T/share was lost" "the error names the share"
 is "$(cat "$T/share/f")" written "what the guest wrote to the share is on the host"

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/runtest_lib.sh"
 . vm/kernel.sh
 . vm/initramfs.sh
-echo "1..18"
+echo "1..21"
 
 # fake_image FILE RELEASE: the setup header fields vm/kernel.sh reads (HdrS
 # at 0x202, the version string's offset - 0x200 at 0x20e), nothing else
@@ -83,6 +83,18 @@ else
 fi
 rc=0; vm/boot.sh --kernel "$T/zero" --check >/dev/null 2>"$T/e" || rc=$?
 is "$rc" 2 "not a bzImage: exit 2"
+# --check: the plan of a boot (vCPUs as host cores, -smp to match, at most the host's cores)
+if command -v qemu-system-x86_64 >/dev/null && static_busybox >/dev/null; then
+	cores=$(awk -F= '$1 == "cores" { print $2 }' <("$SB_BUILD/bin/sb-topology"))
+	plan=$(vm/boot.sh --kernel "$T/tree/bzImage" --cpus 1 --mem 512 --accel tcg --check 2>&1)
+	like "$plan" $'accel=tcg\ncpus=1\nmem_mib=512\nsmp=1,sockets=1,cores=1,threads=1' "--check: accel, vCPUs, memory, -smp"
+	plan=$(vm/boot.sh --kernel "$T/tree/bzImage" --check 2>&1)
+	like "$plan" "cpus=$cores"$'\n' "--check: as many vCPUs as host cores by default ($cores)"
+	rc=0; vm/boot.sh --kernel "$T/tree/bzImage" --cpus $((cores + 1)) --check >/dev/null 2>&1 || rc=$?
+	is "$rc" 2 "--cpus above the host's cores: exit 2"
+else
+	for i in 1 2 3; do echo "ok # skip qemu-system-x86 or busybox-static is not installed"; tap_n=$((tap_n + 1)); done
+fi
 rc=0; ./runtest.sh getppid1 --kernel "$T/nonexistent" --results "$T/r" >/dev/null 2>"$T/e" || rc=$?
 is "$rc" 3 "runtest.sh --kernel with a missing image: exit 3"
 exit $((tap_failed > 0))
