@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# runtest.sh --kernel for real: a Debian kernel boots under QEMU (TCG here) for one short point; the panic path; SIGTERM and SIGKILL leave no QEMU.
+# runtest.sh --kernel for real: a Debian kernel boots under QEMU (TCG here) for one short point; the panic path; pinning; a lost share; SIGINT, SIGTERM, SIGKILL leave no QEMU.
 # Slow (about 2-4 minutes under TCG): runs from 'make check-vm' (SB_CHECK_VM=1), skips in 'make check'.
 . "$(dirname "$0")/runtest_lib.sh"
 
@@ -76,8 +76,8 @@ is "$(cat "$T/share/f")" written "what the guest wrote to the share is on the ho
 ok "$(grep -q 'was lost' "$T/share.console"; echo $?)" "--console keeps the console"
 is "$(left)" "" "no QEMU or virtiofsd left"
 
-# ---- SIGTERM, then SIGKILL, of runtest.sh while the guest boots ----
-for sig in TERM KILL; do
+# ---- SIGINT (as from a terminal), SIGTERM, SIGKILL of runtest.sh while the guest boots ----
+for sig in INT TERM KILL; do
 	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec: $!"' \
 		./runtest.sh "${sweep[@]}" --kernel "$kernel" --results "$T/$sig" >"$T/out" 2>"$T/err" &
 	pid=$!
@@ -89,7 +89,7 @@ for sig in TERM KILL; do
 	kill -"$sig" "$pid"
 	rc=0
 	{ wait "$pid" || rc=$?; } 2>/dev/null	# (bash's "Killed" line)
-	if [ "$sig" = TERM ]; then is "$rc" 130 "SIGTERM: exit 130"; else is "$rc" 137 "SIGKILL: killed"; fi
+	if [ "$sig" = KILL ]; then is "$rc" 137 "SIGKILL: killed"; else is "$rc" 130 "SIG$sig: exit 130"; fi
 	for ((i = 0; i < 100; i++)); do	# SIGKILL: vm/boot.sh finishes after its parent
 		[ -n "$(left)" ] || break
 		sleep 0.1
