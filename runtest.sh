@@ -5,8 +5,9 @@
 # the variables its comment names ("-> x"), readonly from then on except the
 # sweep's per-run ones (start_run's run_*, sweep's t_dir/t_status). Shared at
 # run time: only what the traps need (the block below).
-# What the C tools do or will do sits in marked functions ((a) is done: the runner
-# writes whole samples.csv rows; the rest are marked "becomes:"):
+# What the C tools do sits in marked functions: the runner writes whole
+# samples.csv rows, checks its values and owns its option table, sb-summary
+# shows the figures:
 # (a) runner_format, samples_header, samples_rows  (b) point_figure  (c) table
 # (d) check_runner_values  (e) sweep_options.  docs/ARCHITECTURE.md maps it all.
 set -eu
@@ -14,7 +15,6 @@ set -eu
 trap 'exit 130' INT TERM HUP
 
 PROG=runtest.sh
-MAX_TASKS=4194304	# (d) the runner's limit (PID_MAX_LIMIT)
 NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
 RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
 
@@ -181,82 +181,56 @@ samples_rows() {
 }
 
 # (b) point_figure MODE TASKS RUNDIR: "4.81M ops/s ±0.4%", nothing when absent
-# becomes: "$tool_summary" --point "$1:$2" "$3"
-point_figure() {
-	awk -F, -v t="$2" -v m="$1" '
-		function human(v) {
-			if (v >= 1e9) { v /= 1e9; u = "G" } else if (v >= 1e6) { v /= 1e6; u = "M" }
-			else if (v >= 1e3) { v /= 1e3; u = "K" } else u = ""
-			return sprintf(v >= 100 ? "%.0f%s" : v >= 10 ? "%.1f%s" : "%.2f%s", v, u)
-		}
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$1 == t && $(c[m]) != "" {
-			s = human($(c[m])) " ops/s"
-			ci = $(c[m "_ci"])
-			if (ci != "" && $(c[m]) > 0) s = s sprintf(" \302\261%.1f%%", 100 * ci / $(c[m]))
-			print s
-		}' "$3/summary.csv"
-}
+point_figure() { "$tool_summary" --point "$1:$2" "$3"; }
 
 # (c) table RUNDIR: the end-of-sweep table, up to 12 of the points
-# becomes: "$tool_summary" --table "$1"
-table() {
-	awk -F, '
-		function human(v) {
-			if (v == "") return "-"
-			if (v >= 1e9) { v /= 1e9; u = "G" } else if (v >= 1e6) { v /= 1e6; u = "M" }
-			else if (v >= 1e3) { v /= 1e3; u = "K" } else u = ""
-			return sprintf(v >= 100 ? "%.0f%s" : v >= 10 ? "%.1f%s" : "%.2f%s", v, u)
-		}
-		function pct(ci, v) { return (ci == "" || v == "" || v == 0) ? "" : sprintf("%.1f%%", 100 * ci / v) }
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$1 == 0 { next }
-		{ n++; row[n] = $0 }
-		END {
-			if (!n) { print "  (no completed point)"; exit }
-			printf "  %6s %10s %7s %10s %7s %10s\n", "tasks", "processes", "+-", "threads", "+-", "vs linear"
-			k = n > 12 ? 12 : n
-			for (j = 0; j < k; j++) {
-				i = k > 1 ? 1 + int(j * (n - 1) / (k - 1) + 0.5) : 1
-				if (i == last) continue
-				last = i
-				split(row[i], f, ",")
-				p = f[c["processes"]]; t = f[c["threads"]]; l = f[c["linear"]]
-				b = (p != "" && (t == "" || p + 0 >= t + 0)) ? p : t
-				printf "  %6s %10s %7s %10s %7s %10s\n", f[1], human(p), pct(f[c["processes_ci"]], p),
-					human(t), pct(f[c["threads_ci"]], t),
-					(l != "" && l > 0 && b != "") ? sprintf("%.0f%%", 100 * b / l) : "-"
-			}
-		}' "$1/summary.csv"
-}
+table() { "$tool_summary" --table "$1"; }
 
-# (d) The checks of values for the runner that the runner makes itself: the
-# --placement name; every task count (--max-procs, --min-procs, --points) at
-# most MAX_TASKS. What the sweep computes with stays checked here: whole
-# numbers (--period-ms, --repeat, --step, the counts), the seconds of
-# --duration and --warmup, at least one sample, --min-procs <= --max-procs.
-# becomes: for each runnable t and mode m: "$tests_dir/${t}_$m" --check -t "$largest"
-#	--placement "$placement" "${opt_pass[@]}" (called after plan_points); MAX_TASKS goes
+# (d) check_runner_values: the runner judges its own values: the --placement
+# name, the task counts (the largest the arguments name, before plan_points
+# lists them), --period-ms and what opt_pass hands on. Its exit 2 (or 3) and
+# its one-line message are the check. What the sweep computes with stays in
+# check_args: whole numbers, the seconds of --duration and --warmup, at least
+# one sample, --min-procs <= --max-procs.
 check_runner_values() {
-	local n
-	case $opt_placement in
-	'' | cores | pus | spread | none) ;;
-	*) usage_error "--placement: unknown placement '$opt_placement' (cores, pus, spread, none)" ;;
-	esac
-	for n in "$opt_max" "$opt_min"; do
-		[ -z "$n" ] || [ "$n" -le "$MAX_TASKS" ] || usage_error "$n tasks: more than any kernel can run ($MAX_TASKS)"
+	local t=${runnable[0]} bin n=1 c rc=0
+	bin=$tests_dir/${t}_processes
+	if [ ! -x "$bin" ]; then bin=$tests_dir/${t}_threads; fi
+	for c in "$opt_max" "$opt_min" "${opt_point_list[@]}"; do	# parse_count made them < 10^9
+		if [ -n "$c" ] && [ "$c" -gt "$n" ]; then n=$c; fi
 	done
-	for n in "${opt_point_list[@]}"; do
-		[ "$n" -le "$MAX_TASKS" ] || usage_error "--points: $n tasks: more than any kernel can run ($MAX_TASKS)"
-	done
+	"$bin" --check -t "$n" --placement "$placement" --period-ms "$period" "${opt_pass[@]}" \
+		>/dev/null 2>"$TMP/check.err" || rc=$?
+	if [ "$rc" != 0 ]; then
+		end_progress
+		printf '%s: %s\n' "$PROG" "$(head -n 1 "$TMP/check.err")" >&2
+		exit "$((rc == 2 ? 2 : 3))"
+	fi
 }
 
 # (e) The runner options a sweep takes and hands to every run: "OPTION ARG" a
-# line (ARG "-": a flag). Those parse_args does not read itself go to the
-# runner as given (opt_pass).
-# becomes: "$bin" --list-options | sed -n 's/^option=\(--[^ ]*\) arg=\([^ ]*\) sweep=yes.*/\1 \2/p'
-#	(parse_args runs before the build: the swap needs a built runner by then)
-sweep_options() { printf '%s\n' '--period-ms MS' '--placement P' '--param NAME=VALUE'; }
+# line (ARG "-": a flag), read from the runner's own option table (the rows
+# sb-options --list-options marks sweep=yes), sb-options made first if need
+# be. Those parse_args does not read itself go to the runner as given
+# (opt_pass). parse_args asks only when it meets an option not its own, so
+# --help and sweeps without runner options need no build.
+sweep_options() {
+	local b=${SB_BUILD:-build} out list f a s name names
+	case $b in /*) ;; *) b=$ROOT/$b ;; esac
+	if command -v "${MAKE:-make}" >/dev/null 2>&1 &&
+		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$b/bin/sb-options" 2>&1); then
+		printf '%s\n' "$out" | tail -n 25 >&2
+		die 3 "the build failed (make output above)"
+	fi
+	[ -x "$b/bin/sb-options" ] || die 3 "$(shown "$b/bin/sb-options") is missing: run make"
+	list=$("$b/bin/sb-options" --list-options) || die 3 "sb-options --list-options failed"
+	while read -r f a s _; do
+		[ "$s" = sweep=yes ] || continue
+		a=${a#arg=}
+		IFS=, read -r -a names <<<"${f#option=}"
+		for name in "${names[@]}"; do printf '%s %s\n' "$name" "${a:--}"; done
+	done <<<"$list"
+}
 
 # ---- files: complete or untouched -----------------------------------------------
 
@@ -317,7 +291,7 @@ on_exit() {
 parse_args() {
 	local arg opt val inline o a
 	local -A sweep=()
-	while read -r o a; do sweep[$o]=$a; done < <(sweep_options)
+	local sweep_read=0 sweep_list
 	opt_tests=() opt_params=() opt_pass=() opt_max='' opt_min='' opt_step='' opt_points='' opt_points_given=0
 	opt_mode=both opt_duration_ms=5000 opt_warmup_ms=5000 opt_period=1000 opt_repeat=1 opt_placement=''
 	opt_smt=0 opt_no_affinity=0 opt_label='' opt_results='' opt_dry_run=0 opt_list=0 opt_plot=0 opt_quiet=0
@@ -332,7 +306,14 @@ parse_args() {
 		--max-procs | --min-procs | --step | --points | --mode | --duration | --warmup | \
 		--repeat | --label | --results) a=VALUE ;;
 		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot) a=- ;;
-		*) a=${sweep[$opt]-} ;;
+		*)
+			if [ "$sweep_read" = 0 ]; then
+				sweep_list=$(sweep_options)	# its failure exits here
+				while read -r o a; do sweep[$o]=$a; done <<<"$sweep_list"
+				sweep_read=1
+			fi
+			a=${sweep[$opt]-}
+			;;
 		esac
 		if [ -n "$a" ] && [ "$a" != - ] && [ "$inline" = 0 ]; then
 			[ $# -gt 0 ] || usage_error "$opt needs a value"
@@ -411,7 +392,6 @@ check_args() {
 		[ ${#opt_point_list[@]} -gt 0 ] || usage_error "--points: empty list"
 		mapfile -t opt_point_list < <(printf '%s\n' "${opt_point_list[@]}" | sort -n -u)
 	fi
-	check_runner_values
 	placement=$opt_placement
 	if [ "$opt_no_affinity" = 1 ]; then
 		[ -z "$placement" ] || [ "$placement" = none ] || usage_error "--no-affinity contradicts --placement $placement"
@@ -1281,6 +1261,7 @@ main() {
 		exit 0
 	fi
 	[ ${#runnable[@]} -gt 0 ] || die 2 "nothing to run with --mode $opt_mode"
+	check_runner_values	# the runner's own --check of what the sweep hands it
 	plan_points
 	if [ ${#vm_kernels[@]} -gt 0 ]; then vm_main "$@"; fi	# --kernel: the sweep runs in guests
 	if [ "$opt_dry_run" = 1 ]; then
