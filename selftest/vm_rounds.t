@@ -56,7 +56,10 @@ done
 like "$(grep -c 'TCG: emulated' "$T/err")" '^[1-9]' "progress lines carry the TCG warning"
 rc=0
 ./compare.sh "${runs[0]}" "${runs[1]}" >"$T/cmp" 2>&1 || rc=$?
-ok "$([ "$rc" = 0 ] || [ "$rc" = 1 ]; echo $?)" "compare.sh compares the two runs (exit $rc)"
+is "$rc:$(grep -c 'vm_accel=tcg' "$T/cmp")" "2:1" "compare.sh refuses the TCG runs as a gate (exit 2, naming vm_accel=tcg)"
+rc=0
+./compare.sh --force "${runs[0]}" "${runs[1]}" >"$T/cmp" 2>&1 || rc=$?
+ok "$([ "$rc" = 0 ] || [ "$rc" = 1 ]; echo $?)" "compare.sh --force compares the two runs (exit $rc)"
 
 # ---- one kernel: one boot runs every run ----
 : >"$T/log"
