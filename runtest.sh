@@ -1062,7 +1062,9 @@ vm_main() {
 	vm_results=$(CDPATH='' cd -- "$results" && pwd)
 	# one kernel: one boot, the sweep's own runs; several: one run a point a round
 	rounds=1 per=''
-	if [ ${#vm_kernels[@]} -gt 1 ]; then rounds=$(vm_rounds) per=1; fi
+	if [ ${#vm_kernels[@]} -gt 1 ]; then
+		rounds=$(vm_rounds) per=1
+	fi
 	phase=sweep		# a signal from here on stops the sweep; vm_finish marks the runs
 	vm_make_runs
 	for ((r = 1; r <= rounds; r++)); do
@@ -1104,8 +1106,15 @@ vm_make_runs() {
 	done
 }
 
-vm_rounds() {	# several kernels: the rounds, one run of every point each (--repeat)
-	printf '%s' "$opt_repeat"
+# vm_rounds: several kernels: the rounds, one run of every point each: --repeat
+# (else the sweep's least number of runs); a stopping rule is not applied
+# across guests, so its options are refused
+vm_rounds() {
+	local o
+	for o in "${opt_precision-}" "${opt_min_runs-}" "${opt_max_runs-}" "${opt_point_budget_ms-}" "${opt_budget_ms-}"; do
+		[ -z "$o" ] || usage_error "several --kernel run in fixed rounds: give --repeat R (R rounds), not --precision, --min-runs, --max-runs or budgets"
+	done
+	printf '%s' "${opt_repeat:-${min_runs:-3}}"
 }
 
 # vm_timeout PER: "--timeout S" for a boot whose sweep runs PER runs a point
@@ -1194,7 +1203,10 @@ vm_meta_keep() {
 	rm -f -- "$dir/meta.guest"
 	# complete only when every round is: vm_finish says so
 	if [ "$st" = complete ]; then st=running; fi
-	meta_set "$dir/meta" "run_id=$id" "date=$date" "repeat=$runs" "status=$st" "host_command=$m_command" || return 3
+	if [ ${#vm_kernels[@]} -gt 1 ]; then	# rounds: exactly one run a point each
+		meta_set "$dir/meta" "repeat=$runs" "vm_rounds=$runs" || return 3
+	fi
+	meta_set "$dir/meta" "run_id=$id" "date=$date" "status=$st" "host_command=$m_command" || return 3
 }
 
 # vm_finish: each run's final status; the run directories on stdout; exit
