@@ -282,7 +282,7 @@ fs_args() {
 		done
 		return
 	fi
-	_a+=(-object "memory-backend-memfd,id=mem,size=${mem}M,share=on" -numa node,memdev=mem)
+	_a+=(-object "memory-backend-memfd,id=mem,size=${mem}M,share=on" -numa "node,memdev=mem")
 	start_virtiofsd root /
 	_a+=(-chardev "socket,id=vfsroot,path=$TMP/vfs-root.sock" -device "vhost-user-fs-pci,chardev=vfsroot,tag=root")
 	for s in $guest_shares; do
@@ -339,7 +339,7 @@ start_qemu() {	# -> qemu_pid, QEMU stopped before its first instruction, then pi
 	if [ "$accel" = kvm ]; then
 		accel_args=(-accel kvm -cpu host)
 	else
-		accel_args=(-accel tcg,thread=multi -cpu max)
+		accel_args=(-accel "tcg,thread=multi" -cpu max)
 	fi
 	cmdline="console=ttyS0 8250.nr_uarts=4 panic=-1 rdinit=/init ${opt_append}"
 	mkfifo -- "$TMP/qmp.in" "$TMP/qmp.out"
@@ -417,7 +417,7 @@ stop_qemu() {	# ask QEMU to quit, then kill it
 	local i
 	[ -n "$qemu_pid" ] || return 0
 	if kill -0 "$qemu_pid" 2>/dev/null; then
-		printf '%s\n' '{"execute":"quit"}' >&"$qmp_in" 2>/dev/null || true
+		{ printf '%s\n' '{"execute":"quit"}' >&"$qmp_in"; } 2>/dev/null || true
 		for ((i = 0; i < 20; i++)); do
 			kill -0 "$qemu_pid" 2>/dev/null || break
 			sleep 0.1

@@ -1,4 +1,5 @@
 # vm/initramfs.sh: builds the guest's initramfs from the host's static busybox, vm/init and the kernel's own modules (sourced).
+# shellcheck shell=bash
 #
 # make_initramfs OUT WORK MODDIR FS CONF CMD: a gzip'd newc cpio at OUT, staged
 # in the empty directory WORK. MODDIR is /lib/modules/<release> ("" for a

@@ -1,4 +1,5 @@
 # vm/kernel.sh: facts about a kernel image: its release, its modules, the shared-filesystem driver it has (sourced).
+# shellcheck shell=bash
 #
 # Functions only; each prints its value on standard output and returns 1 when
 # it cannot tell. Used by vm/boot.sh and vm/initramfs.sh.
@@ -63,7 +64,7 @@ module_state() {
 module_closure() {
 	local dir=$1 line path deps n
 	shift
-	local -A dep=() done=() byname=()
+	local -A dep=() visited=() byname=()
 	[ -r "$dir/modules.dep" ] || { printf 'no %s\n' "$dir/modules.dep" >&2; return 1; }
 	while read -r n path deps; do
 		dep[$path]=$deps
@@ -72,8 +73,8 @@ module_closure() {
 		sub(/\.ko$/, "", n); gsub(/-/, "_", n); $1 = ""; print n, p $0 }' "$dir/modules.dep")
 	_closure_visit() {	# depth first: dependencies first, each once
 		local p=$1 d
-		[ -z "${done[$p]+x}" ] || return 0
-		done[$p]=1
+		[ -z "${visited[$p]+x}" ] || return 0
+		visited[$p]=1
 		for d in ${dep[$p]-}; do _closure_visit "$d"; done
 		printf '%s\n' "$p"
 	}

@@ -1,4 +1,5 @@
 # vm/meta.sh: edits a run's meta (key=value lines) in place, through a temporary file and a rename (sourced).
+# shellcheck shell=bash
 
 # meta_set FILE KEY=VALUE...: each KEY's line replaced (or added at the end),
 # newlines in values made spaces; status 3 when FILE cannot be written
