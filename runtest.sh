@@ -1131,8 +1131,9 @@ vm_timeout() {
 # point (the sweep's own number when empty), numbered from BASE + 1, into
 # kernel K's run directories -> vm_rc
 vm_round() {
-	local k=$1 stage=$TMP/vm-stage-$1-$2 rc=0 t runs=() env=(env "SB_BUILD=$build_abs") err
+	local k=$1 stage=$TMP/vm-stage-$1-$2 rc=0 t runs=() env=(env "SB_BUILD=$build_abs") err tmo=()
 	mkdir -p -- "$stage"
+	read -ra tmo <<<"$(vm_timeout "${3-}")"
 	for t in "${runnable[@]}"; do runs+=(--run-dir "${vm_dir[$k,$t]}"); done
 	if [ "$own_tests" = 0 ]; then env+=("SB_TESTS_DIR=$tests_dir"); fi
 	env+=(MAKE=true)	# built on the host just now; make's checks are slow in an emulated guest
@@ -1142,7 +1143,7 @@ vm_round() {
 	{
 		TMPDIR=$TMP setpriv --pdeathsig TERM -- "$vm_boot" --kernel "${vm_kernels[k]}" --cpus "$vm_cpus" \
 			"${vm_boot_opts[@]}" --share "$stage" --keep "$ROOT" --keep "$build_abs" --keep "$tests_dir" --console "$TMP/console.$k" "${runs[@]}" \
-			$(vm_timeout "$3") -- \
+			"${tmo[@]}" -- \
 			"${env[@]}" "$ROOT/runtest.sh" "${vm_rest[@]}" ${3:+--repeat "$3"} --label "${vm_label[$k]}" \
 			--results "$stage" >"$TMP/vm.out" 2>&3 &
 		child=$!
