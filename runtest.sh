@@ -1134,6 +1134,7 @@ vm_round() {
 	local k=$1 stage=$TMP/vm-stage-$1-$2 rc=0 t runs=() env=(env "SB_BUILD=$build_abs") err tmo=()
 	mkdir -p -- "$stage"
 	read -ra tmo <<<"$(vm_timeout "${3-}")"
+	if [ "$opt_quiet" = 1 ]; then tmo+=(--quiet); fi
 	for t in "${runnable[@]}"; do runs+=(--run-dir "${vm_dir[$k,$t]}"); done
 	if [ "$own_tests" = 0 ]; then env+=("SB_TESTS_DIR=$tests_dir"); fi
 	env+=(MAKE=true)	# built on the host just now; make's checks are slow in an emulated guest
