@@ -1131,10 +1131,10 @@ vm_timeout() {
 # point (the sweep's own number when empty), numbered from BASE + 1, into
 # kernel K's run directories -> vm_rc
 vm_round() {
-	local k=$1 stage=$TMP/vm-stage-$1-$2 rc=0 t runs=() env=(env "SB_BUILD=$build_abs") err tmo=()
+	local k=$1 stage=$TMP/vm-stage-$1-$2 rc=0 t runs=() env=(env "SB_BUILD=$build_abs") err bopts=()
 	mkdir -p -- "$stage"
-	read -ra tmo <<<"$(vm_timeout "${3-}")"
-	if [ "$opt_quiet" = 1 ]; then tmo+=(--quiet); fi
+	read -ra bopts <<<"$(vm_timeout "${3-}")"
+	if [ "$opt_quiet" = 1 ]; then bopts+=(--quiet); fi
 	for t in "${runnable[@]}"; do runs+=(--run-dir "${vm_dir[$k,$t]}"); done
 	if [ "$own_tests" = 0 ]; then env+=("SB_TESTS_DIR=$tests_dir"); fi
 	env+=(MAKE=true)	# built on the host just now; make's checks are slow in an emulated guest
@@ -1144,7 +1144,7 @@ vm_round() {
 	{
 		TMPDIR=$TMP setpriv --pdeathsig TERM -- "$vm_boot" --kernel "${vm_kernels[k]}" --cpus "$vm_cpus" \
 			"${vm_boot_opts[@]}" --share "$stage" --keep "$ROOT" --keep "$build_abs" --keep "$tests_dir" --console "$TMP/console.$k" "${runs[@]}" \
-			"${tmo[@]}" -- \
+			"${bopts[@]}" -- \
 			"${env[@]}" "$ROOT/runtest.sh" "${vm_rest[@]}" ${3:+--repeat "$3"} --label "${vm_label[$k]}" \
 			--results "$stage" >"$TMP/vm.out" 2>&3 &
 		child=$!
