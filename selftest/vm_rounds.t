@@ -23,6 +23,11 @@ done
 if [ "$check" = 1 ]; then printf 'kernel=%s\nrelease=stub-%s\naccel=tcg\ncpus=1\n' "$kernel" "${kernel##*/}"; exit 0; fi
 printf '%s\n' "${kernel##*/}" >>"$STUB_LOG"
 printf 'console of %s\n' "${kernel##*/}" >"$console"
+if [ -n "${STUB_TERM_AT-}" ] && [ "$(wc -l <"$STUB_LOG")" = "$STUB_TERM_AT" ]; then
+	kill -TERM "$PPID"	# runtest.sh, as a user would, during this "boot"
+	sleep 0.5
+	exit 130
+fi
 if [ -n "${STUB_FAIL-}" ]; then echo "vm/boot.sh: the guest kernel panicked: stub" >&2; exit 1; fi
 SB_VM=qemu SB_VM_ACCEL=tcg SB_VM_CPUS=1 SB_VM_MEM=1024 SB_VM_FS=9p SB_VM_TOPOLOGY=stub SB_VM_IMAGE=$kernel \
 	SB_VM_HOST_KERNEL=host SB_VM_HOST_CPU=cpu exec "${cmd[@]}"
@@ -79,6 +84,17 @@ is "$(meta "$d/meta" status)" failed "its meta says failed"
 like "$(meta "$d/meta" error)" "status 1" "with the reason"
 ok "$([ -s "$d/console.log" ]; echo $?)" "console.log is kept"
 like "$(cat "$T/err")" "panicked" "the guest's failure is on stderr"
+
+# ---- SIGTERM in round 2: what ran is kept, every run says interrupted ----
+: >"$T/log"
+rc=0
+STUB_TERM_AT=3 ./runtest.sh "${sweep[@]}" --repeat 3 --kernel "$T/k1" --kernel "$T/k2" --results "$T/r4" \
+	>"$T/out" 2>"$T/err" || rc=$?
+is "$rc:$(tr '\n' ' ' <"$T/log")" "130:k1 k2 k1 " "SIGTERM during round 2's first boot: exit 130, no boot after it"
+mapfile -t runs <"$T/out"
+is "$(meta "${runs[0]}/meta" status),$(meta "${runs[1]}/meta" status)" "interrupted,interrupted" "both runs say interrupted"
+is "$(awk -F, 'NR > 1 && $4 == "measure" { print $3 }' "${runs[1]}/samples.csv" | sort -u | tr '\n' ' ')" "1 " \
+	"round 1 of kernel 2 is kept"
 
 # ---- --dry-run boots nothing; usage errors ----
 : >"$T/log"
