@@ -15,6 +15,7 @@ set -eu
 trap 'exit 130' INT TERM HUP
 
 PROG=runtest.sh
+MAX_POINTS=8192		# a range sweep's points at most: the most CPUs Linux supports (NR_CPUS)
 NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
 RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
 
@@ -610,6 +611,7 @@ plan_points() {
 		if [ "$pmin" -gt "$pmax" ]; then
 			usage_error "--min-procs $pmin is larger than the default --max-procs $pmax ($unit here)"
 		fi
+		check_point_count "$pmin" "$pmax" "$step"
 		points_list=("$pmin")
 		for ((p = (pmin / step + 1) * step; p < pmax; p += step)); do points_list+=("$p"); done
 		if [ "$pmax" -gt "$pmin" ]; then points_list+=("$pmax"); fi
@@ -630,6 +632,33 @@ plan_points() {
 	readonly points_list npoints largest points_csv capacity cap_unit plan_runs run_ms
 }
 
+# check_point_count MIN MAX STEP: a range of more than MAX_POINTS points is a
+# mistake (years of runs), refused before the list is built
+check_point_count() {
+	local n=$(($2 / $3 - $1 / $3 + 1))
+	if [ "$n" -gt "$MAX_POINTS" ]; then
+		usage_error "--min-procs $1 to --max-procs $2 in steps of $3 is $n points, more than $MAX_POINTS: use a larger --step or --points"
+	fi
+}
+
+# placement_rows TESTCASE MODE: --dry-run's placement of the largest point, one
+# row per place; the tasks beyond them (oversubscription) wrap around, in one line
+placement_rows() {
+	local rows=$largest which
+	if [ "$placement" = none ]; then rows=1; fi	# every task alike
+	if [ "$rows" -gt "$capacity" ]; then rows=$capacity; fi
+	"$tests_dir/${1}_$2" -t "$rows" --placement "$placement" "${opt_pass[@]}" --print-placement | sed 's/^/    /'
+	if [ "$largest" -gt "$rows" ]; then
+		which="tasks $rows-$((largest - 1))"
+		if [ "$largest" = $((rows + 1)) ]; then which="task $rows"; fi
+		if [ "$rows" = 1 ]; then
+			printf '    %s: as task 0\n' "$which"
+		else
+			printf '    %s: wrap around, task i placed as task i %% %d\n' "$which" "$rows"
+		fi
+	fi
+}
+
 print_plan() {	# --dry-run
 	local t modes eta
 	for t in "${runnable[@]}"; do
@@ -641,8 +670,7 @@ print_plan() {	# --dry-run
 			"$(fmt_ms $((warmup_samples * period)))" "$(fmt_ms $((samples * period)))" "$period" "$opt_repeat"
 		printf '  params:    %s\n' "${t_params[$t]:-none}"
 		printf '  placement: %s, at %d tasks:\n' "$placement" "$largest"
-		"$tests_dir/${t}_${modes[0]}" -t "$largest" --placement "$placement" \
-			"${opt_pass[@]}" --print-placement | sed 's/^/    /'
+		placement_rows "$t" "${modes[0]}"
 	done
 	printf 'topology:  %s\n' "${topo[topology]}"
 	fmt_eta eta $(((plan_runs * run_ms + 999) / 1000))
@@ -667,6 +695,21 @@ check_results() {	# each results/<test>: made, writable, not full, its latest ou
 		rm -f -- "$probe"
 		if [ -d "$dir/latest" ] && [ ! -L "$dir/latest" ]; then
 			die 3 "$(shown "$dir/latest") is a directory, not the link to the newest run: move it away"
+		fi
+	done
+}
+
+# check_space: the results directories hold at least what the run will write:
+# samples.csv (a row of about 128 bytes per sample of every planned run) twice
+# (the new copy is written before the old one goes), summary.csv and meta.
+check_space() {
+	local t need kb
+	need=$(((plan_runs * (warmup_samples + samples) * 128 * 2 + plan_runs * 256 + ${#runnable[@]} * 8192 + 1023) / 1024))
+	for t in "${runnable[@]}"; do
+		kb=$(df -Pk -- "$results/$t" 2>/dev/null | awk 'NR == 2 { print $4 }') || kb=''
+		case $kb in '' | *[!0-9]*) continue ;; esac	# unknown: the writes will tell
+		if [ "$kb" -lt "$need" ]; then
+			die 3 "the results directory $(shown "$results/$t") has $kb KB free; this run writes about $need KB"
 		fi
 	done
 }
@@ -1287,6 +1330,7 @@ main() {
 		warn "warning: points above $capacity tasks are oversubscribed (placement $placement: $capacity $cap_unit)"
 	fi
 	check_results		# writable, before anything runs
+	check_space		# room for the run's files
 	machine_facts "$@"
 
 	phase=sweep

@@ -843,6 +843,11 @@ def parse_args(argv):
         p.error("--compare and --terminal do not go together")
     if args.out and not args.compare:
         p.error("--out goes with --compare")
+    # A results directory that was named must exist: a typo is not "no results".
+    if args.results is not None and not os.path.isdir(args.results):
+        why = "not a directory" if os.path.exists(args.results) else "no such directory"
+        sys.stderr.write("%s: --results %s: %s\n" % (PROG, args.results, why))
+        sys.exit(EXIT_INPUT)
     return args
 
 
