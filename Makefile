@@ -4,6 +4,8 @@
 #   make check        build, then run the selftests with prove
 #   make plot         draw the plots of every run under results/
 #   make deps         install the dependencies (root), or say what to install
+#   make check-vm     the VM selftest (boots a kernel in QEMU; slow under TCG)
+#   make test-kernel  install a small Debian kernel for it (root)
 #   make clean
 #
 # SAN=address,undefined builds everything with sanitizers into build-san/.
@@ -149,8 +151,16 @@ plot:
 deps:
 	@sh runner/deps.sh
 
+# ---- VM runs (vm/, docs/VM.md): the slow selftest and the kernel it boots ----
+.PHONY: check-vm test-kernel
+check-vm: all
+	SB_BUILD=$(BUILD) SB_CHECK_VM=1 prove $(PROVE_FLAGS) selftest/vm_boot.t
+
+test-kernel:
+	@sh runner/deps.sh test-kernel
+
 clean:
 	rm -rf build build-san
 
 help:
-	@sed -n '3,10p' Makefile
+	@sed -n '3,12p' Makefile

@@ -731,6 +731,11 @@ static int check_runs(struct ctx *c, char *err, size_t errlen)
 		if (strcmp(r->status, "complete") != 0 && !c->o->force)
 			return sb_fail(err, errlen, 2, "%s: the run's status is %s, not complete; "
 				    "--force compares it anyway", r->dir, r->status);
+		/* an emulated CPU measures the emulator, not the kernel (docs/VM.md) */
+		if (strcmp(r->vm_accel, "tcg") == 0 && !c->o->force)
+			return sb_fail(err, errlen, 2, "%s: measured in a VM under TCG emulation "
+				    "(meta vm_accel=tcg): its numbers do not compare kernels; "
+				    "--force compares it anyway", r->dir);
 		if (i > 0 && strcmp(r->test, b->test) != 0 && !c->o->force)
 			return sb_fail(err, errlen, 2, "different testcases: %s is %s, %s is %s; "
 				    "--force compares them anyway", b->dir, b->test, r->dir, r->test);

@@ -4,6 +4,11 @@ set -eu
 
 apt_pkgs="gcc libc6-dev make pkg-config libhwloc-dev perl gnuplot-nox python3 util-linux procps ministat linux-perf"
 dnf_pkgs="gcc make pkgconf-pkg-config hwloc-devel perl-Test-Harness gnuplot python3 util-linux procps-ng perf"
+# VM runs (runtest.sh --kernel): QEMU (with virtiofsd on Debian 12), a static busybox, cpio
+apt_pkgs="$apt_pkgs qemu-system-x86 busybox-static cpio xz-utils"
+dnf_pkgs="$dnf_pkgs qemu-system-x86-core busybox cpio xz virtiofsd"
+# make test-kernel: a small Debian kernel for the VM selftest (its 9p/virtiofs drivers are modules)
+apt_test_kernel="linux-image-cloud-amd64"
 pkg_pkgs="hwloc2 gmake pkgconf gnuplot-lite python3 perl5"
 
 as_root() {
@@ -16,6 +21,16 @@ as_root() {
 		exit 3
 	fi
 }
+
+if [ "${1-}" = test-kernel ]; then
+	if ! command -v apt-get >/dev/null 2>&1; then
+		echo "make test-kernel: needs apt-get (Debian, Ubuntu); elsewhere set SB_TEST_KERNEL to a bzImage" >&2
+		exit 3
+	fi
+	as_root apt-get update -q
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $apt_test_kernel
+	exit 0
+fi
 
 if command -v apt-get >/dev/null 2>&1; then
 	as_root apt-get update -q

@@ -246,4 +246,20 @@ ok $? "2 runs a point: the run means are compared"
 ! grep -q "per-second samples are compared" "$tmp/err"
 ok $? "2 runs a point: no note about correlated samples"
 
+# A run measured in a VM under TCG (runtest.sh --kernel without KVM) is no gate:
+# exit 2 naming vm_accel, unless --force; a KVM run compares as usual.
+for acc in tcg kvm; do
+	mkdir -p "$tmp/$acc/unix1"
+	cp -R "$NEW" "$tmp/$acc/unix1/"
+	echo "vm_accel=$acc" >>"$tmp/$acc/unix1/${NEW##*/}/meta"
+done
+run "$BASE" "$tmp/tcg/unix1/${NEW##*/}"
+exits 2 "a TCG run is refused as a gate"
+grep -q "vm_accel=tcg" "$tmp/err"
+ok $? "the refusal names vm_accel=tcg"
+run --force "$BASE" "$tmp/tcg/unix1/${NEW##*/}"
+exits 1 "--force compares the TCG run (the planted regression)"
+run "$BASE" "$tmp/kvm/unix1/${NEW##*/}"
+exits 1 "a KVM run compares as usual"
+
 echo "1..$n"
