@@ -14,7 +14,7 @@
  */
 SB_MODES(SB_PROCESSES);
 
-char *testcase_description = "brk increase/decrease of one page, each process its own break";
+char *testcase_description = "brk unshared increase/decrease of one page";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {
