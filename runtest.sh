@@ -41,7 +41,8 @@ Sweep (task counts):
                       3/4 of the machine and all of it (cannot be combined with the above)
   --smt               count hardware threads (PUs), not cores; places tasks on PUs
 Each point:
-  --mode M            processes, threads or both (default both)
+  --mode M            processes, threads, both (default; a testcase meant one way
+                      runs that way) or all (every mode the binaries run)
   --duration S        measured seconds per point (default 5; decimals allowed)
   --warmup S          seconds of warmup discarded first (default 5)
   --period-ms MS      sample period (default 1000)
@@ -337,7 +338,7 @@ parse_args() {
 		--points) opt_points=$val opt_points_given=1 ;;
 		--mode)
 			case $val in
-			processes | threads | both) opt_mode=$val ;;
+			processes | threads | both | all) opt_mode=$val ;;
 			*) usage_error "--mode: unknown mode '$val' (processes, threads, both)" ;;
 			esac
 			;;
@@ -534,7 +535,7 @@ split_param() {	# split_param ARRAY "NAME<tab>DEFAULT<tab>KIND<tab>HELP": the 4 
 # read_info TEST: the runner's --info -> t_info (the file), t_desc,
 # t_modes, t_params, t_run_modes (empty: nothing to run with --mode) of TEST
 read_info() {
-	local t=$1 bin=$tests_dir/${1}_processes line k v rc=0 mlist='' fld
+	local t=$1 bin=$tests_dir/${1}_processes line k v rc=0 mlist='' fld meant='' meant_else=''
 	local -A given=()
 	if [ ! -x "$bin" ]; then bin=$tests_dir/${t}_threads; fi
 	[ -x "$bin" ] || die 3 "no binary $(shown "$tests_dir")/${t}_processes or _threads"
@@ -553,6 +554,8 @@ read_info() {
 		case $k in
 		description) t_desc[$t]=$v ;;
 		modes) t_modes[$t]=$v ;;
+		meant) meant=$v ;;
+		meant_else) meant_else=$v ;;
 		param)
 			split_param fld "$v"
 			if [ -n "${given[${fld[0]}]+x}" ]; then fld[1]=${given[${fld[0]}]}; fi
@@ -561,10 +564,13 @@ read_info() {
 		esac
 	done <"${t_info[$t]}"
 	case $opt_mode in
-	both) mlist=${t_modes[$t]} ;;
+	both) mlist=${meant:-${t_modes[$t]}} ;;
+	all) mlist=${t_modes[$t]} ;;
 	*) case ,${t_modes[$t]}, in *,"$opt_mode",*) mlist=$opt_mode ;; esac ;;
 	esac
-	if [ "$opt_mode" = both ] && [ -n "$mlist" ] && [ "$mlist" != processes,threads ] && [ "$opt_list" = 0 ]; then
+	if [ "$opt_mode" = both ] && [ -n "$meant" ] && [ "$opt_list" = 0 ]; then
+		note "note: $t runs as $mlist only by default: the other way $meant_else (--mode all runs it)"
+	elif [ "$opt_mode" = both ] && [ -n "$mlist" ] && [ "$mlist" != processes,threads ] && [ "$opt_list" = 0 ]; then
 		note "note: $t runs as $mlist only (it says so with SB_MODES)"
 	fi
 	t_run_modes[$t]=$mlist

@@ -22,16 +22,27 @@ avg_ok() {
 	ok $? "$1: average ${avg:-missing} > 0"
 }
 
-# A testcase meaningful one way only: the other binary refuses, and says which way it runs.
+# A will-it-scale testcase meant one way still runs the other way (will-it-scale's do), and says
+# once on stderr what it measures then; --info names the way it is meant.
 tc "$B/bin/brk2_threads" $short
-is "$rc" 2 "brk2_threads refuses to run (processes only)"
-like "$err" "runs as processes only" "brk2_threads says it runs as processes only"
-# The TLB tests need the partner in the task's mm.
+avg_ok "brk2_threads runs (meant as processes)"
+is "$(printf '%s\n' "$err" | grep -c 'note: as threads this measures something other')" 1 \
+	"brk2_threads says once what it measures as threads"
+run "$B/bin/brk2_threads" --info
+like "$out" "^meant=processes" "brk2 --info: meant=processes"
+like "$out" "^modes=processes,threads" "brk2 --info: both modes"
 for t in tlb_flush1 tlb_flush2 tlb_flush3; do
 	tc "$B/bin/${t}_processes" $short
-	is "$rc" 2 "${t}_processes refuses to run (threads only)"
-	like "$err" "runs as threads only" "${t}_processes says it runs as threads only"
+	avg_ok "${t}_processes runs without a partner (meant as threads)"
+	is "$(printf '%s\n' "$err" | grep -c 'note: as processes this measures something other.*no TLB shootdown')" 1 \
+		"${t}_processes says once that no shootdown is measured"
+	tc "$B/bin/${t}_threads" $short
+	unlike "$err" "note: as" "${t}_threads (its meant way) has no note"
 done
+# A testcase that cannot run one way at all (not a will-it-scale one) still refuses.
+tc "$B/bin/alloc_free2_processes" $short
+is "$rc" 2 "alloc_free2_processes refuses to run (threads only)"
+like "$err" "runs as threads only" "alloc_free2_processes says it runs as threads only"
 
 # posix_semaphore1's will-it-scale variant: one semaphore per task.
 tc "$B/bin/posix_semaphore1_threads" $short --param shared=0

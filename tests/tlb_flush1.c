@@ -1,4 +1,4 @@
-/* tlb_flush1: write, then MADV_DONTNEED, each page of a 128 MB private file mapping (threads only).
+/* tlb_flush1: write, then MADV_DONTNEED, each page of a 128 MB private file mapping (meant as threads).
  * Stresses: TLB shootdown IPIs (flush_tlb_mm_range) to the partner's CPU; one count per page. */
 #define _GNU_SOURCE
 #include <limits.h>
