@@ -8,6 +8,13 @@
 #
 # SAN=address,undefined builds everything with sanitizers into build-san/.
 
+# ---- OS layer (ecosystem): OS=generic builds runner/os_generic.c (POSIX only) into build-generic/ ----
+OS ?= $(shell uname -s | tr A-Z a-z)
+ifeq ($(OS),generic)
+BUILD ?= build-generic
+endif
+# ---- end OS layer ----
+
 SAN ?=
 ifeq ($(SAN),)
 BUILD ?= build
@@ -37,14 +44,13 @@ SB_LIBS := $(HWLOC_LIBS) -lm
 LINUX_ONLY := eventfd1 fallocate1 fallocate2 futex1 futex2 futex3 futex4 read3 read4 \
 	tlb_flush1 tlb_flush2 tlb_flush3
 TESTS := $(patsubst tests/%.c,%,$(wildcard tests/*.c))
-ifneq ($(shell uname -s),Linux)
+ifneq ($(OS),linux)
 TESTS := $(filter-out $(LINUX_ONLY),$(TESTS))
 endif
 FIXTURES := $(patsubst selftest/fixtures/%.c,%,$(wildcard selftest/fixtures/*.c))
 
 # runner/*.c is the harness library; cmd_<x>.c is the main of tool sb-<x>;
 # mode_<m>.c picks processes or threads at link time.
-OS := $(shell uname -s | tr A-Z a-z)
 LIB_SRC := $(filter-out runner/cmd_% runner/mode_% runner/os_%,$(wildcard runner/*.c)) runner/os_$(OS).c
 LIB_OBJ := $(patsubst runner/%.c,$(BUILD)/obj/runner/%.o,$(LIB_SRC))
 LIB := $(BUILD)/libscalebench.a
@@ -116,7 +122,7 @@ $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 T ?= selftest
 SAN_ENV := $(if $(SAN),ASAN_OPTIONS=handle_segv=0:$(ASAN_OPTIONS) UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:$(UBSAN_OPTIONS))
 check: all fixtures
-	SB_BUILD=$(BUILD) SB_SAN=$(SAN) $(SAN_ENV) prove $(PROVE_FLAGS) $(T)
+	SB_BUILD=$(BUILD) SB_SAN=$(SAN) SB_OS=$(OS) $(SAN_ENV) prove $(PROVE_FLAGS) $(T)
 
 plot:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make plot: python3 not found: install python3" >&2; exit 3; }
@@ -125,8 +131,9 @@ plot:
 deps:
 	@sh runner/deps.sh
 
+# make clean BUILD=dir removes that build only; plain make clean every default one.
 clean:
-	rm -rf build build-san
+	rm -rf -- $(if $(filter command line environment,$(origin BUILD)),'$(BUILD)',build build-san build-generic)
 
 help:
 	@sed -n '3,10p' Makefile

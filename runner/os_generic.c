@@ -1,0 +1,69 @@
+/* POSIX-only OS layer (make OS=generic): no CPU times, parent death by polling, no subreaper, no filesystem names. */
+#define _POSIX_C_SOURCE 200809L	/* nothing beyond POSIX.1-2008 may be used here */
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "os.h"
+
+/* How often a task looks whether its parent is still there (docs/PORTING.md). */
+#define SB_PARENT_POLL_NS 50000000L
+
+/* POSIX has no per-CPU times: the idle columns stay empty. */
+int sb_os_cpu_times(struct sb_cpu_times *t)
+{
+	(void)t;
+	return -1;
+}
+
+static pid_t watched_parent;
+
+/* Polls getppid(): it changes when the parent is gone (the orphan is adopted). */
+static void *parent_watch(void *arg)
+{
+	const struct timespec period = { 0, SB_PARENT_POLL_NS };
+
+	(void)arg;
+	for (;;) {
+		if (getppid() != watched_parent)
+			_exit(1);
+		(void)nanosleep(&period, NULL);
+	}
+	return NULL;
+}
+
+void sb_os_die_with_parent(pid_t parent)
+{
+	pthread_attr_t attr;
+	pthread_t tid;
+	sigset_t all, old;
+	int ok;
+
+	watched_parent = parent;
+	/* The parent may already be gone: then nobody will ever adopt us back. */
+	if (getppid() != parent)
+		_exit(1);
+	/* The watcher takes no signal meant for the task; it starts with them all blocked. */
+	if (sigfillset(&all) != 0 || pthread_sigmask(SIG_SETMASK, &all, &old) != 0)
+		_exit(1);
+	ok = pthread_attr_init(&attr) == 0 &&
+	     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0 &&
+	     pthread_create(&tid, &attr, parent_watch, NULL) == 0;
+	(void)pthread_attr_destroy(&attr);
+	if (pthread_sigmask(SIG_SETMASK, &old, NULL) != 0 || !ok)
+		_exit(1);
+}
+
+/* No subreaper in POSIX: an orphaned partner is adopted by init and ends by its own watcher. */
+void sb_os_become_subreaper(void)
+{
+}
+
+/* POSIX's statvfs names no filesystem type. */
+const char *sb_os_fs_name(const char *path)
+{
+	(void)path;
+	return "an unknown filesystem";
+}
