@@ -116,6 +116,23 @@ $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
 
+# ---- version (ecosystem): VERSION and the git revision, baked in at build time ----
+# $(BUILD)/gen/sb_version.h is rewritten only when its text changes, so only the
+# objects that print --version are rebuilt after a commit.
+VERSION_H := $(BUILD)/gen/sb_version.h
+VERSION_USERS := $(BUILD)/obj/runner/options.o \
+	$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard runner/cmd_*.c analysis/cmd_*.c))
+$(VERSION_USERS): $(VERSION_H)
+$(VERSION_USERS): SB_CFLAGS += -I$(BUILD)/gen
+.PHONY: FORCE
+$(VERSION_H): FORCE
+	@mkdir -p $(@D)
+	@sh build-aux/version.sh . >$@.tmp && if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+# Distribution flags: CPPFLAGS into every compile, LDLIBS into every link.
+SB_CFLAGS += $(CPPFLAGS)
+SB_LIBS += $(LDLIBS)
+# ---- end version ----
+
 # The selftests find the build through SB_BUILD; T=selftest/x.t runs one.
 # Under sanitizers a crash must still be a plain signal death (the runner
 # reports it), and any undefined behaviour must fail the test that hit it.
