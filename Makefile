@@ -9,6 +9,10 @@
 # SAN=address,undefined builds everything with sanitizers into build-san/.
 
 # ---- OS layer (ecosystem): OS=generic builds runner/os_generic.c (POSIX only) into build-generic/ ----
+# A make run given BUILD=build-generic alone (runtest.sh's are) keeps that build generic.
+ifeq ($(origin OS)$(notdir $(BUILD)),undefinedbuild-generic)
+OS := generic
+endif
 OS ?= $(shell uname -s | tr A-Z a-z)
 ifeq ($(OS),generic)
 BUILD ?= build-generic

@@ -46,3 +46,5 @@ wait_gone() {
 	done
 	return 1
 }
+# linux_only: 0 when this build has the Linux OS layer and the Linux-only testcases (make OS=generic has neither)
+linux_only() { [ "${SB_OS:-linux}" = linux ]; }
