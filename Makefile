@@ -137,6 +137,13 @@ SB_CFLAGS += $(CPPFLAGS)
 SB_LIBS += $(LDLIBS)
 # ---- end version ----
 
+# ---- lkp-tests drop-in (ecosystem): runtest.py beside the binaries, as lkp runs it (docs/LKP.md) ----
+all: $(BUILD)/bin/runtest.py
+$(BUILD)/bin/runtest.py: runtest.py
+	@mkdir -p $(@D)
+	cp runtest.py $@.tmp && chmod 755 $@.tmp && mv -f $@.tmp $@
+# ---- end lkp-tests drop-in ----
+
 # The selftests find the build through SB_BUILD; T=selftest/x.t runs one.
 # Under sanitizers a crash must still be a plain signal death (the runner
 # reports it), and any undefined behaviour must fail the test that hit it.

@@ -17,6 +17,8 @@ PROG=runtest.sh
 MAX_TASKS=4194304	# (d) the runner's limit (PID_MAX_LIMIT)
 NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
 RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
+# make install rewrites the next line (build-aux/install.sh): the installed layout and version.
+SB_INSTALL=''
 
 # The state the traps read.
 phase=setup		# setup: a signal exits at once; sweep: it stops the sweep
@@ -57,6 +59,7 @@ Results:
   --quiet             no progress, no notes, no table (errors and warnings stay)
   --plot              draw the scaling curve in the terminal at the end (plot/plot.py)
   -h, --help          this text
+  --version           scalebench's version and git revision (as the only argument)
 
 Writes DIR/<test>/<label>-<YYYYmmddTHHMMSS>/{summary.csv,samples.csv,meta} and prints
 the run directory on standard output. Exit: 0 done, 1 a point failed, 2 usage error,
@@ -428,7 +431,7 @@ check_args() {
 	if [ $((${#label} + RUN_ID_TAIL)) -gt "$NAME_MAX" ]; then
 		usage_error "--label: ${#label} characters: too long for a directory name with the date (at most $((NAME_MAX - RUN_ID_TAIL)))"
 	fi
-	results=${opt_results:-$ROOT/results}
+	results=${opt_results:-${default_results:-$ROOT/results}}
 	readonly opt_tests opt_params opt_pass opt_max opt_min opt_step opt_points opt_points_given \
 		opt_point_list opt_mode opt_duration_ms opt_warmup_ms opt_period opt_repeat opt_placement \
 		opt_smt opt_no_affinity opt_label opt_results opt_dry_run opt_list opt_plot opt_quiet \
@@ -493,6 +496,7 @@ known_tests() {	# the testcase names, one a line
 
 build_tools() {	# make what the sweep runs -> tool_summary, tool_topology
 	local t targets=("$build/bin/sb-summary" "$build/bin/sb-topology")
+	if [ -n "$SB_INSTALL" ]; then installed_tools; return 0; fi
 	if [ "$own_tests" = 1 ]; then
 		for t in "${selected[@]}"; do
 			targets+=("$build/bin/${t}_processes" "$build/bin/${t}_threads")
@@ -705,6 +709,7 @@ cpu_model() {
 
 git_revision() {
 	local rev
+	if [ -n "$SB_INSTALL" ]; then printf '%s' "$sb_git"; return 0; fi
 	if ! rev=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null); then
 		printf 'unknown'
 	elif [ -n "$(git -C "$ROOT" --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
@@ -982,6 +987,35 @@ plot_runs() {	# --plot: each run's curve in the terminal
 	done
 }
 
+# ---- an installed copy (make install) and --version -------------------------------
+
+# print_version: "runtest.sh (scalebench) VERSION git REVISION"
+print_version() {
+	local v=${sb_version-}
+	if [ -z "$SB_INSTALL" ]; then v=$(sed -n 1p "$ROOT/VERSION" 2>/dev/null) || v=''; fi
+	printf '%s (scalebench) %s git %s\n' "$PROG" "${v:-unknown}" "$(git_revision)"
+}
+
+# installed_dir REL ABS: REL (from the installed command's directory) if it is there, else ABS,
+# so that a copy installed under DESTDIR runs before it is moved into place
+installed_dir() {
+	if [ -d "$ROOT/$1" ]; then (CDPATH='' cd -- "$ROOT/$1" && pwd); else printf '%s' "$2"; fi
+}
+
+# installed_layout: -> ROOT (the data directory: plot/), SB_TESTS_DIR (the testcase binaries),
+# sb_tools (sb-summary and sb-topology), default_results (./results): nothing in a checkout
+installed_layout() {
+	[ -n "$SB_INSTALL" ] || return 0
+	sb_tools=$ROOT
+	export SB_TESTS_DIR=${SB_TESTS_DIR:-$(installed_dir "$sb_rel_libexec" "$sb_libexec")}
+	ROOT=$(installed_dir "$sb_rel_data" "$sb_datadir")
+	default_results=$PWD/results
+}
+
+installed_tools() {	# -> tool_summary, tool_topology: the installed ones, nothing to build
+	readonly tool_summary=$sb_tools/sb-summary tool_topology=$sb_tools/sb-topology
+}
+
 main() {
 	if [ $((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1])) -lt 404 ]; then
 		die 3 "needs bash 4.4 or later (this is $BASH_VERSION)"
@@ -990,7 +1024,9 @@ main() {
 	trap on_exit EXIT
 	trap on_signal INT TERM HUP
 	ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
+	installed_layout
 	readonly ROOT
+	if [ "${1-}" = --version ]; then print_version; exit 0; fi
 
 	parse_args "$@"		# the arguments, before anything else
 	check_args
