@@ -5,6 +5,8 @@
 #   make plot         draw the plots of every run under results/
 #   make deps         install the dependencies (root), or say what to install
 #   make clean
+#   make install      PREFIX, DESTDIR, BINDIR, LIBEXECDIR, DATADIR, MANDIR (docs/INSTALL.md)
+#   make OS=generic   the POSIX-only OS layer, into build-generic/ (docs/PORTING.md)
 #
 # SAN=address,undefined builds everything with sanitizers into build-san/.
 
@@ -144,6 +146,20 @@ $(BUILD)/bin/runtest.py: runtest.py
 	cp runtest.py $@.tmp && chmod 755 $@.tmp && mv -f $@.tmp $@
 # ---- end lkp-tests drop-in ----
 
+# ---- install (ecosystem): make install [DESTDIR=...] [PREFIX=/usr/local] (docs/INSTALL.md) ----
+# Testcase binaries and runtest.py in $(LIBEXECDIR)/scalebench, sb-* tools and the drivers
+# (scalebench-runtest, scalebench-compare) in $(BINDIR), plot scripts in $(DATADIR)/scalebench.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+.PHONY: install
+install: all
+	DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' LIBEXECDIR='$(LIBEXECDIR)' DATADIR='$(DATADIR)' \
+		MANDIR='$(MANDIR)' sh build-aux/install.sh '$(BUILD)'
+# ---- end install ----
+
 # The selftests find the build through SB_BUILD; T=selftest/x.t runs one.
 # Under sanitizers a crash must still be a plain signal death (the runner
 # reports it), and any undefined behaviour must fail the test that hit it.
@@ -164,4 +180,4 @@ clean:
 	rm -rf -- $(if $(filter command line environment,$(origin BUILD)),'$(BUILD)',build build-san build-generic)
 
 help:
-	@sed -n '3,10p' Makefile
+	@sed -n '3,11p' Makefile
