@@ -2,8 +2,8 @@
 # make deps: install what scalebench needs with the system's package manager, or say what to install.
 set -eu
 
-apt_pkgs="gcc libc6-dev make pkg-config libhwloc-dev perl gnuplot-nox python3 util-linux procps ministat"
-dnf_pkgs="gcc make pkgconf-pkg-config hwloc-devel perl-Test-Harness gnuplot python3 util-linux procps-ng"
+apt_pkgs="gcc libc6-dev make pkg-config libhwloc-dev perl gnuplot-nox python3 util-linux procps ministat python3-yaml jq groff-base"
+dnf_pkgs="gcc make pkgconf-pkg-config hwloc-devel perl-Test-Harness gnuplot python3 util-linux procps-ng python3-pyyaml jq groff-base"
 pkg_pkgs="hwloc2 gmake pkgconf gnuplot-lite python3 perl5"
 
 as_root() {
