@@ -55,7 +55,7 @@ TESTS := $(filter-out $(LINUX_ONLY),$(TESTS))
 endif
 FIXTURES := $(patsubst selftest/fixtures/%.c,%,$(wildcard selftest/fixtures/*.c))
 
-# runner/*.c is the harness library; cmd_<x>.c is the main of tool sb-<x>;
+# runner/*.c is the harness library; runner/cmd_<x>.c is the main of tool sb-<x>;
 # mode_<m>.c picks processes or threads at link time.
 LIB_SRC := $(filter-out runner/cmd_% runner/mode_% runner/os_%,$(wildcard runner/*.c)) runner/os_$(OS).c
 LIB_OBJ := $(patsubst runner/%.c,$(BUILD)/obj/runner/%.o,$(LIB_SRC))
@@ -65,18 +65,30 @@ BINS := $(foreach t,$(TESTS),$(BUILD)/bin/$(t)_processes $(BUILD)/bin/$(t)_threa
 FIXTURE_BINS := $(foreach t,$(FIXTURES),$(BUILD)/selftest/$(t)_processes $(BUILD)/selftest/$(t)_threads)
 HEADERS := $(wildcard runner/*.h runner/include/*.h tests/*.h)
 
-NEEDS_HWLOC := $(filter-out clean deps plot help $(BUILD)/bin/sb-compare,$(or $(MAKECMDGOALS),all))
+# ---- analysis/: the statistics and the results tools, built without hwloc ----
+# analysis/*.c but cmd_* is libsbanalysis.a; analysis/cmd_<x>.c is the main of
+# tool sb-<x> (a new tool is one new file). Nothing here sees runner/.
+ANALYSIS_SRC := $(filter-out analysis/cmd_%,$(wildcard analysis/*.c))
+ANALYSIS_OBJ := $(patsubst analysis/%.c,$(BUILD)/obj/analysis/%.o,$(ANALYSIS_SRC))
+ANALYSIS_LIB := $(BUILD)/libsbanalysis.a
+ANALYSIS_TOOLS := $(patsubst analysis/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard analysis/cmd_*.c))
+ANALYSIS_HEADERS := $(wildcard analysis/*.h)
+
+NEEDS_HWLOC := $(filter-out clean deps plot help analysis $(ANALYSIS_TOOLS),$(or $(MAKECMDGOALS),all))
 ifneq ($(NEEDS_HWLOC),)
 ifneq ($(HWLOC_OK),yes)
 $(error hwloc not found by $(PKG_CONFIG): install libhwloc-dev and pkg-config (Debian/Ubuntu), hwloc-devel (Fedora), hwloc (FreeBSD), or run 'make deps')
 endif
 endif
 
-.PHONY: all check plot deps clean help fixtures
+.PHONY: all check plot deps clean help fixtures analysis
 .SECONDARY:
 .DELETE_ON_ERROR:
 
-all: $(BINS) $(TOOLS)
+all: $(BINS) $(TOOLS) $(ANALYSIS_TOOLS)
+
+# make analysis: the analysis tools alone (no hwloc needed)
+analysis: $(ANALYSIS_TOOLS)
 
 fixtures: $(FIXTURE_BINS)
 
@@ -112,9 +124,16 @@ $(BUILD)/selftest/%_threads: $(BUILD)/obj/selftest/%.o $(BUILD)/obj/runner/mode_
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
 
-# compare needs no hwloc: a CI job that only compares can build it without.
-COMPARE_OBJ := $(patsubst %,$(BUILD)/obj/runner/%.o,cmd_compare stats ministat compare_load compare_runs)
-$(BUILD)/bin/sb-compare: $(COMPARE_OBJ)
+$(BUILD)/obj/analysis/%.o: analysis/%.c $(ANALYSIS_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SB_CFLAGS) -Ianalysis -c -o $@ $<
+
+$(ANALYSIS_LIB): $(ANALYSIS_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+# A static pattern rule: it wins over the runner tools' sb-% pattern below.
+$(ANALYSIS_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/analysis/cmd_%.o $(ANALYSIS_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ -lm
 

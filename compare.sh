@@ -21,11 +21,11 @@ case $build in
 *) bin=$here/$build/bin/sb-compare ;;
 esac
 
-# The tool's own sources: the rest of runner/ is not linked into it.
+# Stale as make sees it: the Makefile names the tool's sources (analysis/), once.
 stale() {
 	[ -x "$bin" ] || return 0
-	[ -n "$(cd "$here" && find Makefile runner/cmd_compare.c runner/compare_*.[ch] \
-		runner/ministat.[ch] runner/stats.[ch] -newer "$bin" -print 2>/dev/null | head -n 1)" ]
+	command -v make >/dev/null 2>&1 || return 1
+	! make -q -C "$here" BUILD="$build" "$build/bin/sb-compare" >/dev/null 2>&1
 }
 
 if stale; then

@@ -5,8 +5,9 @@
 # the variables its comment names ("-> x"), readonly from then on except the
 # sweep's per-run ones (start_run's run_*, sweep's t_dir/t_status). Shared at
 # run time: only what the traps need (the block below).
-# What the C tools do or will do sits in marked functions ((a) is done: the runner
-# writes whole samples.csv rows; the rest are marked "becomes:"):
+# What the C tools do or will do sits in marked functions ((a) to (d) are done: the
+# runner writes whole samples.csv rows and checks its values, sb-summary shows the
+# figures; (e) is marked "becomes:"):
 # (a) runner_format, samples_header, samples_rows  (b) point_figure  (c) table
 # (d) check_runner_values  (e) sweep_options.  docs/ARCHITECTURE.md maps it all.
 set -eu
@@ -14,7 +15,6 @@ set -eu
 trap 'exit 130' INT TERM HUP
 
 PROG=runtest.sh
-MAX_TASKS=4194304	# (d) the runner's limit (PID_MAX_LIMIT)
 NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
 RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
 # make install rewrites the next line (build-aux/install.sh): the installed layout and version.
@@ -173,74 +173,31 @@ samples_rows() {
 }
 
 # (b) point_figure MODE TASKS RUNDIR: "4.81M ops/s ±0.4%", nothing when absent
-# becomes: "$tool_summary" --point "$1:$2" "$3"
-point_figure() {
-	awk -F, -v t="$2" -v m="$1" '
-		function human(v) {
-			if (v >= 1e9) { v /= 1e9; u = "G" } else if (v >= 1e6) { v /= 1e6; u = "M" }
-			else if (v >= 1e3) { v /= 1e3; u = "K" } else u = ""
-			return sprintf(v >= 100 ? "%.0f%s" : v >= 10 ? "%.1f%s" : "%.2f%s", v, u)
-		}
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$1 == t && $(c[m]) != "" {
-			s = human($(c[m])) " ops/s"
-			ci = $(c[m "_ci"])
-			if (ci != "" && $(c[m]) > 0) s = s sprintf(" \302\261%.1f%%", 100 * ci / $(c[m]))
-			print s
-		}' "$3/summary.csv"
-}
+point_figure() { "$tool_summary" --point "$1:$2" "$3"; }
 
 # (c) table RUNDIR: the end-of-sweep table, up to 12 of the points
-# becomes: "$tool_summary" --table "$1"
-table() {
-	awk -F, '
-		function human(v) {
-			if (v == "") return "-"
-			if (v >= 1e9) { v /= 1e9; u = "G" } else if (v >= 1e6) { v /= 1e6; u = "M" }
-			else if (v >= 1e3) { v /= 1e3; u = "K" } else u = ""
-			return sprintf(v >= 100 ? "%.0f%s" : v >= 10 ? "%.1f%s" : "%.2f%s", v, u)
-		}
-		function pct(ci, v) { return (ci == "" || v == "" || v == 0) ? "" : sprintf("%.1f%%", 100 * ci / v) }
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$1 == 0 { next }
-		{ n++; row[n] = $0 }
-		END {
-			if (!n) { print "  (no completed point)"; exit }
-			printf "  %6s %10s %7s %10s %7s %10s\n", "tasks", "processes", "+-", "threads", "+-", "vs linear"
-			k = n > 12 ? 12 : n
-			for (j = 0; j < k; j++) {
-				i = k > 1 ? 1 + int(j * (n - 1) / (k - 1) + 0.5) : 1
-				if (i == last) continue
-				last = i
-				split(row[i], f, ",")
-				p = f[c["processes"]]; t = f[c["threads"]]; l = f[c["linear"]]
-				b = (p != "" && (t == "" || p + 0 >= t + 0)) ? p : t
-				printf "  %6s %10s %7s %10s %7s %10s\n", f[1], human(p), pct(f[c["processes_ci"]], p),
-					human(t), pct(f[c["threads_ci"]], t),
-					(l != "" && l > 0 && b != "") ? sprintf("%.0f%%", 100 * b / l) : "-"
-			}
-		}' "$1/summary.csv"
-}
+table() { "$tool_summary" --table "$1"; }
 
-# (d) The checks of values for the runner that the runner makes itself: the
-# --placement name; every task count (--max-procs, --min-procs, --points) at
-# most MAX_TASKS. What the sweep computes with stays checked here: whole
-# numbers (--period-ms, --repeat, --step, the counts), the seconds of
-# --duration and --warmup, at least one sample, --min-procs <= --max-procs.
-# becomes: for each runnable t and mode m: "$tests_dir/${t}_$m" --check -t "$largest"
-#	--placement "$placement" "${opt_pass[@]}" (called after plan_points); MAX_TASKS goes
+# (d) check_runner_values: the runner judges its own values: the --placement
+# name, the task counts (the largest the arguments name, before plan_points
+# lists them), --period-ms and what opt_pass hands on. Its exit 2 (or 3) and
+# its one-line message are the check. What the sweep computes with stays in
+# check_args: whole numbers, the seconds of --duration and --warmup, at least
+# one sample, --min-procs <= --max-procs.
 check_runner_values() {
-	local n
-	case $opt_placement in
-	'' | cores | pus | spread | none) ;;
-	*) usage_error "--placement: unknown placement '$opt_placement' (cores, pus, spread, none)" ;;
-	esac
-	for n in "$opt_max" "$opt_min"; do
-		[ -z "$n" ] || [ "$n" -le "$MAX_TASKS" ] || usage_error "$n tasks: more than any kernel can run ($MAX_TASKS)"
+	local t=${runnable[0]} bin n=1 c rc=0
+	bin=$tests_dir/${t}_processes
+	if [ ! -x "$bin" ]; then bin=$tests_dir/${t}_threads; fi
+	for c in "$opt_max" "$opt_min" "${opt_point_list[@]}"; do	# parse_count made them < 10^9
+		if [ -n "$c" ] && [ "$c" -gt "$n" ]; then n=$c; fi
 	done
-	for n in "${opt_point_list[@]}"; do
-		[ "$n" -le "$MAX_TASKS" ] || usage_error "--points: $n tasks: more than any kernel can run ($MAX_TASKS)"
-	done
+	"$bin" --check -t "$n" --placement "$placement" --period-ms "$period" "${opt_pass[@]}" \
+		>/dev/null 2>"$TMP/check.err" || rc=$?
+	if [ "$rc" != 0 ]; then
+		end_progress
+		printf '%s: %s\n' "$PROG" "$(head -n 1 "$TMP/check.err")" >&2
+		exit "$((rc == 2 ? 2 : 3))"
+	fi
 }
 
 # (e) The runner options a sweep takes and hands to every run: "OPTION ARG" a
@@ -402,7 +359,6 @@ check_args() {
 		[ ${#opt_point_list[@]} -gt 0 ] || usage_error "--points: empty list"
 		mapfile -t opt_point_list < <(printf '%s\n' "${opt_point_list[@]}" | sort -n -u)
 	fi
-	check_runner_values
 	placement=$opt_placement
 	if [ "$opt_no_affinity" = 1 ]; then
 		[ -z "$placement" ] || [ "$placement" = none ] || usage_error "--no-affinity contradicts --placement $placement"
@@ -1040,6 +996,7 @@ main() {
 		exit 0
 	fi
 	[ ${#runnable[@]} -gt 0 ] || die 2 "nothing to run with --mode $opt_mode"
+	check_runner_values	# the runner's own --check of what the sweep hands it
 	plan_points
 	if [ "$opt_dry_run" = 1 ]; then
 		print_plan

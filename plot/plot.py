@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Draws scalebench's scaling curves, comparisons and results/index.html with gnuplot."""
 
-# Python only reads the results, checks them and works out numbers (units,
-# peaks, relative changes); gnuplot draws everything from plot/*.gp.
+# Python lays out what the C tools give (units, axes, labels): a run's meta,
+# means and intervals from sb-summary --format plot (which reads and checks the
+# files), relative changes and their intervals from sb-compare --format csv;
+# gnuplot draws everything from plot/*.gp.
 
 import argparse
 import html
@@ -20,9 +22,6 @@ PROG = "plot.py"
 PLOT_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_DIR = os.path.dirname(PLOT_DIR)
 MODES = ("processes", "threads")
-WIS_COLUMNS = ["tasks", "processes", "processes_idle", "threads", "threads_idle", "linear"]
-SAMPLES_COLUMNS = ["mode", "tasks", "run", "phase", "sample", "elapsed_s", "ops", "ops_per_s",
-                   "task_min", "task_max", "idle_pct", "idle_all_pct"]
 RUN_PLOTS = ("scaling.png", "scaling.svg", "per_task.png", "per_task.svg")
 LATEST_COMPARE = "compare-latest"      # make plot's chart of the latest run of each label
 INSTALL_HINT = "install gnuplot-nox (Debian/Ubuntu) or gnuplot (Fedora, FreeBSD)"
@@ -47,124 +46,63 @@ def note(msg):
 
 # ---------------------------------------------------------------- reading
 
-NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_built = set()
 
 
-def parse_number(text, where, what, integer=False, empty_ok=False):
-    """Strict decimal number: no nan/inf, no spaces, nothing after it."""
-    if text == "" and empty_ok:
-        return None
-    if not NUMBER.fullmatch(text):
-        raise InputError("%s: %s is %r, not a number" % (where, what, text))
-    if integer:
-        if not re.fullmatch(r"\d+", text):
-            raise InputError("%s: %s is %r, not a whole number" % (where, what, text))
-        return int(text)
-    value = float(text)
-    if not math.isfinite(value):
-        raise InputError("%s: %s is %r, out of range" % (where, what, text))
-    return value
+def tool(name):
+    """Path of the C tool sb-NAME ($SB_BUILD, default build/), made first when stale."""
+    build = os.environ.get("SB_BUILD", "build")
+    path = os.path.join(build if os.path.isabs(build) else os.path.join(REPO_DIR, build), "bin", "sb-" + name)
+    if name not in _built and shutil.which("make"):
+        target = os.path.join(build, "bin", "sb-" + name)
+        res = subprocess.run(["make", "-s", "-C", REPO_DIR, "BUILD=" + build, target],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if res.returncode != 0:
+            raise EnvError("cannot build %s: make failed: %s" % (path, " ".join(res.stderr.split())[-300:]))
+        _built.add(name)
+    if not os.access(path, os.X_OK):
+        raise EnvError("%s is not built and make is not installed" % path)
+    return path
 
 
-def read_lines(path, csv_file):
-    """The file's lines as (number, text). A CSV must end with a newline: files are
-    renamed into place whole, so a missing one means the file was cut short."""
-    with open(path, "rb") as f:
-        data = f.read()
+def run_tool(name, args):
+    """stdout of sb-NAME ARGS; its one-line message as InputError (exit 2) or EnvError."""
+    exe = tool(name)
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError("%s:%d: not UTF-8 text" % (path, data[:e.start].count(b"\n") + 1))
-    if text == "":
-        raise InputError("%s:1: empty file" % path)
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    elif csv_file:
-        raise InputError("%s:%d: last line has no newline: the file is truncated" % (path, len(lines)))
-    return [(i + 1, line.rstrip("\r")) for i, line in enumerate(lines)]
+        res = subprocess.run([exe] + args, capture_output=True, text=True)
+    except OSError as e:
+        raise EnvError("cannot run %s: %s" % (exe, e.strerror))
+    if res.returncode not in (0, 1):
+        msg = (res.stderr.strip().splitlines() or ["exit %d" % res.returncode])[-1]
+        prefix = "sb-%s: " % name
+        msg = msg[len(prefix):] if msg.startswith(prefix) else msg
+        raise (InputError if res.returncode == 2 else EnvError)(msg)
+    return res.stdout
 
 
-def read_meta(path):
-    meta = {}
-    for num, line in read_lines(path, csv_file=False):
-        if line.strip() == "" or line.startswith("#"):
-            continue
-        key, sep, value = line.partition("=")
-        if not sep or not key.strip():
-            raise InputError("%s:%d: expected key=value, found %r" % (path, num, line[:60]))
-        meta[key.strip()] = value
-    return meta
+def read_run(path):
+    """(meta, rows, empty) of a run directory from sb-summary --format plot, which reads and
+    checks meta, summary.csv and samples.csv. rows: {'tasks', 'linear', mode: None or
+    {mean, idle, sd, ci, n}}; empty: why there is nothing to draw, or None."""
+    def num(text, integer=False):
+        return None if text == "" else int(text) if integer else float(text)
 
-
-def read_summary(path):
-    """Rows of summary.csv: {'tasks', 'linear', mode: None or {mean, idle, sd, ci, n}}."""
-    lines = read_lines(path, csv_file=True)
-    header = lines[0][1].split(",")
-    if header[:6] != WIS_COLUMNS:
-        raise InputError("%s:1: header does not start with %s" % (path, ",".join(WIS_COLUMNS)))
-    col = {name: i for i, name in enumerate(header)}
-    rows = []
-    for num, line in lines[1:]:
-        where = "%s:%d" % (path, num)
-        fields = line.split(",")
-        if fields[:1] == ["0"] and len(fields) in (6, len(header)):
-            continue            # will-it-scale's 0,0,100,0,100,0 row
-        if len(fields) != len(header):
-            raise InputError("%s: %d fields, the header has %d (truncated or malformed line)"
-                             % (where, len(fields), len(header)))
-
-        def get(name, integer=False):
-            if name not in col:
-                return None
-            return parse_number(fields[col[name]], where, name, integer=integer, empty_ok=True)
-
-        tasks = get("tasks", integer=True)
-        if tasks is None or tasks < 1:
-            raise InputError("%s: tasks must be a whole number of at least 1" % where)
-        if rows and tasks <= rows[-1]["tasks"]:
-            raise InputError("%s: tasks %d after %d: rows must go up" % (where, tasks, rows[-1]["tasks"]))
-        row = {"tasks": tasks, "linear": get("linear")}
-        for mode in MODES:
-            mean = get(mode)
-            if mean is None:
-                row[mode] = None
-                continue
-            if mean < 0:
-                raise InputError("%s: %s is negative" % (where, mode))
-            ci = get(mode + "_ci")
-            if ci is not None and ci < 0:
-                raise InputError("%s: %s_ci is negative" % (where, mode))
-            row[mode] = {"mean": mean, "idle": get(mode + "_idle"), "ci": ci,
-                         "sd": get(mode + "_stddev"), "n": get(mode + "_n", integer=True)}
-        rows.append(row)
-    return rows
-
-
-def check_samples(path):
-    """samples.csv is not drawn, but a damaged one means a damaged run."""
-    lines = read_lines(path, csv_file=True)
-    header = lines[0][1].split(",")
-    missing = [c for c in SAMPLES_COLUMNS if c not in header]
-    if missing:
-        raise InputError("%s:1: header lacks %s" % (path, ",".join(missing)))
-    col = {name: i for i, name in enumerate(header)}
-    integers = ("tasks", "run", "sample")
-    for num, line in lines[1:]:
-        where = "%s:%d" % (path, num)
-        fields = line.split(",")
-        if len(fields) != len(header):
-            raise InputError("%s: %d fields, the header has %d (truncated or malformed line)"
-                             % (where, len(fields), len(header)))
-        if fields[col["mode"]] not in MODES:
-            raise InputError("%s: mode is %r" % (where, fields[col["mode"]]))
-        if fields[col["phase"]] not in ("warmup", "measure"):
-            raise InputError("%s: phase is %r" % (where, fields[col["phase"]]))
-        for name in SAMPLES_COLUMNS:
-            if name in ("mode", "phase"):
-                continue
-            parse_number(fields[col[name]], where, name, integer=name in integers,
-                         empty_ok=name.startswith("idle"))
+    meta, rows, empty = {}, [], None
+    for line in run_tool("summary", ["--format", "plot", path]).splitlines():
+        f = line.split("\t")
+        if f[0] == "meta":
+            meta[f[1].strip()] = "\t".join(f[2:])
+        elif f[0] == "empty":
+            empty = f[1]
+        elif f[0] == "row":
+            row = {"tasks": int(f[1]), "linear": num(f[2])}
+            for i, mode in enumerate(MODES):
+                mean, idle, sd, ci, n = f[3 + 5 * i: 8 + 5 * i]
+                row[mode] = None if mean == "" else {
+                    "mean": num(mean), "idle": num(idle), "sd": num(sd), "ci": num(ci),
+                    "n": num(n, integer=True)}
+            rows.append(row)
+    return meta, rows, empty
 
 
 class Run:
@@ -179,23 +117,9 @@ class Run:
         self.error = None       # why it cannot be drawn (an input error)
         self.empty = None       # why there is nothing to draw (not an error)
         try:
-            self.meta = read_meta(os.path.join(path, "meta"))
-            summary = os.path.join(path, "summary.csv")
-            if not os.path.exists(summary):
-                self.empty = "no summary.csv"
-                if self.status == "complete":
-                    raise InputError("%s: missing, but meta says status=complete" % summary)
-            else:
-                self.rows = read_summary(summary)
-                if not self.rows:
-                    self.empty = "no completed point in summary.csv"
-            samples = os.path.join(path, "samples.csv")
-            if os.path.exists(samples):
-                check_samples(samples)
+            self.meta, self.rows, self.empty = read_run(path)
         except InputError as e:
             self.error = str(e)
-        except OSError as e:
-            self.error = "%s: %s" % (e.filename or path, e.strerror)
 
     status = property(lambda self: self.meta.get("status", "") or "unknown")
     label = property(lambda self: self.meta.get("label", "") or self.run_id)
@@ -307,65 +231,22 @@ def x_fraction(x, xmin, xmax, logx):
     return (x - xmin) / (xmax - xmin)
 
 
-def _betacf(a, b, x):
-    """Continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 300):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1.0 + num * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-12:
-            break
-    return h
-
-
-def _ibeta(a, b, x):
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                     + a * math.log(x) + b * math.log(1.0 - x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
-def t975(df):
-    """Student's t quantile for a two-sided 95% interval with df degrees of freedom."""
-    lo, hi = 0.0, 1000.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if _ibeta(df / 2.0, 0.5, df / (df + mid * mid)) > 0.05:   # two-sided tail mass
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-def relative_change(a, b):
-    """(change %, CI half-width %) of b against a, or None. Pooled-variance Student's t on
-    the difference of the means, as ministat does; expressed relative to a's mean."""
-    if a["mean"] <= 0:
-        return None
-    change = 100.0 * (b["mean"] - a["mean"]) / a["mean"]
-    na, nb = a["n"] or 0, b["n"] or 0
-    if na >= 2 and nb >= 2 and a["sd"] is not None and b["sd"] is not None:
-        df = na + nb - 2
-        pooled = ((na - 1) * a["sd"] ** 2 + (nb - 1) * b["sd"] ** 2) / df
-        half = t975(df) * math.sqrt(pooled * (1.0 / na + 1.0 / nb))
-    elif a["ci"] is not None and b["ci"] is not None:
-        half = math.hypot(a["ci"], b["ci"])
-    else:
-        half = 0.0
-    return change, 100.0 * half / a["mean"]
+def compare_changes(base, run):
+    """{(mode, tasks): (change %, CI half-width %)} of run against base: sb-compare's
+    own figures (--format csv, never gating), so the plot shows what compare prints."""
+    lines = run_tool("compare", ["--format", "csv", "--force", "--fail-on", "never",
+                                 base.path, run.path]).splitlines()
+    if not lines:
+        return {}
+    col = {name: i for i, name in enumerate(lines[0].split(","))}
+    changes = {}
+    for line in lines[1:]:
+        f = line.split(",")
+        if f[col["change_pct"]] == "" or f[col["change_pm_pct"]] == "":
+            continue
+        changes[(f[col["mode"]], int(f[col["tasks"]]))] = (
+            float(f[col["change_pct"]]), float(f[col["change_pm_pct"]]))
+    return changes
 
 
 # ---------------------------------------------------------------- gnuplot
@@ -627,14 +508,13 @@ def compare_prelude(runs, logx_override):
     n_rel = 0
     lows, highs = [0.0], [0.0]
     for i, run in enumerate(runs[1:], 2):
+        changes = compare_changes(base, run)
         for m in run.modes():
-            basis = dict(base.series(m))
             rel = []
-            for t, v in run.series(m):
-                if t in basis:
-                    change = relative_change(basis[t], v)
-                    if change:
-                        rel.append((t, change[0], change[0] - change[1], change[0] + change[1]))
+            for t, _ in run.series(m):
+                change = changes.get((m, t))
+                if change:
+                    rel.append((t, change[0], change[0] - change[1], change[0] + change[1]))
             if rel:
                 n_rel += 1
                 lows += [r[2] for r in rel]

@@ -219,4 +219,18 @@ exits 3 "compare.sh cannot build: environment error"
 grep -q "make is not installed" "$tmp/err"
 ok $? "and says why"
 
+# One independence rule (SB_INDEPENDENT_RUNS, 2): with 2 runs a point, the run
+# means are compared, as sb-summary and the plots use them.
+for d in base-20260101T000000 new-20260102T000000; do
+	mkdir -p "$tmp/two/unix1/$d"
+	cp "$R/$d/meta" "$tmp/two/unix1/$d/"
+	awk -F, '$3 != 3' "$R/$d/samples.csv" >"$tmp/two/unix1/$d/samples.csv"
+done
+run "$tmp/two/unix1/base-20260101T000000" "$tmp/two/unix1/new-20260102T000000"
+exits 1 "2 runs a point: the planted regression is found"
+has "compared: the means of independent runs"
+ok $? "2 runs a point: the run means are compared"
+! grep -q "per-second samples are compared" "$tmp/err"
+ok $? "2 runs a point: no note about correlated samples"
+
 echo "1..$n"

@@ -39,7 +39,7 @@ run "$P" --results "$tmp/r"
 is "$rc" 2 "malformed results: exit 2 at the end"
 like "$err" "unix1/trunc-20260105T110000/summary.csv:5: last line has no newline: the file is truncated" \
 	"a truncated summary.csv is named with its line"
-like "$err" "pipe1/garbled-20260105T120000/samples.csv:9: ops_per_s is '12x4', not a number" \
+like "$err" "pipe1/garbled-20260105T120000/samples.csv:9: ops_per_s '12x4' is not a non-negative number" \
 	"a malformed samples.csv is named with its line"
 ok $([ -s "$tmp/r/unix1/good-20260105T100000/scaling.png" ]; echo $?) "the good run is still drawn"
 ok $([ ! -e "$tmp/r/unix1/trunc-20260105T110000/scaling.png" ]; echo $?) "the bad ones are skipped"
@@ -56,7 +56,7 @@ run "$P" --results "$tmp/r" --terminal unix1/good-20260105T100000
 like "$rc:$err" "^2:.*summary.csv:4: 16 fields, the header has 17" "a row with a field missing is named"
 cp "$tmp/summary.csv" "$S"; sed -i '3s/^1,[0-9.]*,/1,1.2.3,/' "$S"
 run "$P" --results "$tmp/r" --terminal unix1/good-20260105T100000
-like "$rc:$err" "^2:.*summary.csv:3: processes is '1.2.3', not a number" "a malformed number is named"
+like "$rc:$err" "^2:.*summary.csv:3: processes '1.2.3' is not a non-negative number" "a malformed number is named"
 cp "$tmp/summary.csv" "$S"; sed -i '1s/^tasks,processes/tasks,procs/' "$S"
 run "$P" --results "$tmp/r" --terminal unix1/good-20260105T100000
 like "$rc:$err" "^2:.*summary.csv:1: header does not start with tasks,processes," "a wrong header is named"

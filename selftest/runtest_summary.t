@@ -55,4 +55,27 @@ rc=0
 "$S" 2>/dev/null || rc=$?
 is "$rc" 2 "no argument exits 2"
 
+# The views runtest.sh shows, from a run directory. --values: the run means of
+# processes at 2 tasks (3 runs) are 210, 230, 250: mean 230, s 20,
+# t(2) 4.303: half-width 49.69, 21.60% of the mean.
+mkdir "$T/run"
+cp "$D/samples.csv" "$T/run/samples.csv"
+is "$("$S" --point processes:2 --values "$T/run")" "3 230.000000 21.60" "--values: runs, mean of the run means, half-width %"
+is "$("$S" --point threads:4 --values "$T/run")" "1 500.000000 -" "--values: one run: no interval"
+is "$("$S" --point processes:4 --values "$T/run")" "0 - -" "--values: an absent point"
+is "$("$S" --point threads:4 "$T/run")" "500 ops/s" "--point: one sample: no interval"
+like "$("$S" --point processes:2 "$T/run")" '^230 ops/s ±[0-9.]+%$' "--point: the figure with its interval"
+is "$("$S" --point processes:3 "$T/run" | wc -c | tr -d ' ')" 0 "--point: nothing for an absent point"
+is "$("$S" --table "$T/run" | head -n 1)" "   tasks  processes      +-    threads      +-  vs linear" "--table: the header"
+is "$("$S" --table "$T/run" | wc -l | tr -d ' ')" 4 "--table: a row per point"
+mkdir "$T/none"
+head -n 1 "$D/samples.csv" >"$T/none/samples.csv"
+is "$("$S" --table "$T/none")" "  (no completed point)" "--table: no point"
+for a in "--point x:1" "--point processes:0" "--point processes" "--values" "--table -o $T/x"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$S" $a "$T/run" >/dev/null 2>&1 || rc=$?
+	is "$rc" 2 "$a: exit 2"
+done
+
 done_testing

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_load.h"
+#include "msg.h"
+#include "results.h"
 #include "compare_runs.h"
 
 enum verdict { V_NA, V_SAME, V_FASTER, V_SLOWER };
@@ -37,17 +38,11 @@ struct ctx {
 	int correlated;
 };
 
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
+/* Values a side needs: SB_INDEPENDENT_RUNS run means, or ministat's 3 samples. */
+static size_t needed(const struct row *r)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return code;
+	return r->means ? SB_INDEPENDENT_RUNS : SB_MINISTAT_MINVALUES;
 }
 
 static const char *verdict_word(const struct row *r)
@@ -60,7 +55,7 @@ static const char *verdict_word(const struct row *r)
 	case V_SAME:
 		return "no difference proven";
 	default:
-		return r->bv->n < SB_MINISTAT_MINVALUES || r->xv->n < SB_MINISTAT_MINVALUES ?
+		return r->bv->n < needed(r) || r->xv->n < needed(r) ?
 		       "n/a: fewer than 3 values" : "n/a: base is 0";
 	}
 }
@@ -102,8 +97,7 @@ static void compare_pair(struct pair *pr, const struct sb_cmp_opts *o)
 		r->xv = r->means ? &xp->means : &xp->samples;
 		if (!r->means)
 			pr->correlated = 1;
-		if (r->bv->n < SB_MINISTAT_MINVALUES || r->xv->n < SB_MINISTAT_MINVALUES ||
-		    !(r->bv->st.mean > 0) ||
+		if (r->bv->n < needed(r) || r->xv->n < needed(r) || !(r->bv->st.mean > 0) ||
 		    sb_tdiff(r->bv->n, r->bv->st.mean, r->bv->var, r->xv->n, r->xv->st.mean,
 			     r->xv->var, o->conf, &r->d) != 0) {
 			r->v = V_NA;
@@ -405,7 +399,7 @@ static void print_curves(const struct ctx *c)
 }
 
 static const char correlated_note[] =
-	"per-second samples are compared where a side has fewer than 3 runs of a point; "
+	"per-second samples are compared where a side has fewer than 2 runs of a point; "
 	"samples of one run are correlated, so the +/- figures are too narrow and "
 	"differences look more certain than they are: make both runs with runtest.sh "
 	"--repeat 3 (or more) to compare the means of independent runs";
@@ -548,48 +542,41 @@ static int parse_point(const char *spec, char *mode, size_t mlen, long *tasks)
 }
 
 /* --point: ministat's full block for one point, base first. */
-static int report_point(struct ctx *c, char *err, size_t errlen)
+/*
+ * The point's values in every run, into vals[]: per-run means only when
+ * every run has them, else the samples. Returns 0, or 2 with a message.
+ */
+static int point_values(struct ctx *c, const char *mode, long tasks,
+			const struct sb_point **pts, const struct sb_values **vals, int *means,
+			char *err, size_t errlen)
 {
-	struct sb_mset sets[SB_MINISTAT_MAXSETS];
-	struct sb_mset *ptrs[SB_MINISTAT_MAXSETS];
-	struct sb_mopts mo = c->o->mopts;
-	const struct sb_point *pts[SB_MINISTAT_MAXSETS];
-	const struct sb_values *vals[SB_MINISTAT_MAXSETS];
-	char mode[32], verr[256];
-	long tasks;
-	int rc = 0, n = 0, md = c->o->format == SB_CMP_MARKDOWN, means = 1;
-
-	if (c->o->format == SB_CMP_CSV)
-		return fail(err, errlen, 2, "--point has no csv form: use text or markdown");
-	if (parse_point(c->o->point, mode, sizeof(mode), &tasks) != 0)
-		return fail(err, errlen, 2, "--point '%s': expected MODE:TASKS, e.g. processes:4",
-			    c->o->point);
-	if (c->nruns > SB_MINISTAT_MAXSETS)
-		return fail(err, errlen, 2, "--point shows at most %d runs, %d given",
-			    SB_MINISTAT_MAXSETS, c->nruns);
+	*means = 1;
 	for (int i = 0; i < c->nruns; i++) {
 		pts[i] = sb_run_find(&c->runs[i], mode, tasks);
 		if (pts[i] == NULL)
-			return fail(err, errlen, 2, "%s has no point %s:%ld", c->runs[i].dir, mode,
-				    tasks);
-		means &= pts[i]->means.n > 0;
+			return sb_fail(err, errlen, 2, "%s has no point %s:%ld", c->runs[i].dir, mode,
+				       tasks);
+		*means &= pts[i]->means.n > 0;
 	}
-	/* One kind for every set: per-run means only when every run has them. */
 	for (int i = 0; i < c->nruns; i++) {
-		vals[i] = means ? &pts[i]->means : &pts[i]->samples;
+		vals[i] = *means ? &pts[i]->means : &pts[i]->samples;
 		if (vals[i]->n < SB_MINISTAT_MINVALUES)
-			return fail(err, errlen, 2, "%s: point %s:%ld has %zu value%s; at least %d are "
-				    "needed", c->runs[i].dir, mode, tasks, vals[i]->n,
-				    vals[i]->n == 1 ? "" : "s", SB_MINISTAT_MINVALUES);
+			return sb_fail(err, errlen, 2, "%s: point %s:%ld has %zu value%s; at least %d are "
+				       "needed", c->runs[i].dir, mode, tasks, vals[i]->n,
+				       vals[i]->n == 1 ? "" : "s", SB_MINISTAT_MINVALUES);
 	}
-	c->correlated = !means;
-	/* The verdict of this one point decides the exit code. */
+	return 0;
+}
+
+/* The verdict of this one point decides the exit code: every pair keeps its row of base. */
+static void keep_point_rows(struct ctx *c, const struct sb_point *base)
+{
 	for (int i = 1; i < c->nruns; i++) {
 		struct pair *pr = &c->pairs[i - 1];
 		size_t keep = 0;
 
 		for (size_t k = 0; k < pr->nrows; k++)
-			if (pr->rows[k].b == pts[0])
+			if (pr->rows[k].b == base)
 				pr->rows[keep++] = pr->rows[k];
 		pr->nrows = keep;
 		pr->nfaster = pr->nslower = pr->nsame = pr->nna = pr->nregress = pr->nchange = 0;
@@ -604,30 +591,61 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 			pr->nregress += r->counts && r->v == V_SLOWER;
 		}
 	}
-	for (; n < c->nruns; n++) {
-		char *name;
-		size_t len = strlen(c->runs[n].dir) + 64;
+}
 
-		name = malloc(len);
-		if (name == NULL) {
-			rc = fail(err, errlen, 3, "out of memory");
+/* Run n's values as ministat data set *set, named by run and point. Returns 0, 2 or 3. */
+static int point_set(struct ctx *c, int n, const struct sb_values *vals, const char *mode,
+		     long tasks, int means, struct sb_mset *set, char *err, size_t errlen)
+{
+	size_t len = strlen(c->runs[n].dir) + 64;
+	char *name = malloc(len), verr[256];
+	int rc;
+
+	if (name == NULL)
+		return sb_fail(err, errlen, 3, "out of memory");
+	snprintf(name, len, "%s %s:%ld (%s)", c->runs[n].dir, mode, tasks,
+		 means ? "per-run means" : "samples");
+	rc = sb_mset_init(set, name) != 0 ? 3 : 0;
+	free(name);
+	for (size_t k = 0; rc == 0 && k < vals->n; k++)
+		if (sb_mset_add(set, vals->v[k]) != 0)
+			rc = 3;
+	if (rc == 0)
+		rc = sb_mset_finish(set, c->runs[n].dir, verr, sizeof(verr));
+	if (rc == 0)
+		return 0;
+	sb_mset_free(set);
+	return rc == 3 ? sb_fail(err, errlen, 3, "out of memory") : sb_fail(err, errlen, rc, "%s", verr);
+}
+
+static int report_point(struct ctx *c, char *err, size_t errlen)
+{
+	struct sb_mset sets[SB_MINISTAT_MAXSETS];
+	struct sb_mset *ptrs[SB_MINISTAT_MAXSETS];
+	struct sb_mopts mo = c->o->mopts;
+	const struct sb_point *pts[SB_MINISTAT_MAXSETS];
+	const struct sb_values *vals[SB_MINISTAT_MAXSETS];
+	char mode[32];
+	long tasks;
+	int rc = 0, n = 0, md = c->o->format == SB_CMP_MARKDOWN, means = 1;
+
+	if (c->o->format == SB_CMP_CSV)
+		return sb_fail(err, errlen, 2, "--point has no csv form: use text or markdown");
+	if (parse_point(c->o->point, mode, sizeof(mode), &tasks) != 0)
+		return sb_fail(err, errlen, 2, "--point '%s': expected MODE:TASKS, e.g. processes:4",
+			    c->o->point);
+	if (c->nruns > SB_MINISTAT_MAXSETS)
+		return sb_fail(err, errlen, 2, "--point shows at most %d runs, %d given",
+			    SB_MINISTAT_MAXSETS, c->nruns);
+	rc = point_values(c, mode, tasks, pts, vals, &means, err, errlen);
+	if (rc != 0)
+		return rc;
+	c->correlated = !means;
+	keep_point_rows(c, pts[0]);
+	for (; n < c->nruns; n++) {
+		rc = point_set(c, n, vals[n], mode, tasks, means, &sets[n], err, errlen);
+		if (rc != 0)
 			goto out;
-		}
-		snprintf(name, len, "%s %s:%ld (%s)", c->runs[n].dir, mode, tasks,
-			 means ? "per-run means" : "samples");
-		rc = sb_mset_init(&sets[n], name) != 0 ? 3 : 0;
-		free(name);
-		for (size_t k = 0; rc == 0 && k < vals[n]->n; k++)
-			if (sb_mset_add(&sets[n], vals[n]->v[k]) != 0)
-				rc = 3;
-		if (rc == 0)
-			rc = sb_mset_finish(&sets[n], c->runs[n].dir, verr, sizeof(verr));
-		if (rc != 0) {
-			sb_mset_free(&sets[n]);
-			rc = rc == 3 ? fail(err, errlen, 3, "out of memory") :
-			     fail(err, errlen, rc, "%s", verr);
-			goto out;
-		}
 		ptrs[n] = &sets[n];
 	}
 	mo.conf = c->o->conf;
@@ -642,7 +660,7 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 	}
 	rc = sb_ministat_print(c->out, ptrs, n, &mo);
 	if (rc != 0) {
-		rc = fail(err, errlen, rc, "out of memory drawing the plot");
+		rc = sb_fail(err, errlen, rc, "out of memory drawing the plot");
 		goto out;
 	}
 	if (md) {
@@ -670,20 +688,20 @@ static int check_runs(struct ctx *c, char *err, size_t errlen)
 		const struct sb_run *r = &c->runs[i];
 
 		if (strcmp(r->status, "complete") != 0 && !c->o->force)
-			return fail(err, errlen, 2, "%s: the run's status is %s, not complete; "
+			return sb_fail(err, errlen, 2, "%s: the run's status is %s, not complete; "
 				    "--force compares it anyway", r->dir, r->status);
 		if (i > 0 && strcmp(r->test, b->test) != 0 && !c->o->force)
-			return fail(err, errlen, 2, "different testcases: %s is %s, %s is %s; "
+			return sb_fail(err, errlen, 2, "different testcases: %s is %s, %s is %s; "
 				    "--force compares them anyway", b->dir, b->test, r->dir, r->test);
 	}
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];
 
 		if (pr->nrows == 0 && !c->o->force)
-			return fail(err, errlen, 2, "%s and %s have no point (mode, tasks) in common; "
+			return sb_fail(err, errlen, 2, "%s and %s have no point (mode, tasks) in common; "
 				    "--force compares them anyway", b->dir, pr->x->dir);
 		if (pr->nrows > 0 && pr->nna == pr->nrows && !c->o->force)
-			return fail(err, errlen, 2, "%s and %s: no common point has at least %d "
+			return sb_fail(err, errlen, 2, "%s and %s: no common point has at least %d "
 				    "values in both; --force compares them anyway", b->dir,
 				    pr->x->dir, SB_MINISTAT_MINVALUES);
 	}
@@ -725,7 +743,7 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 	c.runs = calloc((size_t)n, sizeof(*c.runs));
 	c.pairs = calloc((size_t)n, sizeof(*c.pairs));
 	if (c.runs == NULL || c.pairs == NULL) {
-		rc = fail(err, errlen, 3, "out of memory");
+		rc = sb_fail(err, errlen, 3, "out of memory");
 		goto out;
 	}
 	for (; c.nruns < n; c.nruns++) {
@@ -743,7 +761,7 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 		pr->x = &c.runs[i];
 		pr->rows = calloc(c.runs[0].npts + 1, sizeof(*pr->rows));
 		if (pr->rows == NULL) {
-			rc = fail(err, errlen, 3, "out of memory");
+			rc = sb_fail(err, errlen, 3, "out of memory");
 			goto out;
 		}
 		compare_pair(pr, o);

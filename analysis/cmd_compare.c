@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "compare_runs.h"
+#include "msg.h"
 #include "ministat.h"
 
 #define PROG "compare"
@@ -44,21 +45,6 @@ static const char usage_text[] =
 	"\n"
 	"Exit: 0 no significant regression beyond the threshold, 1 at least one,\n"
 	"2 usage or input error, 3 environment error.\n";
-
-static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
-
-static void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
 
 static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
@@ -137,7 +123,7 @@ static int default_width(void)
 static void finish_output(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout))
-		die(3, "cannot write the output: %s", strerror(errno));
+		sb_die(3, "cannot write the output: %s", strerror(errno));
 }
 
 static int ministat_main(int nfiles, char **files, int column, const char *delim,
@@ -162,7 +148,7 @@ static int ministat_main(int nfiles, char **files, int column, const char *delim
 		} else {
 			fp[i] = fopen(name, "r");
 			if (fp[i] == NULL)
-				die(2, "cannot open %s: %s", name, strerror(errno));
+				sb_die(2, "cannot open %s: %s", name, strerror(errno));
 		}
 	}
 	for (int i = 0; i < nsets; i++) {
@@ -171,19 +157,19 @@ static int ministat_main(int nfiles, char **files, int column, const char *delim
 		const char *what = fp[i] == stdin ? "<stdin>" : legend;
 
 		if (sb_mset_init(&sets[i], legend) != 0)
-			die(3, "out of memory");
+			sb_die(3, "out of memory");
 		rc = sb_mset_read(fp[i], what, column, delim, &sets[i], err, sizeof(err));
 		if (fp[i] != stdin)
 			fclose(fp[i]);
 		if (rc == 0)
 			rc = sb_mset_finish(&sets[i], what, err, sizeof(err));
 		if (rc != 0)
-			die(rc, "%s", err);
+			sb_die(rc, "%s", err);
 		ptrs[i] = &sets[i];
 	}
 	rc = sb_ministat_print(stdout, ptrs, nsets, mo);
 	if (rc != 0)
-		die(rc, "out of memory drawing the plot");
+		sb_die(rc, "out of memory drawing the plot");
 	finish_output();
 	for (int i = 0; i < nsets; i++)
 		sb_mset_free(&sets[i]);
@@ -194,7 +180,38 @@ enum {
 	OPT_FORMAT = 256, OPT_POINT, OPT_THRESHOLD, OPT_FAIL_ON, OPT_FORCE, OPT_HELP
 };
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct cli {
+	struct sb_mopts mo;
+	struct sb_cmp_opts co;
+	const char *delim, *run_only, *file_only;	/* an option of one kind of operand */
+	int column;
+};
+
+static enum sb_cmp_format parse_format(const char *arg)
+{
+	if (strcmp(arg, "text") == 0)
+		return SB_CMP_TEXT;
+	if (strcmp(arg, "markdown") == 0)
+		return SB_CMP_MARKDOWN;
+	if (strcmp(arg, "csv") == 0)
+		return SB_CMP_CSV;
+	usage_error("--format '%s': expected text, markdown or csv", arg);
+}
+
+static enum sb_fail_on parse_fail_on(const char *arg)
+{
+	if (strcmp(arg, "regression") == 0)
+		return SB_FAIL_REGRESSION;
+	if (strcmp(arg, "change") == 0)
+		return SB_FAIL_CHANGE;
+	if (strcmp(arg, "never") == 0)
+		return SB_FAIL_NEVER;
+	usage_error("--fail-on '%s': expected regression, change or never", arg);
+}
+
+/* The options into *o; returns optind (the first operand). --help exits here. */
+static int parse_args(int argc, char **argv, struct cli *o)
 {
 	static const struct option longopts[] = {
 		{ "confidence", required_argument, NULL, 'c' },
@@ -206,83 +223,64 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct sb_mopts mo = { .width = -1, .conf = 95 };
-	struct sb_cmp_opts co = { .format = SB_CMP_TEXT, .fail_on = SB_FAIL_REGRESSION };
-	const char *delim = " \t", *run_only = NULL, *file_only = NULL;
-	int column = 1, c, ndirs = 0;
-	struct stat st;
+	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":AC:c:d:nqsw:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
-			mo.no_plot = 1;
+			o->mo.no_plot = 1;
 			break;
 		case 'C':
-			column = (int)parse_long("-C", optarg, 1, INT_MAX);
-			file_only = "-C";
+			o->column = (int)parse_long("-C", optarg, 1, INT_MAX);
+			o->file_only = "-C";
 			break;
 		case 'c':
-			mo.conf = parse_level("-c", optarg);
+			o->mo.conf = parse_level("-c", optarg);
 			break;
 		case 'd':
 			if (*optarg == '\0')
 				usage_error("-d: the delimiter list is empty");
-			delim = optarg;
-			file_only = "-d";
+			o->delim = optarg;
+			o->file_only = "-d";
 			break;
 		case 'n':
-			mo.stats_only = 1;
+			o->mo.stats_only = 1;
 			break;
 		case 'q':
-			mo.quiet = 1;
+			o->mo.quiet = 1;
 			break;
 		case 's':
-			mo.separate = 1;
+			o->mo.separate = 1;
 			break;
 		case 'w':
-			mo.width = (int)parse_long("-w", optarg, 2, 100000);
+			o->mo.width = (int)parse_long("-w", optarg, 2, 100000);
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "text") == 0)
-				co.format = SB_CMP_TEXT;
-			else if (strcmp(optarg, "markdown") == 0)
-				co.format = SB_CMP_MARKDOWN;
-			else if (strcmp(optarg, "csv") == 0)
-				co.format = SB_CMP_CSV;
-			else
-				usage_error("--format '%s': expected text, markdown or csv", optarg);
-			run_only = "--format";
+			o->co.format = parse_format(optarg);
+			o->run_only = "--format";
 			break;
 		case OPT_POINT:
-			co.point = optarg;
-			run_only = "--point";
+			o->co.point = optarg;
+			o->run_only = "--point";
 			break;
 		case OPT_THRESHOLD:
-			co.threshold = parse_pct("--threshold", optarg);
-			run_only = "--threshold";
+			o->co.threshold = parse_pct("--threshold", optarg);
+			o->run_only = "--threshold";
 			break;
 		case OPT_FAIL_ON:
-			if (strcmp(optarg, "regression") == 0)
-				co.fail_on = SB_FAIL_REGRESSION;
-			else if (strcmp(optarg, "change") == 0)
-				co.fail_on = SB_FAIL_CHANGE;
-			else if (strcmp(optarg, "never") == 0)
-				co.fail_on = SB_FAIL_NEVER;
-			else
-				usage_error("--fail-on '%s': expected regression, change or never",
-					    optarg);
-			run_only = "--fail-on";
+			o->co.fail_on = parse_fail_on(optarg);
+			o->run_only = "--fail-on";
 			break;
 		case OPT_FORCE:
-			co.force = 1;
-			run_only = "--force";
+			o->co.force = 1;
+			o->run_only = "--force";
 			break;
 		case 'h':
 		case OPT_HELP:
 			fputs(usage_text, stdout);
 			finish_output();
-			return 0;
+			exit(0);
 		case ':':
 			usage_error("option %s needs a value", argv[optind - 1]);
 		default:
@@ -291,37 +289,52 @@ int main(int argc, char **argv)
 			usage_error("unknown option %s", argv[optind - 1]);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (mo.width < 0)
-		mo.width = default_width();
+	return optind;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli o = {
+		.mo = { .width = -1, .conf = 95 },
+		.co = { .format = SB_CMP_TEXT, .fail_on = SB_FAIL_REGRESSION },
+		.delim = " \t", .column = 1,
+	};
+	int ndirs = 0, first;
+	struct stat st;
+	char err[ERRLEN];
+
+	sb_msg_prog(PROG);
+	first = parse_args(argc, argv, &o);
+	argc -= first;
+	argv += first;
+	if (o.mo.width < 0)
+		o.mo.width = default_width();
 
 	for (int i = 0; i < argc; i++)
 		if (strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
 			ndirs++;
 	if (ndirs == 0) {
-		if (run_only != NULL)
+		if (o.run_only != NULL)
 			usage_error("%s applies to run directories, not to files of numbers",
-				    run_only);
-		return ministat_main(argc, argv, column, delim, &mo);
+				    o.run_only);
+		return ministat_main(argc, argv, o.column, o.delim, &o.mo);
 	}
 	for (int i = 0; i < argc && ndirs != argc; i++)
 		if (stat(argv[i], &st) != 0)
-			die(2, "cannot open %s: %s", argv[i], strerror(errno));
+			sb_die(2, "cannot open %s: %s", argv[i], strerror(errno));
 	if (ndirs != argc)
 		usage_error("give either files of numbers or run directories, not both");
 	if (argc < 2)
 		usage_error("run mode needs a BASE and at least one NEW run directory");
-	if (file_only != NULL)
-		usage_error("%s applies to files of numbers, not to run directories", file_only);
-	co.mopts = mo;
-	co.conf = mo.conf;
+	if (o.file_only != NULL)
+		usage_error("%s applies to files of numbers, not to run directories", o.file_only);
+	o.co.mopts = o.mo;
+	o.co.conf = o.mo.conf;
 	{
-		char err[ERRLEN];
-		int rc = sb_compare_runs(argc, argv, &co, stdout, err, sizeof(err));
+		int rc = sb_compare_runs(argc, argv, &o.co, stdout, err, sizeof(err));
 
 		if (rc >= 2)
-			die(rc, "%s", err);
+			sb_die(rc, "%s", err);
 		finish_output();
 		return rc;
 	}

@@ -12,6 +12,17 @@ struct sb_stats {
 	double min, max;
 };
 
+/*
+ * The one independence rule: a point measured in this many runs or more is
+ * described by its runs' means (independent values); below, by its samples.
+ * Used by sb-summary, sb-compare and (through them) the plots.
+ */
+#define SB_INDEPENDENT_RUNS 2
+static inline int sb_runs_independent(size_t nruns)
+{
+	return nruns >= SB_INDEPENDENT_RUNS;
+}
+
 /* Summarise v[0..n-1] (v is not modified). Returns -1 when n == 0. */
 int sb_stats_compute(const double *v, size_t n, struct sb_stats *out);
 

@@ -1,0 +1,634 @@
+/* sb-summary: samples.csv of a run -> summary.csv (will-it-scale's columns, then statistics per mode). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "results.h"
+#include "stats.h"
+
+#define PROG "sb-summary"
+#define CONF 95.0
+
+enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_ENV = 3 };
+enum { PROCESSES = SB_PROCESSES, THREADS = SB_THREADS, NMODES = SB_NMODES };
+#define mode_name sb_mode_name
+
+static const char usage_text[] =
+	"usage: sb-summary [-o FILE] SAMPLES_CSV\n"
+	"       sb-summary --point MODE:TASKS [--values] RUNDIR\n"
+	"       sb-summary --table RUNDIR\n"
+	"       sb-summary --format plot RUNDIR\n"
+	"Reads a run's samples.csv and writes its summary.csv (results/README.md)\n"
+	"to standard output, or to FILE through a temporary name and a rename.\n"
+	"--point: the point's progress figure (\"4.81M ops/s \302\261""0.4%\"), nothing when\n"
+	"absent; with --values \"RUNS MEAN HALF_PCT\" (HALF_PCT: the 95% interval's\n"
+	"half-width across run means, percent of the mean; \"-\" below 2 runs).\n"
+	"--table: the end-of-sweep table of the run (up to 12 points).\n"
+	"--format plot: the run's meta, summary.csv rows and peaks, checked, for plot.py.\n";
+
+/* One measured sample. */
+struct row {
+	unsigned long tasks, run;
+	int mode;
+	double rate;
+	double idle;		/* NAN when the runner could not measure it */
+};
+
+/* The statistics of one (mode, tasks) point. */
+struct point {
+	int present;
+	struct sb_stats s;
+	double ci;		/* NAN when n < 2 */
+	double idle;		/* NAN when no sample had it */
+	size_t nruns;		/* distinct runs */
+};
+
+
+static void *xrealloc(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		sb_die(EXIT_ENV, "out of memory");
+	p = realloc(p, n * size);
+	if (!p && n)
+		sb_die(EXIT_ENV, "out of memory");
+	return p;
+}
+
+struct rows {
+	struct row *v;
+	size_t n, cap;
+};
+
+static int add_row(void *ctx, const struct sb_sample *smp)
+{
+	struct rows *rs = ctx;
+
+	if (rs->n == rs->cap) {
+		size_t nc = rs->cap ? rs->cap * 2 : 256;
+		struct row *nv = nc <= SIZE_MAX / sizeof(*nv) ? realloc(rs->v, nc * sizeof(*nv)) : NULL;
+
+		if (!nv)
+			return -1;
+		rs->v = nv;
+		rs->cap = nc;
+	}
+	rs->v[rs->n++] = (struct row){ .tasks = (unsigned long)smp->tasks,
+				       .run = (unsigned long)smp->run, .mode = smp->mode,
+				       .rate = smp->rate, .idle = smp->idle };
+	return 0;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->tasks != y->tasks)
+		return x->tasks < y->tasks ? -1 : 1;
+	if (x->mode != y->mode)
+		return x->mode < y->mode ? -1 : 1;
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return 0;
+}
+
+/*
+ * r[0..n-1]: the samples of one (mode, tasks), sorted by run. With several
+ * runs the values are the runs' means (independent), else the samples.
+ */
+static void compute(const struct row *r, size_t n, double *buf, struct point *p)
+{
+	size_t nv = 0, nidle = 0, i = 0;
+	double idle = 0;
+
+	while (i < n) {
+		size_t j = i;
+		double sum = 0;
+
+		for (; j < n && r[j].run == r[i].run; j++) {
+			sum += r[j].rate;
+			if (!isnan(r[j].idle)) {
+				idle += r[j].idle;
+				nidle++;
+			}
+		}
+		buf[nv++] = sum / (double)(j - i);
+		i = j;
+	}
+	if (sb_runs_independent(nv)) {
+		if (sb_stats_compute(buf, nv, &p->s) < 0)
+			sb_die(EXIT_ENV, "internal: no values");
+	} else {
+		for (i = 0; i < n; i++)
+			buf[i] = r[i].rate;
+		if (sb_stats_compute(buf, n, &p->s) < 0)
+			sb_die(EXIT_ENV, "internal: no values");
+	}
+	p->present = 1;
+	p->nruns = nv;
+	p->ci = p->s.n >= 2 ? sb_ci_halfwidth(&p->s, CONF) : NAN;
+	p->idle = nidle ? idle / (double)nidle : NAN;
+}
+
+static void put(FILE *out, double v)
+{
+	if (isnan(v))
+		fputs(",", out);
+	else
+		fprintf(out, ",%.6f", v);
+}
+
+/* One row of summary.csv: a task count's points in both modes. */
+struct line {
+	unsigned long tasks;
+	struct point p[NMODES];
+	double linear;		/* NAN when there is no 1-task point */
+};
+
+/* The summary's rows (tasks ascending) of the measured samples rows[0..n-1]. */
+static struct line *summarise(struct row *rows, size_t n, size_t *nlines)
+{
+	double *buf = xrealloc(NULL, n ? n : 1, sizeof(*buf));
+	struct line *lines = xrealloc(NULL, n ? n : 1, sizeof(*lines));
+	double best1 = NAN;
+	size_t i = 0, nl = 0;
+
+	if (n)
+		qsort(rows, n, sizeof(*rows), cmp_row);
+	while (i < n) {
+		struct line *l = &lines[nl++];
+
+		memset(l, 0, sizeof(*l));
+		l->tasks = rows[i].tasks;
+		while (i < n && rows[i].tasks == l->tasks) {
+			size_t j = i;
+			int m = rows[i].mode;
+
+			while (j < n && rows[j].tasks == l->tasks && rows[j].mode == m)
+				j++;
+			compute(rows + i, j - i, buf, &l->p[m]);
+			i = j;
+		}
+		/* linear: the better mode at 1 task, times tasks (rows are sorted, 1 comes first) */
+		if (l->tasks == 1)
+			for (int m = 0; m < NMODES; m++)
+				if (l->p[m].present && (isnan(best1) || l->p[m].s.mean > best1))
+					best1 = l->p[m].s.mean;
+		l->linear = isnan(best1) ? NAN : best1 * (double)l->tasks;
+	}
+	free(buf);
+	*nlines = nl;
+	return lines;
+}
+
+static void write_summary(FILE *out, const struct line *lines, size_t nl)
+{
+	fputs("tasks,processes,processes_idle,threads,threads_idle,linear", out);
+	for (int m = 0; m < NMODES; m++)
+		fprintf(out, ",%s_stddev,%s_ci,%s_min,%s_max,%s_n", mode_name[m], mode_name[m],
+			mode_name[m], mode_name[m], mode_name[m]);
+	fputs(",lkp_linear\n", out);
+	/* will-it-scale's first row; lkp_linear 0 so lkp-tests' parser sees linear 0 too */
+	fputs("0,0,100,0,100,0,,,,,,,,,,,0\n", out);
+
+	for (size_t i = 0; i < nl; i++) {
+		const struct line *l = &lines[i];
+
+		fprintf(out, "%lu", l->tasks);
+		for (int m = 0; m < NMODES; m++) {
+			put(out, l->p[m].present ? l->p[m].s.mean : NAN);
+			put(out, l->p[m].present ? l->p[m].idle : NAN);
+		}
+		put(out, l->linear);
+		for (int m = 0; m < NMODES; m++) {
+			const struct point *p = &l->p[m];
+
+			if (!p->present) {
+				fputs(",,,,,", out);
+				continue;
+			}
+			put(out, p->s.n >= 2 ? p->s.stddev : NAN);
+			put(out, p->ci);
+			put(out, p->s.min);
+			put(out, p->s.max);
+			fprintf(out, ",%zu", p->s.n);
+		}
+		/* lkp-tests reads linear from the last field; 0 there means "unknown" to it */
+		if (isnan(l->linear))
+			fputs(",0\n", out);
+		else
+			fprintf(out, ",%.6f\n", l->linear);
+	}
+}
+
+/* v as summary.csv holds it (6 decimals): the views show what the file says. */
+static double as_written(double v)
+{
+	char buf[64];
+
+	if (isnan(v))
+		return v;
+	snprintf(buf, sizeof(buf), "%.6f", v);
+	return strtod(buf, NULL);
+}
+
+/* v with a unit: 4.81M, 12.3K, 250; "-" for NAN. */
+static const char *human(double v, char *buf, size_t len)
+{
+	const char *u = "";
+
+	if (isnan(v))
+		return "-";
+	if (v >= 1e9) {
+		v /= 1e9;
+		u = "G";
+	} else if (v >= 1e6) {
+		v /= 1e6;
+		u = "M";
+	} else if (v >= 1e3) {
+		v /= 1e3;
+		u = "K";
+	}
+	snprintf(buf, len, v >= 100 ? "%.0f%s" : v >= 10 ? "%.1f%s" : "%.2f%s", v, u);
+	return buf;
+}
+
+/* The interval's half-width in percent of the mean: "0.4%", "" when unknown. */
+static const char *pct(double ci, double mean, char *buf, size_t len)
+{
+	if (isnan(ci) || isnan(mean) || mean == 0)
+		return "";
+	snprintf(buf, len, "%.1f%%", 100 * ci / mean);
+	return buf;
+}
+
+/* --table: the end-of-sweep table, up to 12 of the points, evenly spread. */
+static void print_table(FILE *out, const struct line *lines, size_t n)
+{
+	size_t k = n > 12 ? 12 : n, last = 0;
+
+	if (!n) {
+		fputs("  (no completed point)\n", out);
+		return;
+	}
+	fprintf(out, "  %6s %10s %7s %10s %7s %10s\n", "tasks", "processes", "+-", "threads", "+-",
+		"vs linear");
+	for (size_t j = 0; j < k; j++) {
+		size_t i = k > 1 ? 1 + (size_t)((double)j * (double)(n - 1) / (double)(k - 1) + 0.5) : 1;
+		const struct line *l = &lines[i - 1];
+		double v[NMODES], ci[NMODES], lin = as_written(l->linear), best;
+		char h[NMODES][32], c[NMODES][32], vs[32] = "-";
+
+		if (i == last)
+			continue;
+		last = i;
+		for (int m = 0; m < NMODES; m++) {
+			v[m] = l->p[m].present ? as_written(l->p[m].s.mean) : NAN;
+			ci[m] = l->p[m].present ? as_written(l->p[m].ci) : NAN;
+		}
+		best = !isnan(v[PROCESSES]) && (isnan(v[THREADS]) || v[PROCESSES] >= v[THREADS]) ?
+			v[PROCESSES] : v[THREADS];
+		if (!isnan(lin) && lin > 0 && !isnan(best))
+			snprintf(vs, sizeof(vs), "%.0f%%", 100 * best / lin);
+		fprintf(out, "  %6lu %10s %7s %10s %7s %10s\n", l->tasks,
+			human(v[PROCESSES], h[PROCESSES], sizeof(h[0])),
+			pct(ci[PROCESSES], v[PROCESSES], c[PROCESSES], sizeof(c[0])),
+			human(v[THREADS], h[THREADS], sizeof(h[0])),
+			pct(ci[THREADS], v[THREADS], c[THREADS], sizeof(c[0])), vs);
+	}
+}
+
+static const struct point *find_point(const struct line *lines, size_t n, int mode,
+				      unsigned long tasks)
+{
+	for (size_t i = 0; i < n; i++)
+		if (lines[i].tasks == tasks)
+			return lines[i].p[mode].present ? &lines[i].p[mode] : NULL;
+	return NULL;
+}
+
+/* --point: "4.81M ops/s \302\261""0.4%", nothing when the point is absent. */
+static void print_point(FILE *out, const struct point *p)
+{
+	char h[32];
+	double mean, ci;
+
+	if (!p)
+		return;
+	mean = as_written(p->s.mean);
+	ci = as_written(p->ci);
+	fprintf(out, "%s ops/s", human(mean, h, sizeof(h)));
+	if (!isnan(ci) && mean > 0)
+		fprintf(out, " \302\261%.1f%%", 100 * ci / mean);
+	fputc('\n', out);
+}
+
+/*
+ * --values: "RUNS MEAN HALF_PCT". MEAN is the mean of the run means (of the
+ * samples with one run); HALF_PCT "-" below SB_INDEPENDENT_RUNS runs or with
+ * a zero mean. An absent point: "0 - -".
+ */
+static void print_values(FILE *out, const struct point *p)
+{
+	if (!p) {
+		fputs("0 - -\n", out);
+		return;
+	}
+	fprintf(out, "%zu %.6f ", p->nruns, p->s.mean);
+	if (sb_runs_independent(p->nruns) && !isnan(p->ci) && p->s.mean > 0)
+		fprintf(out, "%.2f\n", 100 * p->ci / p->s.mean);
+	else
+		fputs("-\n", out);
+}
+
+/* FILE.tmp.XXXXXX in FILE's directory, with the mode a plain fopen would give. */
+static FILE *open_temp(const char *path, char **tmp)
+{
+	mode_t mask = umask(0);
+	FILE *f;
+	int fd;
+
+	umask(mask);
+	if (asprintf(tmp, "%s.tmp.XXXXXX", path) < 0)
+		sb_die(EXIT_ENV, "out of memory");
+	fd = mkstemp(*tmp);
+	if (fd < 0)
+		sb_die(EXIT_ENV, "cannot create a file next to %s: %s", path, strerror(errno));
+	sb_msg_remove_on_die(*tmp);
+	if (fchmod(fd, 0666 & ~mask) < 0)
+		sb_die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
+	f = fdopen(fd, "w");
+	if (!f)
+		sb_die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
+	return f;
+}
+
+static int no_row(void *ctx, const struct sb_sample *smp)
+{
+	(void)ctx;
+	(void)smp;
+	return 0;
+}
+
+struct plot_meta {
+	FILE *out;
+	int complete;		/* status=complete */
+};
+
+static int put_meta(void *ctx, const char *key, const char *value)
+{
+	struct plot_meta *pm = ctx;
+
+	if (strcmp(key, "status") == 0)
+		pm->complete = strcmp(value, "complete") == 0;
+	fprintf(pm->out, "meta\t%s\t%s\n", key, value);
+	return 0;
+}
+
+static void put_plot(FILE *out, double v)
+{
+	if (isnan(v))
+		fputs("\t", out);
+	else
+		fprintf(out, "\t%.17g", v);
+}
+
+/*
+ * --format plot RUNDIR: what plot/plot.py draws, checked here so that it reads
+ * nothing itself. Tab-separated records: "meta KEY VALUE" a line of meta;
+ * "row TASKS LINEAR" then per mode MEAN IDLE STDDEV CI N (empty when
+ * unknown) from summary.csv; "peak MODE TASKS MEAN"; "empty REASON" when
+ * there is nothing to draw. samples.csv, when there, is checked too.
+ */
+static void print_plot(FILE *out, const char *dir)
+{
+	char *meta = NULL, *summary = NULL, *samples = NULL, *text = NULL, err[PATH_MAX + 512];
+	struct plot_meta pm = { .out = out };
+	struct sb_summary_row *rows = NULL;
+	size_t n = 0;
+	struct stat st;
+	int rc;
+
+	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0 ||
+	    asprintf(&samples, "%s/samples.csv", dir) < 0)
+		sb_die(EXIT_ENV, "out of memory");
+	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
+	free(text);
+	if (rc != 0)
+		sb_die(rc, "%s", err);
+	if (stat(summary, &st) != 0) {
+		if (pm.complete)
+			sb_die(EXIT_USAGE, "%s: missing, but meta says status=complete", summary);
+		fputs("empty\tno summary.csv\n", out);
+	} else {
+		rc = sb_summary_read(summary, &rows, &n, err, sizeof(err));
+		if (rc != 0)
+			sb_die(rc, "%s", err);
+		if (!n)
+			fputs("empty\tno completed point in summary.csv\n", out);
+	}
+	if (stat(samples, &st) == 0) {
+		rc = sb_samples_read(samples, no_row, NULL, err, sizeof(err));
+		if (rc != 0)
+			sb_die(rc, "%s", err);
+	}
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "row\t%ld", rows[i].tasks);
+		put_plot(out, rows[i].linear);
+		for (int m = 0; m < NMODES; m++) {
+			put_plot(out, rows[i].mode[m].mean);
+			put_plot(out, rows[i].mode[m].idle);
+			put_plot(out, rows[i].mode[m].stddev);
+			put_plot(out, rows[i].mode[m].ci);
+			if (rows[i].mode[m].n)
+				fprintf(out, "\t%ld", rows[i].mode[m].n);
+			else
+				fputs("\t", out);
+		}
+		fputc('\n', out);
+	}
+	for (int m = 0; m < NMODES; m++) {
+		size_t best = n;
+
+		for (size_t i = 0; i < n; i++)
+			if (!isnan(rows[i].mode[m].mean) &&
+			    (best == n || rows[i].mode[m].mean > rows[best].mode[m].mean))
+				best = i;
+		if (best < n)
+			fprintf(out, "peak\t%s\t%ld\t%.17g\n", mode_name[m], rows[best].tasks,
+				rows[best].mode[m].mean);
+	}
+	free(rows);
+	free(meta);
+	free(summary);
+	free(samples);
+}
+
+/* --point's MODE:TASKS into mode and tasks, or a usage error. */
+static void parse_point(const char *arg, int *mode, unsigned long *tasks)
+{
+	const char *colon = strchr(arg, ':');
+	char *end;
+	size_t len = colon ? (size_t)(colon - arg) : 0;
+
+	*mode = -1;
+	for (int m = 0; m < NMODES && colon; m++)
+		if (strlen(mode_name[m]) == len && strncmp(arg, mode_name[m], len) == 0)
+			*mode = m;
+	if (*mode >= 0) {
+		errno = 0;
+		*tasks = strtoul(colon + 1, &end, 10);
+		if (colon[1] >= '0' && colon[1] <= '9' && !*end && !errno && *tasks > 0)
+			return;
+	}
+	sb_die(EXIT_USAGE, "--point '%s': expected MODE:TASKS (processes or threads, tasks at least 1); "
+	    "try 'sb-summary --help'", arg);
+}
+
+static void usage_error(const char *fmt, const char *what) __attribute__((noreturn));
+
+static void usage_error(const char *fmt, const char *what)
+{
+	fputs(usage_text, stderr);
+	sb_die(EXIT_USAGE, fmt, what);
+}
+
+/* What the command line asks for. */
+struct args {
+	const char *out_path, *point, *input;
+	int plot, values, table, mode;
+	unsigned long tasks;
+};
+
+static void bad_option(const char *fmt, const char *arg, int opt) __attribute__((noreturn));
+
+static void bad_option(const char *fmt, const char *arg, int opt)
+{
+	char o[3] = { '-', (char)opt, '\0' };
+
+	usage_error(fmt, strncmp(arg, "--", 2) == 0 || !opt ? arg : o);
+}
+
+/* The options and the one operand into *a, every combination checked (exit 2). */
+static void parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option longopts[] = {
+		{ "point", required_argument, NULL, 'p' },
+		{ "values", no_argument, NULL, 'v' },
+		{ "table", no_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': a->out_path = optarg; break;
+		case 'p': a->point = optarg; break;
+		case 'v': a->values = 1; break;
+		case 't': a->table = 1; break;
+		case 'f':
+			if (strcmp(optarg, "plot") == 0)
+				a->plot = 1;
+			else if (strcmp(optarg, "csv") != 0)
+				usage_error("--format '%s': csv (summary.csv, the default) or plot", optarg);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(EXIT_OK);
+		case ':':
+			bad_option("option %s needs a value", argv[optind - 1], optopt);
+		default:
+			bad_option("unknown option %s", argv[optind - 1], optopt);
+		}
+	}
+	if (argc - optind != 1)
+		usage_error("%s", a->point || a->table || a->plot ? "expected one run directory" :
+				  "expected one samples.csv");
+	a->input = argv[optind];
+	if (a->values && !a->point)
+		usage_error("%s", "--values goes with --point");
+	if ((a->point || a->table) && a->out_path)
+		usage_error("%s", "-o goes with a summary.csv, not with --point or --table");
+	if (a->point && a->table)
+		usage_error("%s", "--point or --table, not both");
+	if (a->plot && (a->point || a->table || a->out_path))
+		usage_error("%s", "--format plot goes alone with a run directory");
+	if (a->point)
+		parse_point(a->point, &a->mode, &a->tasks);
+}
+
+/* out written whole: flushed, and with -o synced and renamed over the file. */
+static void finish_output(FILE *out, const char *out_path, char *tmp)
+{
+	if (fflush(out) == EOF || ferror(out))
+		sb_die(EXIT_ENV, "writing %s: %s", out_path ? tmp : "standard output", strerror(errno));
+	if (!out_path)
+		return;
+	if (fsync(fileno(out)) < 0 && errno != EINVAL)
+		sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+	if (fclose(out) == EOF)
+		sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+	if (rename(tmp, out_path) < 0)
+		sb_die(EXIT_ENV, "cannot rename %s to %s: %s", tmp, out_path, strerror(errno));
+	sb_msg_remove_on_die(NULL);
+	free(tmp);
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	const char *in_path;
+	char *tmp = NULL, *path = NULL, err[PATH_MAX + 512];
+	struct line *lines;
+	size_t nl;
+	FILE *out = stdout;
+	struct rows rs = { 0 };
+	struct stat st;
+	int rc;
+
+	sb_msg_prog(PROG);
+	parse_args(argc, argv, &a);
+	if (a.plot) {
+		print_plot(stdout, a.input);
+		finish_output(stdout, NULL, NULL);
+		return EXIT_OK;
+	}
+	in_path = a.input;
+	if (stat(in_path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (asprintf(&path, "%s/samples.csv", in_path) < 0)
+			sb_die(EXIT_ENV, "out of memory");
+		in_path = path;
+	}
+	rc = sb_samples_read(in_path, add_row, &rs, err, sizeof(err));
+	if (rc != 0)
+		sb_die(rc, "%s", err);
+	lines = summarise(rs.v, rs.n, &nl);
+
+	if (a.out_path)
+		out = open_temp(a.out_path, &tmp);
+	if (a.table)
+		print_table(out, lines, nl);
+	else if (a.point && a.values)
+		print_values(out, find_point(lines, nl, a.mode, a.tasks));
+	else if (a.point)
+		print_point(out, find_point(lines, nl, a.mode, a.tasks));
+	else
+		write_summary(out, lines, nl);
+	finish_output(out, a.out_path, tmp);
+	free(lines);
+	free(rs.v);
+	free(path);
+	return EXIT_OK;
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# analysis_layout.t: harness and analysis apart: the analysis tools link no hwloc, the testcases no analysis code.
+. "$(dirname "$0")/runtest_lib.sh"
+need_build "$SB_BUILD/bin/sb-compare" "$SB_BUILD/bin/pipe1_processes" "$SB_BUILD/bin/pipe1_threads"
+
+for t in sb-compare sb-summary; do
+	b=$SB_BUILD/bin/$t
+	if command -v ldd >/dev/null 2>&1; then
+		[[ $(ldd "$b" 2>&1) != *hwloc* ]]
+		ok $? "$t: links no libhwloc"
+	fi
+	is "$(nm "$b" 2>/dev/null | grep -c 'hwloc_' || true)" 0 "$t: no hwloc symbol"
+done
+for m in processes threads; do
+	b=$SB_BUILD/bin/pipe1_$m
+	is "$(nm "$b" | grep -cE ' [TtDdBbRr] (sb_stats|sb_student_t|sb_tdiff|sb_ministat|sb_run_load|sb_compare_runs)' || true)" 0 \
+		"pipe1_$m: no analysis code linked"
+done
+
+# Without hwloc the analysis tools still build (a CI job that only compares).
+rc=0
+make -s -C . BUILD="$T/nohwloc" HWLOC_OK=no PKG_CONFIG=false analysis >"$T/make.log" 2>&1 || rc=$?
+is "$rc" 0 "make analysis builds without hwloc"
+[ -x "$T/nohwloc/bin/sb-compare" ] && [ -x "$T/nohwloc/bin/sb-summary" ]
+ok $? "make analysis: sb-compare and sb-summary"
+
+# compare.sh asks make whether sb-compare is stale: up to date, it does not rebuild.
+rc=0
+make -q BUILD="$T/nohwloc" HWLOC_OK=no "$T/nohwloc/bin/sb-compare" || rc=$?
+is "$rc" 0 "make -q: sb-compare is up to date after its build"
+touch -d '2000-01-01' "$T/nohwloc/bin/sb-compare"
+rc=0
+make -q BUILD="$T/nohwloc" HWLOC_OK=no "$T/nohwloc/bin/sb-compare" || rc=$?
+is "$rc" 1 "make -q: an sb-compare older than its sources is stale"
+SB_BUILD="$T/nohwloc" ./compare.sh --help >/dev/null 2>&1
+[ "$T/nohwloc/bin/sb-compare" -nt analysis/stats.c ]
+ok $? "compare.sh rebuilt the stale sb-compare"
+
+done_testing
