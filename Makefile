@@ -135,7 +135,7 @@ $(ANALYSIS_LIB): $(ANALYSIS_OBJ)
 # A static pattern rule: it wins over the runner tools' sb-% pattern below.
 $(ANALYSIS_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/analysis/cmd_%.o $(ANALYSIS_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ -lm
+	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ -lm $(LDLIBS)
 
 $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 	@mkdir -p $(@D)

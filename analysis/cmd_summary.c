@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "msg.h"
+#include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "results.h"
 #include "stats.h"
 
@@ -599,6 +600,10 @@ int main(int argc, char **argv)
 	int rc;
 
 	sb_msg_prog(PROG);
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
+		return 0;
+	}
 	parse_args(argc, argv, &a);
 	if (a.plot) {
 		print_plot(stdout, a.input);
