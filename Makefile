@@ -142,17 +142,22 @@ $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
 
 # ---- version (ecosystem): VERSION and the git revision, baked in at build time ----
-# $(BUILD)/gen/sb_version.h is rewritten only when its text changes, so only the
-# objects that print --version are rebuilt after a commit.
+# $(BUILD)/gen/sb_version.h is remade when VERSION or git's HEAD, branch or index
+# changes (so make -q stays true after a build); only the objects that print
+# --version are recompiled then.
+SB_GIT_DIR := $(shell git rev-parse --git-dir 2>/dev/null)
+SB_GIT_COMMON := $(shell git rev-parse --git-common-dir 2>/dev/null)
+SB_GIT_REF := $(shell git symbolic-ref -q HEAD 2>/dev/null)
+VERSION_DEPS := VERSION build-aux/version.sh $(wildcard $(SB_GIT_DIR)/HEAD $(SB_GIT_DIR)/index \
+	$(SB_GIT_COMMON)/packed-refs $(if $(SB_GIT_REF),$(SB_GIT_COMMON)/$(SB_GIT_REF)))
 VERSION_H := $(BUILD)/gen/sb_version.h
 VERSION_USERS := $(BUILD)/obj/runner/options.o \
 	$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard runner/cmd_*.c analysis/cmd_*.c))
 $(VERSION_USERS): $(VERSION_H)
 $(VERSION_USERS): SB_CFLAGS += -I$(BUILD)/gen
-.PHONY: FORCE
-$(VERSION_H): FORCE
+$(VERSION_H): $(VERSION_DEPS)
 	@mkdir -p $(@D)
-	@sh build-aux/version.sh . >$@.tmp && if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+	@sh build-aux/version.sh . >$@.tmp && mv -f $@.tmp $@
 # Distribution flags: CPPFLAGS into every compile, LDLIBS into every link.
 SB_CFLAGS += $(CPPFLAGS)
 SB_LIBS += $(LDLIBS)
