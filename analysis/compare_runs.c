@@ -27,6 +27,7 @@ struct pair {
 	size_t nrows;
 	size_t nfaster, nslower, nsame, nna, nregress, nchange;
 	int correlated;		/* some row compares per-second samples */
+	char machine[96];	/* the machine's meta keys that differ from base's ("host, cpu_model"), "" */
 };
 
 struct ctx {
@@ -38,6 +39,24 @@ struct ctx {
 	int correlated;
 };
 
+
+/*
+ * The machine's meta keys: runs that differ in one measured different
+ * hardware (or placement) and are refused unless --force. A key absent from
+ * either meta (an older run) cannot differ.
+ */
+static void machine_diff(const struct sb_run *b, const struct sb_run *x, char *buf, size_t size)
+{
+	const char *const names[] = { "host", "cpu_model", "topology", "hwloc_version", "placement" };
+	const char *bv[] = { b->host, b->cpu_model, b->topology, b->hwloc_version, b->placement };
+	const char *xv[] = { x->host, x->cpu_model, x->topology, x->hwloc_version, x->placement };
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (*bv[k] && *xv[k] && strcmp(bv[k], xv[k]) != 0 && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "", names[k]);
+}
 
 /* Values a side needs: SB_INDEPENDENT_RUNS run means, or ministat's 3 samples. */
 static size_t needed(const struct row *r)
@@ -185,6 +204,9 @@ static void print_run_lines(const struct ctx *c)
 		fprintf(c->out, "        %s (%s%s%s%s%s)\n", r->dir, bad ? "STATUS " : "", r->status,
 			bad ? ", compared with --force" : "",
 			*r->date ? ", " : "", r->date);
+		if (i > 0 && c->pairs[i - 1].machine[0])
+			fprintf(c->out, "        DIFFERENT MACHINE than base: %s differ (compared with --force)\n",
+				c->pairs[i - 1].machine);
 	}
 }
 
@@ -215,6 +237,12 @@ static void print_md_runs(const struct ctx *c)
 		md_cell(c->out, r->status);
 		fputs(bad ? "** (compared with --force) |\n" : " |\n", c->out);
 	}
+	for (int i = 1; i < c->nruns; i++)
+		if (c->pairs[i - 1].machine[0]) {
+			fputs("\n**Different machine** (compared with --force): ", c->out);
+			md_cell(c->out, c->runs[i].name);
+			fprintf(c->out, " differs from base in %s.\n", c->pairs[i - 1].machine);
+		}
 }
 
 /* The points one run has and the other lacks, "processes:2 threads:4 ...". */
@@ -496,7 +524,8 @@ static void report_md(const struct ctx *c)
 static void report_csv(const struct ctx *c)
 {
 	fputs("test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,"
-	      "values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression\n", c->out);
+	      "values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression,"
+	      "machine\n", c->out);
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];
 
@@ -512,11 +541,14 @@ static void report_csv(const struct ctx *c)
 				r->b->tasks, r->bv->n, r->bv->st.mean, r->bv->st.stddev, r->xv->n,
 				r->xv->st.mean, r->xv->st.stddev, r->means ? "runs" : "samples");
 			if (r->v == V_NA)
-				fprintf(c->out, ",,,,%s,0,0\n", csv_verdict(r->v));
+				fprintf(c->out, ",,,,%s,0,0,", csv_verdict(r->v));
 			else
-				fprintf(c->out, "%.6f,%.6f,%.6f,%.6f,%s,%d,%d\n", r->d.diff,
+				fprintf(c->out, "%.6f,%.6f,%.6f,%.6f,%s,%d,%d,", r->d.diff,
 					r->d.halfwidth, r->d.rel_pct, r->d.rel_halfwidth_pct,
 					csv_verdict(r->v), r->counts, r->counts && r->v == V_SLOWER);
+			/* "same", or the differing keys (only with --force) */
+			csv_cell(c->out, pr->machine[0] ? pr->machine : "same");
+			putc('\n', c->out);
 		}
 	}
 	if (c->correlated)
@@ -641,6 +673,10 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 	if (rc != 0)
 		return rc;
 	c->correlated = !means;
+	for (int i = 1; i < c->nruns; i++)
+		if (c->pairs[i - 1].machine[0])
+			fprintf(c->out, "%sDIFFERENT MACHINE%s (compared with --force): %s differs from base in %s\n\n",
+				md ? "**" : "", md ? "**" : "", c->runs[i].name, c->pairs[i - 1].machine);
 	keep_point_rows(c, pts[0]);
 	for (; n < c->nruns; n++) {
 		rc = point_set(c, n, vals[n], mode, tasks, means, &sets[n], err, errlen);
@@ -697,6 +733,9 @@ static int check_runs(struct ctx *c, char *err, size_t errlen)
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];
 
+		if (pr->machine[0] && !c->o->force)
+			return sb_fail(err, errlen, 2, "%s and %s were measured on different machines: "
+				    "%s differ; --force compares them anyway", b->dir, pr->x->dir, pr->machine);
 		if (pr->nrows == 0 && !c->o->force)
 			return sb_fail(err, errlen, 2, "%s and %s have no point (mode, tasks) in common; "
 				    "--force compares them anyway", b->dir, pr->x->dir);
@@ -765,6 +804,7 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 			goto out;
 		}
 		compare_pair(pr, o);
+		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
 		c.correlated |= pr->correlated;
 	}
 	rc = check_runs(&c, err, errlen);

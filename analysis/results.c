@@ -251,7 +251,9 @@ static int meta_key(void *ctx, const char *key, const char *val)
 	} keys[] = {
 		{ "test", &r->test }, { "label", &r->label }, { "kernel", &r->kernel },
 		{ "host", &r->host }, { "status", &r->status }, { "run_id", &r->run_id },
-		{ "date", &r->date }, { "repeat", &r->repeat },
+		{ "date", &r->date }, { "repeat", &r->repeat }, { "cpu_model", &r->cpu_model },
+		{ "topology", &r->topology }, { "hwloc_version", &r->hwloc_version },
+		{ "placement", &r->placement },
 	};
 
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
@@ -266,6 +268,7 @@ static int load_meta(struct sb_run *r, char *err, size_t errlen)
 	int rc;
 
 	r->test = r->label = r->kernel = r->host = r->status = r->run_id = r->date = r->repeat = "";
+	r->cpu_model = r->topology = r->hwloc_version = r->placement = "";
 	if (path == NULL)
 		return sb_fail(err, errlen, 3, "out of memory");
 	rc = sb_meta_read(path, meta_key, r, &r->meta_text, err, errlen);

@@ -99,8 +99,8 @@ ok $? "markdown: a pass says so first"
 
 run --format csv "$BASE" "$NEW"
 exits 1 "csv fails the same way"
-[ "$(head -n 1 "$tmp/out")" = "test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression" ] &&
-	has '^unix1,base,new,processes,2,3,2000\.000000,10\.000000,3,1800\.000000,10\.000000,runs,-200\.000000,22\.665945,-10\.000000,1\.078123,slower,1,1$' &&
+[ "$(head -n 1 "$tmp/out")" = "test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression,machine" ] &&
+	has '^unix1,base,new,processes,2,3,2000\.000000,10\.000000,3,1800\.000000,10\.000000,runs,-200\.000000,22\.665945,-10\.000000,1\.078123,slower,1,1,same$' &&
 	[ "$(wc -l <"$tmp/out")" -eq 7 ]
 ok $? "csv: header and one row a point"
 
