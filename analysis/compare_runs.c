@@ -381,6 +381,60 @@ static int curve_of(const struct sb_run *r, size_t first, struct curve *cv)
 	return (int)i;
 }
 
+/*
+ * lkp-tests' will-it-scale.scalability: processes(N) / linear(N) at the last
+ * row, linear(N) = N × the better mode's ops/s at 1 task. NAN without a
+ * processes point at the largest N, a 1-task point, or with N = 1.
+ */
+static double lkp_scalability(const struct sb_run *r, long *n_out)
+{
+	const struct sb_point *p, *p1, *t1;
+	double best1;
+	long n = 0;
+
+	for (size_t i = 0; i < r->npts; i++)
+		if (r->pts[i].tasks > n)
+			n = r->pts[i].tasks;
+	*n_out = n;
+	p = sb_run_find(r, "processes", n);
+	p1 = sb_run_find(r, "processes", 1);
+	t1 = sb_run_find(r, "threads", 1);
+	best1 = p1 ? sb_point_values(p1)->st.mean : NAN;
+	if (t1 && (isnan(best1) || sb_point_values(t1)->st.mean > best1))
+		best1 = sb_point_values(t1)->st.mean;
+	if (p == NULL || n <= 1 || !(best1 > 0))
+		return NAN;
+	return sb_point_values(p)->st.mean / ((double)n * best1);
+}
+
+static void print_lkp_scalability(const struct ctx *c)
+{
+	int md = c->o->format == SB_CMP_MARKDOWN;
+
+	fputs(md ? "\n**Scalability** (lkp-tests' will-it-scale.scalability: processes(N) / linear(N) "
+		   "at the largest task count N, linear(N) = N × the better mode at 1 task)\n\n"
+		   "| run | N | scalability |\n|---|---:|---:|\n" :
+		   "Scalability (lkp-tests' will-it-scale.scalability: processes(N) / linear(N) at the "
+		   "largest task count N, linear(N) = N * the better mode at 1 task):\n", c->out);
+	for (int i = 0; i < c->nruns; i++) {
+		long n;
+		double s = lkp_scalability(&c->runs[i], &n);
+		char v[64];
+
+		if (isnan(s))
+			snprintf(v, sizeof(v), "n/a (needs processes at N > 1 and a 1-task point)");
+		else
+			snprintf(v, sizeof(v), "%.3f", s);
+		if (md) {
+			fputs("| ", c->out);
+			md_cell(c->out, c->runs[i].name);
+			fprintf(c->out, " | %ld | %s |\n", n, v);
+		} else {
+			fprintf(c->out, "  %-12s  N %-6ld  %s\n", c->runs[i].name, n, v);
+		}
+	}
+}
+
 static void print_curves(const struct ctx *c)
 {
 	enum sb_cmp_format f = c->o->format;
@@ -391,15 +445,15 @@ static void print_curves(const struct ctx *c)
 		if ((int)strlen(c->runs[i].name) > nw)
 			nw = (int)strlen(c->runs[i].name);
 	if (f == SB_CMP_MARKDOWN)
-		fputs("**Peak and scalability** (mean ops/s; scalability = ops(N) / (N × ops(1)) "
-		      "at the largest task count N)\n\n"
-		      "| run | mode | peak ops/s | peak at tasks | largest N | ops/s at N | scalability |\n"
+		fputs("**Peak and efficiency** (mean ops/s; efficiency = ops(N) / (N × ops(1)) "
+		      "of the mode, at the largest task count N)\n\n"
+		      "| run | mode | peak ops/s | peak at tasks | largest N | ops/s at N | efficiency |\n"
 		      "|---|---|---:|---:|---:|---:|---:|\n", c->out);
 	else
-		fprintf(c->out, "Peak and scalability (mean ops/s; scalability = ops(N) / (N * ops(1)) "
-			"at the largest task count N):\n"
+		fprintf(c->out, "Peak and efficiency (mean ops/s; efficiency = ops(N) / (N * ops(1)) "
+			"of the mode, at the largest task count N):\n"
 			"  %-*s  %-9s  %13s  %8s  %9s  %13s  %11s\n", nw, "run", "mode", "peak ops/s",
-			"at tasks", "largest N", "ops/s at N", "scalability");
+			"at tasks", "largest N", "ops/s at N", "efficiency");
 	for (int i = 0; i < c->nruns; i++) {
 		const struct sb_run *r = &c->runs[i];
 
@@ -424,6 +478,7 @@ static void print_curves(const struct ctx *c)
 			}
 		}
 	}
+	print_lkp_scalability(c);
 }
 
 static const char correlated_note[] =
