@@ -141,6 +141,10 @@ $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
 
+# sb-options prints the testcase binaries' option table: it links their
+# option parser, which reaches the testcase API and so a mode (either will do).
+$(BUILD)/bin/sb-options: $(BUILD)/obj/runner/mode_processes.o
+
 # ---- version (ecosystem): VERSION and the git revision, baked in at build time ----
 # $(BUILD)/gen/sb_version.h is remade when VERSION or git's HEAD, branch or index
 # changes (so make -q stays true after a build); only the objects that print

@@ -5,9 +5,9 @@
 # the variables its comment names ("-> x"), readonly from then on except the
 # sweep's per-run ones (start_run's run_*, sweep's t_dir/t_status). Shared at
 # run time: only what the traps need (the block below).
-# What the C tools do or will do sits in marked functions ((a) to (d) are done: the
-# runner writes whole samples.csv rows and checks its values, sb-summary shows the
-# figures; (e) is marked "becomes:"):
+# What the C tools do sits in marked functions: the runner writes whole
+# samples.csv rows, checks its values and owns its option table, sb-summary
+# shows the figures:
 # (a) runner_format, samples_header, samples_rows  (b) point_figure  (c) table
 # (d) check_runner_values  (e) sweep_options.  docs/ARCHITECTURE.md maps it all.
 set -eu
@@ -201,11 +201,30 @@ check_runner_values() {
 }
 
 # (e) The runner options a sweep takes and hands to every run: "OPTION ARG" a
-# line (ARG "-": a flag). Those parse_args does not read itself go to the
-# runner as given (opt_pass).
-# becomes: "$bin" --list-options | sed -n 's/^option=\(--[^ ]*\) arg=\([^ ]*\) sweep=yes.*/\1 \2/p'
-#	(parse_args runs before the build: the swap needs a built runner by then)
-sweep_options() { printf '%s\n' '--period-ms MS' '--placement P' '--param NAME=VALUE'; }
+# line (ARG "-": a flag), read from the runner's own option table (the rows
+# sb-options --list-options marks sweep=yes), sb-options made first if need
+# be. Those parse_args does not read itself go to the runner as given
+# (opt_pass). parse_args asks only when it meets an option not its own, so
+# --help and sweeps without runner options need no build.
+sweep_options() {
+	local b=${SB_BUILD:-build} out list f a s name names sbo
+	case $b in /*) ;; *) b=$ROOT/$b ;; esac
+	sbo=$b/bin/sb-options
+	if [ -n "$SB_INSTALL" ]; then sbo=$sb_tools/sb-options; fi	# installed: nothing to build
+	if [ -z "$SB_INSTALL" ] && command -v "${MAKE:-make}" >/dev/null 2>&1 &&
+		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$sbo" 2>&1); then
+		printf '%s\n' "$out" | tail -n 25 >&2
+		die 3 "the build failed (make output above)"
+	fi
+	[ -x "$sbo" ] || die 3 "$(shown "$sbo") is missing: run make"
+	list=$("$sbo" --list-options) || die 3 "sb-options --list-options failed"
+	while read -r f a s _; do
+		[ "$s" = sweep=yes ] || continue
+		a=${a#arg=}
+		IFS=, read -r -a names <<<"${f#option=}"
+		for name in "${names[@]}"; do printf '%s %s\n' "$name" "${a:--}"; done
+	done <<<"$list"
+}
 
 # ---- files: complete or untouched -----------------------------------------------
 
@@ -265,7 +284,7 @@ on_exit() {
 parse_args() {
 	local arg opt val inline o a
 	local -A sweep=()
-	while read -r o a; do sweep[$o]=$a; done < <(sweep_options)
+	local sweep_read=0 sweep_list
 	opt_tests=() opt_params=() opt_pass=() opt_max='' opt_min='' opt_step='' opt_points='' opt_points_given=0
 	opt_mode=both opt_duration_ms=5000 opt_warmup_ms=5000 opt_period=1000 opt_repeat=1 opt_placement=''
 	opt_smt=0 opt_no_affinity=0 opt_label='' opt_results='' opt_dry_run=0 opt_list=0 opt_plot=0 opt_quiet=0
@@ -280,7 +299,14 @@ parse_args() {
 		--max-procs | --min-procs | --step | --points | --mode | --duration | --warmup | \
 		--repeat | --label | --results) a=VALUE ;;
 		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot) a=- ;;
-		*) a=${sweep[$opt]-} ;;
+		*)
+			if [ "$sweep_read" = 0 ]; then
+				sweep_list=$(sweep_options)	# its failure exits here
+				while read -r o a; do sweep[$o]=$a; done <<<"$sweep_list"
+				sweep_read=1
+			fi
+			a=${sweep[$opt]-}
+			;;
 		esac
 		if [ -n "$a" ] && [ "$a" != - ] && [ "$inline" = 0 ]; then
 			[ $# -gt 0 ] || usage_error "$opt needs a value"

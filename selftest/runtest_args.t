@@ -121,4 +121,19 @@ like "$(grep 'points:' "$T/out")" 'points: +1,4,8,10 \(4\)' "--step 4 to 10: 1,4
 ./runtest.sh getppid1 --points 8,2,2,1 --dry-run >"$T/out" 2>&1
 like "$(grep 'points:' "$T/out")" 'points: +1,2,8 \(3\)' "--points sorted, duplicates dropped"
 
+# Runner options the sweep passes through come from the runner's own table
+# (sb-options, the sweep=yes rows): every one is accepted and its value is
+# judged by the runner's --check, not by a copy in runtest.sh.
+need_build "$SB_BUILD/bin/sb-options"
+swept=$("$SB_BUILD/bin/sb-options" --list-options | sed -n 's/^option=\([^ ]*\) arg=\([^ ]*\) sweep=yes.*/\1/p' | tr '\n' ' ')
+is "$swept" "--period-ms --placement --stall-timeout --param " "sb-options lists the runner's sweep options"
+rejected "--stall-timeout: '0' is out of range" getppid1 "${FAST[@]}" --stall-timeout 0
+rc=0
+./runtest.sh getppid1 --stall-timeout 7 --dry-run --results "$R" >"$T/out" 2>"$T/err" || rc=$?
+is "$rc" 0 "--stall-timeout, a sweep=yes runner option, is passed through"
+is "$(ls -A "$R")" "" "(a dry run: nothing written)"
+rc=0
+"$SB_BUILD/bin/sb-options" -t 2 >/dev/null 2>"$T/err" || rc=$?
+is "$rc" 2 "sb-options does nothing but list: other options exit 2"
+
 done_testing
