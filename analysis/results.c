@@ -12,6 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0	/* a Linux hint: elsewhere the pages are read in as needed */
+#endif
+
 #include "msg.h"
 #include "results.h"
 

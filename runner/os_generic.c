@@ -1,6 +1,8 @@
-/* POSIX-only OS layer (make OS=generic): no CPU times, parent death by polling, no subreaper, no filesystem names. */
+/* POSIX-only OS layer (make OS=generic): no CPU times, parent death by polling, no subreaper, no priority, no filesystem names. */
 #define _POSIX_C_SOURCE 200809L	/* nothing beyond POSIX.1-2008 may be used here */
 #include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
@@ -66,4 +68,18 @@ const char *sb_os_fs_name(const char *path)
 {
 	(void)path;
 	return "an unknown filesystem";
+}
+
+/*
+ * POSIX has no per-thread nice value, and a real-time class set here could
+ * pass to the tasks forked later: the sampler keeps its priority (os.h).
+ */
+int sb_os_raise_priority(char *what, size_t size)
+{
+	snprintf(what, size, "unchanged");
+	return -1;
+}
+
+void sb_os_restore_priority(void)
+{
 }

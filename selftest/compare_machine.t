@@ -12,7 +12,7 @@ placement=cores'
 # mkrun NAME FROM EDIT: a copy of fixture run FROM, with the machine's keys and sed EDIT on its meta
 mkrun() {
 	mkdir -p "$tmp/r/$1"
-	cp "$R/$2/samples.csv" "$R/$2/summary.csv" "$tmp/r/$1/"
+	cp "$R/$2/samples.csv" "$tmp/r/$1/"
 	{ cat "$R/$2/meta"; printf '%s\n' "$machine"; } | sed "$3" >"$tmp/r/$1/meta"
 }
 mkrun base base-20260101T000000 's/^host=.*/host=box1/'
