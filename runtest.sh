@@ -989,6 +989,7 @@ installed_dir() {
 installed_layout() {
 	[ -n "$SB_INSTALL" ] || return 0
 	sb_tools=$ROOT
+	export SB_TOOLS_DIR=$sb_tools	# plot.py's tools
 	export SB_TESTS_DIR=${SB_TESTS_DIR:-$(installed_dir "$sb_rel_libexec" "$sb_libexec")}
 	ROOT=$(installed_dir "$sb_rel_data" "$sb_datadir")
 	default_results=$PWD/results
