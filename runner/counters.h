@@ -23,6 +23,9 @@ struct sb_task_ctl {
 struct sb_shared_hdr {
 	long crashed_task;	/* threads mode: task whose thread took a fatal signal */
 	int crashed_sig;
+	int gate;		/* the start gate, a futex: 0 closed, 1 open */
+	unsigned long passed;	/* tasks past the gate */
+	double all_passed;	/* CLOCK_MONOTONIC seconds when the last task passed */
 };
 
 struct sb_counters {

@@ -18,6 +18,7 @@ static const char *const format_names[] = { "text", "csv", "samples", NULL };
 
 enum kind {
 	NUMBER,		/* a whole number in [lo, hi], into an unsigned long */
+	AUTO_NUMBER,	/* NUMBER, or "auto": SB_WARMUP_AUTO */
 	CHOICE,		/* one of names[], into an enum: its index */
 	STRING,		/* the argument as given, into a const char * */
 	SET,		/* no argument: lo into an int or enum */
@@ -42,6 +43,7 @@ struct opt {
 enum { NOSWEEP, SWEEP };
 #define AT(f) offsetof(struct sb_options, f)
 #define OPT_NUMBER(l, n, a, f, lo, hi, sw, h)	{ l, n, a, NUMBER, AT(f), lo, hi, NULL, sw, h }
+#define OPT_AUTO_NUMBER(n, a, f, lo, hi, sw, h)	{ 0, n, a, AUTO_NUMBER, AT(f), lo, hi, NULL, sw, h }
 #define OPT_CHOICE(n, a, f, names, sw, h)	{ 0, n, a, CHOICE, AT(f), 0, 0, names, sw, h }
 #define OPT_STRING(n, a, f, sw, h)		{ 0, n, a, STRING, AT(f), 0, 0, NULL, sw, h }
 #define OPT_SET(l, n, f, v, h)			{ l, n, NULL, SET, AT(f), v, 0, NULL, NOSWEEP, h }
@@ -54,8 +56,12 @@ static const struct opt table[] = {
 		   "tasks (processes or threads) to run (default 1)"),
 	OPT_NUMBER('s', "samples", "N", samples, 0, 100000000, NOSWEEP,
 		   "measured samples, 0 = until interrupted (default 5)"),
-	OPT_NUMBER(0, "warmup", "N", warmup, 0, 100000000, NOSWEEP,
-		   "samples discarded first (default 5)"),
+	OPT_AUTO_NUMBER("warmup", "N|auto", warmup, 0, 100000000, NOSWEEP,
+			"N samples discarded first, or auto: until the rate settles (default auto)"),
+	OPT_NUMBER(0, "warmup-min", "S", warmup_min, 0, 86400, SWEEP,
+		   "--warmup auto: at least S seconds of warmup (default 1)"),
+	OPT_NUMBER(0, "warmup-max", "S", warmup_max, 0, 86400, SWEEP,
+		   "--warmup auto: at most S seconds of warmup (default 5)"),
 	OPT_NUMBER(0, "period-ms", "MS", period_ms, 1, 3600000, SWEEP,
 		   "sample period in milliseconds (default 1000)"),
 	OPT_CHOICE("placement", "P", placement, placement_names, SWEEP,
@@ -72,6 +78,7 @@ static const struct opt table[] = {
 		   "the number in the run column of --format samples (default 1)"),
 	OPT_FLAG(0, "no-header", no_header, "no CSV header line (--format csv or samples)"),
 	OPT_ACTION(0, "param", "NAME=VALUE", PARAM, SWEEP, "set a testcase parameter (repeatable)"),
+	OPT_FLAG(0, "timing", timing, "print the start and teardown times of the tasks on stderr"),
 	OPT_FLAG(0, "print-header", print_header, "print the CSV header line of --format and exit"),
 	OPT_FLAG(0, "print-placement", print_placement, "print task -> PU/core/NUMA/package and exit"),
 	OPT_FLAG(0, "check", check, "validate options, parameters, topology and placement, then exit"),
@@ -84,7 +91,8 @@ static const struct opt table[] = {
 #define NOPTS (sizeof(table) / sizeof(table[0]))
 
 static const struct sb_options defaults = {
-	.tasks = 1, .samples = 5, .warmup = 5, .period_ms = 1000, .stall_timeout = 30, .run = 1,
+	.tasks = 1, .samples = 5, .warmup = SB_WARMUP_AUTO, .warmup_min = 1, .warmup_max = 5,
+	.period_ms = 1000, .stall_timeout = 30, .run = 1,
 };
 
 /* "-t/--tasks", "--warmup", "-v": how messages name an option. */
@@ -149,6 +157,17 @@ static void apply(const struct opt *p, const char *arg, struct sb_options *o)
 
 	switch (p->kind) {
 	case NUMBER:
+		*(unsigned long *)field = (unsigned long)sb_parse_ll(label(p, name, sizeof(name)),
+								     arg, p->lo, p->hi);
+		break;
+	case AUTO_NUMBER:
+		if (strcmp(arg, "auto") == 0) {
+			*(unsigned long *)field = SB_WARMUP_AUTO;
+			break;
+		}
+		if (strspn(arg, "0123456789") != strlen(arg) || !*arg)
+			sb_die(SB_EXIT_USAGE, "%s: '%s' is neither a whole number nor auto",
+			       label(p, name, sizeof(name)), arg);
 		*(unsigned long *)field = (unsigned long)sb_parse_ll(label(p, name, sizeof(name)),
 								     arg, p->lo, p->hi);
 		break;

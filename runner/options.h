@@ -5,10 +5,15 @@
 enum sb_policy { SB_PLACE_CORES, SB_PLACE_PUS, SB_PLACE_SPREAD, SB_PLACE_NONE };
 enum sb_format { SB_FMT_TEXT, SB_FMT_CSV, SB_FMT_SAMPLES };
 
+/* --warmup auto: end the warmup once the rate has settled (warmup.c). */
+#define SB_WARMUP_AUTO ((unsigned long)-1)
+
 struct sb_options {
 	unsigned long tasks;
 	unsigned long samples;		/* measured; 0 = until interrupted */
-	unsigned long warmup;
+	unsigned long warmup;		/* samples, or SB_WARMUP_AUTO */
+	unsigned long warmup_min;	/* seconds, --warmup auto */
+	unsigned long warmup_max;	/* seconds, --warmup auto */
 	unsigned long period_ms;
 	unsigned long stall_timeout;	/* seconds */
 	unsigned long run;		/* the run column of --format samples */
@@ -21,6 +26,7 @@ struct sb_options {
 	int print_placement;
 	int check;
 	int info;
+	int timing;
 };
 
 /* Parse argv (applying --param as it goes); --help and --list-options answer and exit 0; exits 2 on any error. */

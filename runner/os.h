@@ -19,6 +19,19 @@ void sb_os_die_with_parent(pid_t parent);
 /* Make orphaned descendants (partners) our children, so we can reap them. */
 void sb_os_become_subreaper(void);
 
+/*
+ * Raise the calling thread's scheduling priority as far as it is allowed to:
+ * a real-time class at its lowest priority, never passed on to children, or
+ * else the lowest nice value it may set. Writes what it got into what
+ * ("SCHED_FIFO 1", "nice -5", "unchanged"); returns 1 for the real-time
+ * class (no ordinary task can preempt us then), 0 for a nice value, -1 when unchanged.
+ * Raising again changes nothing. A new process inherits a nice value: it
+ * calls sb_os_restore_priority first.
+ */
+int sb_os_raise_priority(char *what, size_t size);
+/* Back to what the thread had before sb_os_raise_priority. */
+void sb_os_restore_priority(void);
+
 /* "tmpfs", "ext2/3/4", ... for the filesystem under path ("an unknown filesystem" when unknown). */
 const char *sb_os_fs_name(const char *path);
 

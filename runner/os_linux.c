@@ -1,10 +1,14 @@
-/* Linux specifics: /proc/stat CPU times, PR_SET_PDEATHSIG, child subreaper, statfs magic numbers. */
+/* Linux specifics: /proc/stat CPU times, PR_SET_PDEATHSIG, child subreaper, thread priority, statfs magic numbers. */
+#define _GNU_SOURCE
 #include <ctype.h>
+#include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -70,6 +74,60 @@ void sb_os_die_with_parent(pid_t parent)
 void sb_os_become_subreaper(void)
 {
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+static struct {
+	int raised;	/* 1: SCHED_FIFO, 2: nice */
+	int policy;
+	struct sched_param param;
+	int nice;
+} saved;
+
+int sb_os_raise_priority(char *what, size_t size)
+{
+	struct sched_param rt = { .sched_priority = 1 };
+	struct rlimit rl;
+	pid_t tid = gettid();
+	int lowest = -20;
+
+	if (saved.raised) {
+		snprintf(what, size, saved.raised == 1 ? "SCHED_FIFO 1" : "nice %d",
+			 getpriority(PRIO_PROCESS, (id_t)tid));
+		return saved.raised == 1;
+	}
+	saved.policy = sched_getscheduler(0);
+	if (saved.policy < 0 || sched_getparam(0, &saved.param) < 0)
+		saved.policy = -1;
+	errno = 0;
+	saved.nice = getpriority(PRIO_PROCESS, (id_t)tid);
+	if (saved.nice == -1 && errno)
+		saved.nice = 0;
+	/* Linux: pid 0 and a tid name this thread alone, not the process. */
+	if (saved.policy >= 0 && sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &rt) == 0) {
+		saved.raised = 1;
+		snprintf(what, size, "SCHED_FIFO 1");
+		return 1;
+	}
+	/* RLIMIT_NICE allows nice values down to 20 - rlim_cur. */
+	if (getrlimit(RLIMIT_NICE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 40)
+		lowest = 20 - (int)rl.rlim_cur;
+	for (int v = lowest < -20 ? -20 : lowest; v < saved.nice; v++)
+		if (setpriority(PRIO_PROCESS, (id_t)tid, v) == 0) {
+			saved.raised = 2;
+			snprintf(what, size, "nice %d", v);
+			return 0;
+		}
+	snprintf(what, size, "unchanged");
+	return -1;
+}
+
+void sb_os_restore_priority(void)
+{
+	if (saved.raised == 1)
+		(void)sched_setscheduler(0, saved.policy, &saved.param);
+	else if (saved.raised == 2)
+		(void)setpriority(PRIO_PROCESS, (id_t)gettid(), saved.nice);
+	saved.raised = 0;
 }
 
 const char *sb_os_fs_name(const char *path)

@@ -16,6 +16,7 @@ enum kind {
 	SECONDS,	/* double, %.6f */
 	RATE,		/* double ops/s, %.1f */
 	PCT,		/* double %, %.2f, empty when NaN */
+	MS,		/* double milliseconds, %.3f */
 };
 
 enum { CSV = 1 << SB_FMT_CSV, SAMPLES = 1 << SB_FMT_SAMPLES };
@@ -45,6 +46,7 @@ static const struct column {
 	{ "task_max",		CSV | SAMPLES,	RATE,		AT(task_max) },
 	{ "idle_pct",		CSV | SAMPLES,	PCT,		AT(idle) },
 	{ "idle_all_pct",	CSV | SAMPLES,	PCT,		AT(idle_all) },
+	{ "late_ms",		CSV | SAMPLES,	MS,		AT(late_ms) },
 };
 
 static int in_measurement;
@@ -96,6 +98,9 @@ static void put(const struct column *c, const struct sb_sample *s)
 	case PCT:
 		if (!isnan(*(const double *)v))
 			printf("%.2f", *(const double *)v);
+		break;
+	case MS:
+		printf("%.3f", *(const double *)v);
 		break;
 	}
 }

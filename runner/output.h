@@ -14,6 +14,7 @@ struct sb_sample {
 	unsigned long long ops;		/* all tasks together */
 	double rate, task_min, task_max;	/* ops/s */
 	double idle, idle_all;		/* %, NaN when not measurable */
+	double late_ms;			/* how late the sampler woke up for this sample */
 	const double *task_rates;	/* per task ops/s, for -v */
 };
 

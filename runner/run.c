@@ -30,11 +30,40 @@ static struct {
  * them. Each debt is cleared before it is paid: a step that fails exits
  * again, comes back here, and the steps after it still run.
  */
+static const struct sb_options *opts;
+
+/*
+ * --timing, one line on stderr: seconds from just before the first task was
+ * created until every task was created (spawned_s), pinned and waiting at the
+ * gate (ready_s), the gate opened (open_s), the last task passed it
+ * (all_started_s); how many had passed when teardown began (started); the
+ * teardown's own seconds (teardown_s). "-" for what was not reached.
+ */
+static void print_timing(void)
+{
+	const struct sb_task_times *t = sb_tasks_times();
+	char v[5][32];
+	const double at[5][2] = {
+		{ t->start, t->spawned }, { t->start, t->ready }, { t->start, t->released },
+		{ t->start, t->passed }, { t->killed, t->reaped },
+	};
+
+	for (int i = 0; i < 5; i++)
+		if (at[i][0] > 0 && at[i][1] > 0)
+			snprintf(v[i], sizeof(v[i]), "%.3f", at[i][1] - at[i][0]);
+		else
+			snprintf(v[i], sizeof(v[i]), "-");
+	sb_warn("timing: tasks=%lu spawned_s=%s ready_s=%s open_s=%s all_started_s=%s started=%lu teardown_s=%s",
+		opts->tasks, v[0], v[1], v[2], v[3], t->npassed, v[4]);
+}
+
 static void finish(void)
 {
 	if (owed.tasks) {
 		owed.tasks = 0;
 		sb_tasks_kill_all();
+		if (opts && opts->timing)
+			print_timing();
 	}
 	if (owed.prepared) {
 		owed.prepared = 0;
@@ -64,6 +93,7 @@ void sb_run(const struct sb_options *o, const char *name)
 	struct sb_placement pl;
 	double average;
 
+	opts = o;
 	sb_exit_through(finish);
 
 	/* 1. Check what can be checked without running: --check ends here, silent. */
@@ -98,13 +128,12 @@ void sb_run(const struct sb_options *o, const char *name)
 	if (sb_interrupted)
 		sb_exit(SB_EXIT_INTR);
 
-	/* 3. Start: every task pinned and waiting at the gate, then all released at once. */
+	/* 3. Start: every task pinned and waiting at the gate. */
 	owed.tasks = 1;
 	sb_tasks_start(o->tasks, &pl, (double)o->stall_timeout);
 	sb_output_begin(o, testcase_description ? testcase_description : name);
-	sb_tasks_release();
 
-	/* 4. Sample: warmup, then the measured samples (a failure exits from inside). */
+	/* 4. Sample: open the gate, warmup, then the measured samples (a failure exits from inside). */
 	average = sb_sampler_run(o, &pl);
 	sb_output_end(o, average);
 

@@ -1,4 +1,4 @@
-/* The sampler: absolute-deadline samples, rates over real elapsed time, idle, stalls. */
+/* The sampler: opens the gate, absolute-deadline samples, rates over bracketed real elapsed time, lateness, idle, stalls. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include "sampler.h"
 #include "tasks.h"
 #include "util.h"
+#include "warmup.h"
 
 static double ts_s(const struct timespec *t)
 {
@@ -73,21 +74,48 @@ static void *xcalloc(size_t n, size_t size)
 struct sampler {
 	unsigned long n;
 	unsigned long long *prev;	/* each task's counter when this sample began */
+	unsigned long long *next;	/* each task's counter as this sample ends */
 	double *rates;			/* each task's ops, then ops/s, in this sample */
+	double begun;			/* when this sample's baseline was read: its earliest bound */
 	struct sb_cpu_times cpu[2];	/* [cur]: the CPU times when this sample began */
 	int have_cpu, cur;
 	int warned_starved;
+	double late_max;		/* the latest wake-up, seconds */
+	int warned_late;
 };
 
-/* At once after waking: every counter's delta, then the CPU times, before anything slower. */
-static void read_sample(struct sampler *sm, struct sb_sample *s)
-{
-	for (unsigned long i = 0; i < sm->n; i++) {
-		unsigned long long v = sb_counter_read(i);
+/* A reading whose clock bracket is wider than this share of the period is read again. */
+#define BRACKET_SHARE 0.01
+#define BRACKET_TRIES 3
 
-		sm->rates[i] = (double)(v - sm->prev[i]);
-		s->ops += v - sm->prev[i];
-		sm->prev[i] = v;
+/*
+ * At once after waking: every counter's delta between two clock readings,
+ * then the CPU times. The counters were read at some time in [t1, t2]; a
+ * sample runs from its baseline's t1 to its end's t2, the longest it can
+ * have lasted, so a runner preempted while reading deflates a rate by the
+ * bracket's width at most and never inflates one. A wide bracket (the
+ * runner was preempted) is read again, a few times at most.
+ */
+static void read_sample(struct sampler *sm, struct sb_sample *s, double period, double *t2)
+{
+	struct timespec a, b;
+
+	for (int tries = 0; tries < BRACKET_TRIES; tries++) {
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		for (unsigned long i = 0; i < sm->n; i++)
+			sm->next[i] = sb_counter_read(i);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		if (ts_s(&b) - ts_s(&a) <= period * BRACKET_SHARE)
+			break;
+	}
+	*t2 = ts_s(&b);
+	s->elapsed = *t2 - sm->begun;
+	sm->begun = ts_s(&a);
+	s->ops = 0;
+	for (unsigned long i = 0; i < sm->n; i++) {
+		sm->rates[i] = (double)(sm->next[i] - sm->prev[i]);
+		s->ops += sm->next[i] - sm->prev[i];
+		sm->prev[i] = sm->next[i];
 	}
 	sm->have_cpu = sm->have_cpu && sb_os_cpu_times(&sm->cpu[!sm->cur]) == 0;
 }
@@ -120,55 +148,96 @@ static void rate_sample(struct sampler *sm, struct sb_sample *s, const struct sb
  * Deadlines stay on the grid; a wake-up more than a period late skips the
  * ones already gone (dividing by the real elapsed time absorbs it).
  */
-static void next_deadline(struct timespec *deadline, const struct timespec *now, unsigned long ms)
+static void next_deadline(struct timespec *deadline, unsigned long ms)
 {
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
 	ts_add_ms(deadline, ms);
-	while (ts_before(deadline, now))
+	while (ts_before(deadline, &now))
 		ts_add_ms(deadline, ms);
 }
 
+/* Lateness above this share of the period is warned about, once. */
+#define LATE_SHARE 0.01
+
+static void warn_late(struct sampler *sm, unsigned long period_ms)
+{
+	if (sm->warned_late || sm->late_max * 1000 <= LATE_SHARE * (double)period_ms)
+		return;
+	sb_warn("warning: sampler woke up to %.1f ms late (%.1f%% of the period)",
+		sm->late_max * 1000, 100 * sm->late_max * 1000 / (double)period_ms);
+	sm->warned_late = 1;
+}
+
+/*
+ * The sampler: raise our priority, open the gate, sample until done. The
+ * first baseline is all zeros read before the gate opens (no task can count
+ * before it), so a runner starved by the tasks it just released cannot
+ * shorten the first sample.
+ */
 double sb_sampler_run(const struct sb_options *o, const struct sb_placement *pl)
 {
 	struct sampler sm = { .n = o->tasks };
-	struct timespec start, last, now, deadline;
-	double sum = 0, last_progress;
+	struct sb_warmup warm;
+	struct timespec start, deadline;
+	double sum = 0, last_progress, now;
+	double period = (double)o->period_ms / 1000;
 	unsigned long long measured_ops = 0;
-	unsigned long total = o->warmup + o->samples;
+	unsigned long measured = 0;
+	char prio[64];
+	int rt;
 
+	sb_warmup_init(&warm, o);
 	sm.prev = xcalloc(sm.n, sizeof(*sm.prev));
+	sm.next = xcalloc(sm.n, sizeof(*sm.next));
 	sm.rates = xcalloc(sm.n, sizeof(*sm.rates));
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	/* Our thread only (the tasks exist already and keep the default); see os.h. */
+	rt = sb_os_raise_priority(prio, sizeof(prio)) == 1;
 	sm.have_cpu = sb_os_cpu_times(&sm.cpu[sm.cur]) == 0;
-	last = deadline = start;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	sm.begun = ts_s(&start);
+	sb_tasks_release(rt);
+	deadline = start;
 	ts_add_ms(&deadline, o->period_ms);
 	last_progress = ts_s(&start);
 
-	for (unsigned long k = 0; o->samples == 0 || k < total; k++) {
-		struct sb_sample s = { .ntasks = sm.n, .run = o->run, .measured = k >= o->warmup,
+	for (unsigned long k = 0; o->samples == 0 || measured < o->samples; k++) {
+		struct sb_sample s = { .ntasks = sm.n, .run = o->run, .measured = !sb_warmup_on(&warm),
 				       .task_rates = sm.rates, .task_min = INFINITY };
 
 		sleep_until(&deadline);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		read_sample(&sm, &s);
+		read_sample(&sm, &s, period, &now);
 		/* A task that died during this sample makes it worthless. */
 		sb_tasks_check_or_exit();
-		s.index = s.measured ? k - o->warmup + 1 : k + 1;
-		s.elapsed = ts_s(&now) - ts_s(&last);
+		s.late_ms = (sm.begun - ts_s(&deadline)) * 1000;
+		if (s.late_ms < 0)
+			s.late_ms = 0;
+		if (s.late_ms > sm.late_max * 1000)
+			sm.late_max = s.late_ms / 1000;
+		s.index = s.measured ? measured + 1 : warm.done + 1;
 		rate_sample(&sm, &s, pl);
 		sb_output_sample(o, &s);
 		if (s.measured) {
 			sum += s.rate;
 			measured_ops += s.ops;
+			measured++;
+		} else {
+			sb_warmup_add(&warm, s.rate);
 		}
+		if (o->samples == 0)
+			warn_late(&sm, o->period_ms);
 		if (s.ops)
-			last_progress = ts_s(&now);
-		else if (ts_s(&now) - last_progress >= o->stall_timeout)
+			last_progress = now;
+		else if (now - last_progress >= o->stall_timeout)
 			sb_die(SB_EXIT_FAIL, "no progress: no task counted an operation for %.1f s",
-			       ts_s(&now) - last_progress);
-		last = now;
-		next_deadline(&deadline, &now, o->period_ms);
+			       now - last_progress);
+		next_deadline(&deadline, o->period_ms);
 	}
+	sb_os_restore_priority();
+	warn_late(&sm, o->period_ms);
 	free(sm.prev);
+	free(sm.next);
 	free(sm.rates);
 	/* An average of zero would be a silent failure, not a measurement. */
 	if (measured_ops == 0)

@@ -1,5 +1,7 @@
 /* Tasks: spawn (processes, or threads in one task process), start gate, failure detection, kill and reap. */
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -7,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,9 +28,9 @@ static struct {
 	pid_t *pids;		/* processes: one per task; threads: [0] is the task process */
 	unsigned long npids;
 	pid_t pgid;		/* every task and partner lives in this group */
-	int gate[2];		/* tasks block reading gate[0]; closing gate[1] releases all */
 	int ready[2];		/* each task writes one byte once pinned */
-} T = { .gate = { -1, -1 }, .ready = { -1, -1 } };
+	struct sb_task_times times;
+} T = { .ready = { -1, -1 } };
 
 /* ---- the runner's signals ---- */
 
@@ -72,13 +75,53 @@ static void signals_default(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- the start gate: a futex in shared memory, opened as a tree ---- */
+
+/* Each task woken at the gate wakes this many more before it starts. */
+#define GATE_FANOUT 2
+
+static long futex(int *addr, int op, int val, const struct timespec *timeout)
+{
+	/* Not FUTEX_PRIVATE_FLAG: the word is shared between processes. */
+	return syscall(SYS_futex, addr, op, val, timeout, NULL, 0);
+}
+
+/*
+ * Wait for the gate, then pass it on. A runner in an ordinary class that
+ * wakes every task at once is preempted by the tasks it wakes, again and
+ * again, and waits its turn among N tasks each time; instead it wakes
+ * GATE_FANOUT tasks and each woken task wakes GATE_FANOUT more, so the
+ * wake-ups spread as a tree over the tasks themselves (a real-time runner
+ * wakes them all: sb_tasks_release). A task that finds the gate open never sleeps, and a wake-up
+ * that finds no sleeper ends its branch: once the gate is open no task can
+ * start sleeping, so none is left behind.
+ */
+static void gate_pass(void)
+{
+	int *gate = &sb_ctr.hdr->gate;
+
+	while (!__atomic_load_n(gate, __ATOMIC_ACQUIRE))
+		if (futex(gate, FUTEX_WAIT, 0, NULL) < 0 && errno != EAGAIN && errno != EINTR)
+			sb_fatal("start gate: futex wait");
+	futex(gate, FUTEX_WAKE, GATE_FANOUT, NULL);
+	if (__atomic_add_fetch(&sb_ctr.hdr->passed, 1, __ATOMIC_ACQ_REL) == sb_ctr.n)
+		sb_ctr.hdr->all_passed = now_s();
+}
+
 /* ---- the task itself ---- */
 
 static void task_main(unsigned long i) __attribute__((noreturn));
 static void task_main(unsigned long i)
 {
 	char c = 0;
-	ssize_t r;
 
 	sb_api_set_task((long)i);
 	if (T.pl->nplaces) {
@@ -93,14 +136,9 @@ static void task_main(unsigned long i)
 	}
 	if (write(T.ready[1], &c, 1) != 1)
 		sb_fatal("start gate: write");
-	while ((r = read(T.gate[0], &c, 1)) < 0 && errno == EINTR)
-		;
-	if (r != 0)
-		sb_fatal("start gate: read");
-	if (!sb_threads_mode()) {
-		close(T.gate[0]);
+	if (!sb_threads_mode())
 		close(T.ready[1]);
-	}
+	gate_pass();
 	testcase(sb_counter(i), i);
 	/* Never fall back into the runner's code: report and leave. */
 	__atomic_store_n(&sb_ctr.ctl[i].state, SB_T_RETURNED, __ATOMIC_RELEASE);
@@ -111,10 +149,10 @@ static void task_main(unsigned long i)
 /* In every new task process: die with the runner, default signals, our own group. */
 static void child_init(void)
 {
+	sb_os_restore_priority();
 	sb_os_die_with_parent(sb_runner_pid);
 	signals_default();
 	setpgid(0, T.pgid);
-	close(T.gate[1]);
 	close(T.ready[0]);
 }
 
@@ -196,18 +234,11 @@ static void host_body(unsigned long unused)
 	thread_host();
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 void sb_tasks_start(unsigned long n, const struct sb_placement *pl, double stall_timeout)
 {
 	unsigned long ready = 0;
-	double deadline = now_s() + stall_timeout;
+	double deadline;
+	char prio[64];
 	char msg[512];
 	int code;
 
@@ -216,9 +247,13 @@ void sb_tasks_start(unsigned long n, const struct sb_placement *pl, double stall
 	T.pids = calloc(sb_threads_mode() ? 1 : n, sizeof(*T.pids));
 	if (!T.pids)
 		sb_die(SB_EXIT_ENV, "out of memory for %lu tasks", n);
-	if (pipe(T.gate) < 0 || pipe(T.ready) < 0)
+	if (pipe(T.ready) < 0)
 		sb_die(SB_EXIT_ENV, "start gate: pipe: %s", strerror(errno));
 	sb_os_become_subreaper();
+	/* Not outrun by the tasks we create (they start at the default: child_init). */
+	sb_os_raise_priority(prio, sizeof(prio));
+	T.times.start = now_s();
+	deadline = T.times.start + stall_timeout;
 
 	if (sb_threads_mode())
 		spawn(host_body, 0, "the task process for");
@@ -230,6 +265,7 @@ void sb_tasks_start(unsigned long n, const struct sb_placement *pl, double stall
 		}
 	close(T.ready[1]);
 	T.ready[1] = -1;
+	T.times.spawned = now_s();
 
 	while (ready < n) {
 		struct pollfd pfd = { T.ready[0], POLLIN, 0 };
@@ -250,12 +286,20 @@ void sb_tasks_start(unsigned long n, const struct sb_placement *pl, double stall
 			       ready, n, stall_timeout);
 	}
 	close(T.ready[0]);
+	T.times.ready = now_s();
 }
 
-void sb_tasks_release(void)
+void sb_tasks_release(int all)
 {
-	close(T.gate[1]);
-	T.gate[1] = -1;
+	__atomic_store_n(&sb_ctr.hdr->gate, 1, __ATOMIC_RELEASE);
+	if (futex(&sb_ctr.hdr->gate, FUTEX_WAKE, all ? INT_MAX : GATE_FANOUT, NULL) < 0)
+		sb_die(SB_EXIT_ENV, "start gate: futex wake: %s", strerror(errno));
+	T.times.released = now_s();
+}
+
+const struct sb_task_times *sb_tasks_times(void)
+{
+	return &T.times;
 }
 
 static long task_of_pid(pid_t pid)
@@ -343,25 +387,47 @@ void sb_tasks_check_or_exit(void)
 		sb_die(code, "%s", msg);
 }
 
+/* Teardown gives up (with a warning) when tasks outlive SIGKILL this long, plus a little per task. */
+#define REAP_LIMIT_S 2.0
+#define REAP_LIMIT_PER_TASK_S 0.0005
+
 void sb_tasks_kill_all(void)
 {
-	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	struct timespec tick = { 0, 1000 * 1000 };
+	double limit;
 
+	T.times.killed = now_s();
+	if (sb_ctr.hdr) {
+		T.times.npassed = __atomic_load_n(&sb_ctr.hdr->passed, __ATOMIC_ACQUIRE);
+		T.times.passed = T.times.npassed == T.n ? sb_ctr.hdr->all_passed : 0;
+	}
+	limit = T.times.killed + REAP_LIMIT_S + REAP_LIMIT_PER_TASK_S * (double)T.n;
 	if (T.pgid)
 		kill(-T.pgid, SIGKILL);
 	for (unsigned long i = 0; i < T.npids; i++)
 		kill(T.pids[i], SIGKILL);
-	/* We are the subreaper: reap tasks and orphaned partners alike, for up to 2 s. */
-	for (int tries = 0; tries < 200; tries++) {
+	/*
+	 * We are the subreaper: tasks and orphaned partners alike are our
+	 * children; waitpid collects any zombie from before the signal and says
+	 * ECHILD once none is left. The limit is on the clock, not a count of
+	 * rounds: a round that meets thousands of processes takes time of its own.
+	 */
+	for (;;) {
 		pid_t pid;
 
 		while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
 			;
-		if (pid < 0 && errno == ECHILD)
+		if (pid < 0 && errno == ECHILD) {
+			T.times.reaped = now_s();
 			return;
+		}
+		if (now_s() > limit)
+			break;
+		/* A partner forked after the first kill is in the group too. */
 		if (T.pgid)
 			kill(-T.pgid, SIGKILL);
 		nanosleep(&tick, NULL);
 	}
-	sb_warn("warning: some task processes did not exit after SIGKILL");
+	sb_warn("warning: some task processes did not exit within %.1f s of SIGKILL",
+		limit - T.times.killed);
 }

@@ -18,8 +18,26 @@ void sb_signals_init(void);
  */
 void sb_tasks_start(unsigned long ntasks, const struct sb_placement *pl,
 		    double stall_timeout);
-/* Open the gate: every task enters testcase() at once. */
-void sb_tasks_release(void);
+/*
+ * Open the gate: every task enters testcase(). With all set the caller
+ * wakes every task itself (it runs in a real-time class, so the tasks it
+ * wakes cannot preempt it); otherwise it wakes a few and the tasks wake
+ * each other, as a tree.
+ */
+void sb_tasks_release(int all);
+
+/* CLOCK_MONOTONIC seconds of the start and the end, 0 where not reached (for --timing). */
+struct sb_task_times {
+	double start;		/* before the first task was created */
+	double spawned;		/* every task created (threads: the task process) */
+	double ready;		/* every task pinned and waiting at the gate */
+	double released;	/* the gate opened */
+	double passed;		/* the last task passed the gate (before teardown) */
+	double killed;		/* teardown began: SIGKILL sent */
+	double reaped;		/* every task and partner reaped */
+	unsigned long npassed;	/* tasks that passed the gate (when teardown began) */
+};
+const struct sb_task_times *sb_tasks_times(void);
 /*
  * Has a task failed? Returns 0, or an exit code (1, or 3 for a spawn
  * failure) with one line saying which task and why in msg.

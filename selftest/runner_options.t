@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 bin=$B/bin/null1_processes
 short="--period-ms 100 -s 2 --warmup 1"
-CSV_HEADER='phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct'
+CSV_HEADER='phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct,late_ms'
 SAMPLES_HEADER="mode,tasks,run,$CSV_HEADER"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -22,17 +22,17 @@ for m in processes threads; do
 	is "$(printf '%s\n' "$out" | sed 1d | cut -d, -f1-5 | tr '\n' ' ')" \
 		"$m,2,7,warmup,1 $m,2,7,measure,1 $m,2,7,measure,2 " "samples $m: every row has mode, tasks, run, then phase and sample"
 	bad=$(printf '%s\n' "$out" | sed 1d | awk -F, '{
-		if (NF != 12) print "fields " NR
+		if (NF != 13) print "fields " NR
 		r = $7 / $6; if (r - $8 > $8 * 1e-4 || $8 - r > $8 * 1e-4) print "rate " NR
 		if ($9 > $10) print "min>max " NR
 		if ($11 != "" && ($11 < 0 || $11 > 100)) print "idle " NR }')
-	is "$bad" "" "samples $m: 12 fields, ops_per_s = ops / elapsed_s, min <= max, idle in 0..100"
+	is "$bad" "" "samples $m: 13 fields, ops_per_s = ops / elapsed_s, min <= max, idle in 0..100"
 done
 run "$bin" -t 1 $short --format samples
 is "$(printf '%s\n' "$out" | sed 1d | cut -d, -f3 | sort -u)" "1" "--run defaults to 1"
 run "$bin" -t 2 $short --format samples -v
 like "$(printf '%s\n' "$out" | head -1)" "^$SAMPLES_HEADER,task_0,task_1$" "-v --format samples adds a column per task"
-is "$(printf '%s\n' "$out" | sed 1d | awk -F, '{ print NF }' | sort -u)" "14" "and every row has them"
+is "$(printf '%s\n' "$out" | sed 1d | awk -F, '{ print NF }' | sort -u)" "15" "and every row has them"
 run "$bin" --check --run 0
 one_line "--run: '0' is out of range \(1\.\.1000000000\)" "--run 0"
 run "$bin" --check --run 1000000001
@@ -99,7 +99,7 @@ is "$rc:$err" "0:" "--list-options exits 0"
 bad=$(printf '%s\n' "$list" | grep -Ev '^option=(-[a-zA-Z]|--[a-z][a-z-]*|-[a-zA-Z],--[a-z][a-z-]*) arg=[^ ]* sweep=(yes|no) help=[^ ].*$')
 is "$bad" "" "every line is option=NAMES arg=ARG sweep=yes|no help=TEXT"
 is "$(printf '%s\n' "$list" | awk '/ sweep=yes / { sub(/^option=/, "", $1); print $1 }' | tr '\n' ' ')" \
-	"--period-ms --placement --stall-timeout --param " "sweep=yes marks what runtest.sh passes through"
+	"--warmup-min --warmup-max --period-ms --placement --stall-timeout --param " "sweep=yes marks what runtest.sh passes through"
 # --help's option lines, rebuilt from --list-options: the same table makes both.
 rebuilt=$(printf '%s\n' "$list" | sed -E 's/^option=([^ ]*) arg=([^ ]*) sweep=[a-z]+ help=(.*)$/\1\t\2\t\3/' |
 	awk -F'\t' '{

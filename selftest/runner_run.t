@@ -30,7 +30,7 @@ ok $? "average ($got) is the mean of the measured samples ($calc)"
 for m in processes threads; do
 	run "$B/bin/getppid1_$m" -t 2 --period-ms 100 -s 3 --warmup 1 --format csv
 	is "$rc" 0 "csv $m exits 0"
-	is "$(printf '%s\n' "$out" | head -1)" "phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct" "csv $m header"
+	is "$(printf '%s\n' "$out" | head -1)" "phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct,late_ms" "csv $m header"
 	is "$(printf '%s\n' "$out" | sed 1d | cut -d, -f1,2 | tr '\n' ' ')" "warmup,1 measure,1 measure,2 measure,3 " "csv $m: 1 warmup and 3 measured rows"
 	# ops_per_s is ops over the sample's real length; min <= max; idle within 0..100
 	bad=$(printf '%s\n' "$out" | sed 1d | awk -F, '{

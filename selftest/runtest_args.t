@@ -126,7 +126,7 @@ like "$(grep 'points:' "$T/out")" 'points: +1,2,8 \(3\)' "--points sorted, dupli
 # judged by the runner's --check, not by a copy in runtest.sh.
 need_build "$SB_BUILD/bin/sb-options"
 swept=$("$SB_BUILD/bin/sb-options" --list-options | sed -n 's/^option=\([^ ]*\) arg=\([^ ]*\) sweep=yes.*/\1/p' | tr '\n' ' ')
-is "$swept" "--period-ms --placement --stall-timeout --param " "sb-options lists the runner's sweep options"
+is "$swept" "--warmup-min --warmup-max --period-ms --placement --stall-timeout --param " "sb-options lists the runner's sweep options"
 rejected "--stall-timeout: '0' is out of range" getppid1 "${FAST[@]}" --stall-timeout 0
 rc=0
 ./runtest.sh getppid1 --stall-timeout 7 --dry-run --results "$R" >"$T/out" 2>"$T/err" || rc=$?

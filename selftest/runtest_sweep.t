@@ -4,7 +4,7 @@
 need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads"
 
 SUMMARY_HEADER=tasks,processes,processes_idle,threads,threads_idle,linear,processes_stddev,processes_ci,processes_min,processes_max,processes_n,threads_stddev,threads_ci,threads_min,threads_max,threads_n,lkp_linear
-SAMPLES_HEADER=mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct
+SAMPLES_HEADER=mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct,late_ms
 
 # ---- the sweep of the issue: 1 and 2 tasks, both modes, 5 samples of 200 ms ----
 rc=0
