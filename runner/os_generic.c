@@ -1,4 +1,4 @@
-/* POSIX-only OS layer (make OS=generic): no CPU times, parent death by polling, no subreaper, no priority, no filesystem names. */
+/* POSIX-only OS layer (make OS=generic): no CPU times, parent death by polling, no subreaper, no priority, a polled start gate, no filesystem names. */
 #define _POSIX_C_SOURCE 200809L	/* nothing beyond POSIX.1-2008 may be used here */
 #include <pthread.h>
 #include <stddef.h>
@@ -82,4 +82,23 @@ int sb_os_raise_priority(char *what, size_t size)
 
 void sb_os_restore_priority(void)
 {
+}
+
+/* No futex in POSIX: the gate is polled, so a task starts up to SB_GATE_POLL_NS late. */
+#define SB_GATE_POLL_NS 100000L
+
+int sb_os_gate_wait(int *gate)
+{
+	const struct timespec period = { 0, SB_GATE_POLL_NS };
+
+	while (!__atomic_load_n(gate, __ATOMIC_ACQUIRE))
+		(void)nanosleep(&period, NULL);
+	return 0;
+}
+
+int sb_os_gate_wake(int *gate, int n)
+{
+	(void)gate;
+	(void)n;
+	return 0;
 }
