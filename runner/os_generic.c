@@ -84,15 +84,24 @@ void sb_os_restore_priority(void)
 {
 }
 
-/* No futex in POSIX: the gate is polled, so a task starts up to SB_GATE_POLL_NS late. */
-#define SB_GATE_POLL_NS 100000L
+/*
+ * No futex in POSIX: the gate is polled, every 50 us at first and then less
+ * and less often, up to every SB_GATE_POLL_MAX_NS: a task that waited long
+ * starts up to that late, and hundreds of waiting tasks do not keep the CPUs
+ * busy with their wake-ups.
+ */
+#define SB_GATE_POLL_MAX_NS 5000000L
 
 int sb_os_gate_wait(int *gate)
 {
-	const struct timespec period = { 0, SB_GATE_POLL_NS };
+	struct timespec period = { 0, 50000L };
 
-	while (!__atomic_load_n(gate, __ATOMIC_ACQUIRE))
+	while (!__atomic_load_n(gate, __ATOMIC_ACQUIRE)) {
 		(void)nanosleep(&period, NULL);
+		if (period.tv_nsec < SB_GATE_POLL_MAX_NS)
+			period.tv_nsec = period.tv_nsec * 2 > SB_GATE_POLL_MAX_NS ?
+					 SB_GATE_POLL_MAX_NS : period.tv_nsec * 2;
+	}
 	return 0;
 }
 
