@@ -196,9 +196,10 @@ SAN_ENV := $(if $(SAN),ASAN_OPTIONS=handle_segv=0:$(ASAN_OPTIONS) UBSAN_OPTIONS=
 check: all fixtures
 	SB_BUILD=$(BUILD) SB_SAN=$(SAN) SB_OS=$(OS) $(SAN_ENV) prove $(PROVE_FLAGS) $(T)
 
+# RESULTS is quoted (a path with blanks is one path); COMPARE is a list of runs, split on blanks.
 plot:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make plot: python3 not found: install python3" >&2; exit 3; }
-	$(PYTHON) plot/plot.py $(if $(RESULTS),--results $(RESULTS)) $(if $(COMPARE),--compare $(COMPARE))
+	$(PYTHON) plot/plot.py $(if $(RESULTS),--results '$(RESULTS)') $(if $(COMPARE),--compare $(COMPARE))
 
 deps:
 	@sh runner/deps.sh

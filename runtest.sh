@@ -15,10 +15,20 @@ set -eu
 trap 'exit 130' INT TERM HUP
 
 PROG=runtest.sh
+MAX_POINTS=8192		# a range sweep's points at most: the most CPUs Linux supports (NR_CPUS)
 NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
 RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
 # make install rewrites the next line (build-aux/install.sh): the installed layout and version.
 SB_INSTALL=''
+# The shape of one run and the stopping rule of a point (docs/RUNTEST.md, "Measurement design")
+DEF_WARMUP_MS=1000 DEF_DURATION_MS=1000 DEF_PERIOD=500	# one run: 1 s (auto: 1-2 s) warmup + 1 s measured
+DEF_MIN_RUNS=3 DEF_MAX_RUNS=10	# independent runs a point
+DEF_PRECISION=2000		# target half-width of the 95% interval, in 1/1000 % of the mean
+DEF_POINT_BUDGET_MS=30000	# the most one point may take (its --min-runs always run)
+DEF_BUDGET_MS=11000		# the whole sweep's budget, per point: will-it-scale's 11 s
+QUICK_WARMUP_MS=500 QUICK_DURATION_MS=500 QUICK_PERIOD=250 QUICK_RUNS=2	# --quick
+RUN_OVERHEAD_MS=300		# a run's start and stop of the tasks, for the estimates
+AUTO_WARMUP_MAX=2		# seconds: the cap of a sweep run's steady-state warmup
 
 # The state the traps read.
 phase=setup		# setup: a signal exits at once; sweep: it stops the sweep
@@ -45,10 +55,19 @@ Sweep (task counts):
 Each point:
   --mode M            processes, threads, both (default; a testcase meant one way
                       runs that way) or all (every mode the binaries run)
-  --duration S        measured seconds per point (default 5; decimals allowed)
-  --warmup S          seconds of warmup discarded first (default 5)
-  --period-ms MS      sample period (default 1000)
-  --repeat R          independent runs of each point (default 1)
+  --duration S        measured seconds of each run (default 1; decimals allowed)
+  --warmup S          seconds of warmup each run discards first (default: until the rate
+                      settles, at most 2 s, where the runner can tell; else 1)
+  --period-ms MS      sample period (default 500)
+  --precision PCT     run a point until its 95% interval is within +-PCT % of its mean
+                      (default 2), within the budgets below
+  --min-runs N        independent runs of every point at least (default 3)
+  --max-runs N        runs of a point at most (default 10)
+  --point-budget S    seconds a point may take (default 30); --min-runs are always run
+  --budget S          seconds the whole sweep may take (default 11 s times the points)
+  --repeat R          exactly R runs of each point (no stopping rule, no budgets)
+  --seed N            shuffle each round's order with seed N (default: alternate the direction)
+  --quick             exploration: 2 runs of 0.5 s warmup + 0.5 s measured a point
   --placement P       cores, pus, spread or none (default cores, pus with --smt)
   --no-affinity       same as --placement none
   --param NAME=VALUE  a testcase parameter (repeatable; recorded in meta)
@@ -103,13 +122,13 @@ parse_count() {	# parse_count VAR OPTION VALUE MIN: a whole number >= MIN into V
 	printf -v "$1" '%d' $((10#$3))
 }
 
-parse_ms() {	# parse_ms VAR OPTION SECONDS: milliseconds into VAR ("5", "0.5", "1.25")
+parse_ms() {	# parse_ms VAR OPTION SECONDS [UNIT]: thousandths into VAR ("5", "0.5", "1.25")
 	local int=${3%%.*} frac=''
 	case $3 in
-	'' | .* | *. | *[!0-9.]* | *.*.*) usage_error "$2: '$3' is not a number of seconds like 5 or 0.5" ;;
+	'' | .* | *. | *[!0-9.]* | *.*.*) usage_error "$2: '$3' is not a number of ${4:-seconds} like 5 or 0.5" ;;
 	*.*) frac=${3#*.} ;;
 	esac
-	[ "${#frac}" -le 3 ] || usage_error "$2: '$3' has more than 3 decimals (milliseconds)"
+	[ "${#frac}" -le 3 ] || usage_error "$2: '$3' has more than 3 decimals"
 	[ "${#int}" -le 6 ] || usage_error "$2: '$3' is too large"
 	while [ "${#frac}" -lt 3 ]; do frac=${frac}0; done
 	printf -v "$1" '%d' $((10#$int * 1000 + 10#$frac))
@@ -286,7 +305,8 @@ parse_args() {
 	local -A sweep=()
 	local sweep_read=0 sweep_list
 	opt_tests=() opt_params=() opt_pass=() opt_max='' opt_min='' opt_step='' opt_points='' opt_points_given=0
-	opt_mode=both opt_duration_ms=5000 opt_warmup_ms=5000 opt_period=1000 opt_repeat=1 opt_placement=''
+	opt_mode=both opt_duration_ms='' opt_warmup_ms='' opt_period='' opt_repeat='' opt_placement=''
+	opt_precision='' opt_min_runs='' opt_max_runs='' opt_point_budget_ms='' opt_budget_ms='' opt_seed='' opt_quick=0
 	opt_smt=0 opt_no_affinity=0 opt_label='' opt_results='' opt_dry_run=0 opt_list=0 opt_plot=0 opt_quiet=0
 	while [ $# -gt 0 ]; do
 		arg=$1
@@ -297,9 +317,10 @@ parse_args() {
 		esac
 		case $opt in	# a: the argument it takes, "-" none
 		--max-procs | --min-procs | --step | --points | --mode | --duration | --warmup | \
-		--repeat | --label | --results) a=VALUE ;;
-		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot) a=- ;;
-		*)
+		--repeat | --label | --results | --precision | --min-runs | --max-runs | --point-budget | \
+		--budget | --seed | --param | --period-ms | --placement) a=VALUE ;;
+		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot | --quick) a=- ;;
+		-*)
 			if [ "$sweep_read" = 0 ]; then
 				sweep_list=$(sweep_options)	# its failure exits here
 				while read -r o a; do sweep[$o]=$a; done <<<"$sweep_list"
@@ -307,6 +328,7 @@ parse_args() {
 			fi
 			a=${sweep[$opt]-}
 			;;
+		*) a='' ;;
 		esac
 		if [ -n "$a" ] && [ "$a" != - ] && [ "$inline" = 0 ]; then
 			[ $# -gt 0 ] || usage_error "$opt needs a value"
@@ -332,6 +354,16 @@ parse_args() {
 		--warmup) parse_ms opt_warmup_ms "$opt" "$val" ;;
 		--period-ms) parse_count opt_period "$opt" "$val" 1 ;;
 		--repeat) parse_count opt_repeat "$opt" "$val" 1 ;;
+		--precision)
+			parse_ms opt_precision "$opt" "$val" percent
+			[ "$opt_precision" -gt 0 ] || usage_error "$opt: '$val' must be more than 0"
+			;;
+		--min-runs) parse_count opt_min_runs "$opt" "$val" 1 ;;
+		--max-runs) parse_count opt_max_runs "$opt" "$val" 1 ;;
+		--point-budget) parse_ms opt_point_budget_ms "$opt" "$val" ;;
+		--budget) parse_ms opt_budget_ms "$opt" "$val" ;;
+		--seed) parse_count opt_seed "$opt" "$val" 0 ;;
+		--quick) opt_quick=1 ;;
 		--placement) opt_placement=$val ;;
 		--no-affinity) opt_no_affinity=1 ;;
 		--smt) opt_smt=1 ;;
@@ -392,16 +424,8 @@ check_args() {
 	fi
 	if [ -z "$placement" ] && [ "$opt_smt" = 1 ]; then placement=pus; fi
 	placement=${placement:-cores}
-	period=$opt_period
-	samples=$(((opt_duration_ms + period / 2) / period))
-	warmup_samples=$(((opt_warmup_ms + period / 2) / period))
-	if [ "$samples" -lt 1 ]; then
-		usage_error "--duration $(fmt_ms "$opt_duration_ms") s is less than one sample of --period-ms $period"
-	fi
-	rounded_note=''
-	if [ $((samples * period)) -ne "$opt_duration_ms" ] || [ $((warmup_samples * period)) -ne "$opt_warmup_ms" ]; then
-		rounded_note="note: whole sample periods: $samples measured and $warmup_samples warmup samples of $period ms"
-	fi
+	run_shape
+	stop_rule
 	label=$opt_label
 	if [ -z "$label" ]; then
 		# The kernel release, made safe for a directory name (6.8.0-rc1+ -> 6.8.0-rc1_).
@@ -417,7 +441,57 @@ check_args() {
 	readonly opt_tests opt_params opt_pass opt_max opt_min opt_step opt_points opt_points_given \
 		opt_point_list opt_mode opt_duration_ms opt_warmup_ms opt_period opt_repeat opt_placement \
 		opt_smt opt_no_affinity opt_label opt_results opt_dry_run opt_list opt_plot opt_quiet \
-		placement period samples warmup_samples rounded_note label results
+		opt_precision opt_min_runs opt_max_runs opt_point_budget_ms opt_budget_ms opt_seed opt_quick \
+		placement period samples warmup_samples rounded_note label results \
+		adaptive min_runs max_runs precision point_budget_ms
+}
+
+# run_shape: one run's samples (the defaults, --quick, then what was given)
+# -> period, samples, warmup_samples, rounded_note
+run_shape() {
+	local duration_ms=$DEF_DURATION_MS warmup_ms=$DEF_WARMUP_MS
+	period=$DEF_PERIOD
+	if [ "$opt_quick" = 1 ]; then
+		duration_ms=$QUICK_DURATION_MS warmup_ms=$QUICK_WARMUP_MS period=$QUICK_PERIOD
+	fi
+	duration_ms=${opt_duration_ms:-$duration_ms} warmup_ms=${opt_warmup_ms:-$warmup_ms} period=${opt_period:-$period}
+	samples=$(((duration_ms + period / 2) / period))
+	warmup_samples=$(((warmup_ms + period / 2) / period))
+	if [ "$samples" -lt 1 ]; then
+		usage_error "--duration $(fmt_ms "$duration_ms") s is less than one sample of --period-ms $period"
+	fi
+	rounded_note=''
+	if [ $((samples * period)) -ne "$duration_ms" ] || [ $((warmup_samples * period)) -ne "$warmup_ms" ]; then
+		rounded_note="note: whole sample periods: $samples measured and $warmup_samples warmup samples of $period ms"
+	fi
+}
+
+# stop_rule: how many runs a point gets -> adaptive (0: exactly min_runs = max_runs),
+# min_runs, max_runs, precision (1/1000 %; empty: none), point_budget_ms (empty: none)
+stop_rule() {
+	adaptive=1 min_runs=$DEF_MIN_RUNS max_runs='' precision=$DEF_PRECISION point_budget_ms=$DEF_POINT_BUDGET_MS
+	if [ -n "$opt_repeat" ]; then
+		if [ -n "$opt_precision$opt_min_runs$opt_max_runs$opt_point_budget_ms$opt_budget_ms" ]; then
+			usage_error "--repeat $opt_repeat is exactly $opt_repeat runs a point: it cannot be combined with --precision, --min-runs, --max-runs, --point-budget or --budget"
+		fi
+		adaptive=0 min_runs=$opt_repeat max_runs=$opt_repeat precision='' point_budget_ms=''
+		return
+	fi
+	if [ "$opt_quick" = 1 ]; then min_runs=$QUICK_RUNS max_runs=$QUICK_RUNS precision=''; fi
+	min_runs=${opt_min_runs:-$min_runs}
+	if [ -n "$opt_max_runs" ]; then
+		max_runs=$opt_max_runs
+	elif [ "$opt_quick" = 1 ] && [ -z "$opt_precision" ]; then
+		max_runs=$min_runs
+	else
+		max_runs=$((min_runs > DEF_MAX_RUNS ? min_runs : DEF_MAX_RUNS))
+	fi
+	precision=${opt_precision:-$precision}
+	point_budget_ms=${opt_point_budget_ms:-$point_budget_ms}
+	if [ "$min_runs" -gt "$max_runs" ]; then
+		usage_error "--min-runs $min_runs is more than --max-runs $max_runs"
+	fi
+	if [ "$min_runs" = "$max_runs" ]; then adaptive=0 precision='' point_budget_ms=''; fi
 }
 
 make_workdir() {	# -> TMP (on_exit removes it)
@@ -596,8 +670,26 @@ list_testcases() {	# --list
 
 # ---- phase: the plan ------------------------------------------------------------
 
+# choose_warmup: each run's warmup -> warmup_args (the runner's options),
+# warmup_text (meta's warmup). --warmup S (and --quick) is a fixed count of
+# samples; otherwise, when the runner has it, --warmup auto: the warmup ends
+# when the rate has settled, after --warmup-min and at most AUTO_WARMUP_MAX
+# seconds (the runner's own rule; --warmup-min/--warmup-max pass through)
+choose_warmup() {
+	local t=${runnable[0]} m
+	m=${t_run_modes[$t]%%,*}
+	warmup_args=(--warmup "$warmup_samples") warmup_text=$(fmt_ms $((warmup_samples * period)))
+	if [ -z "$opt_warmup_ms" ] && [ "$opt_quick" = 0 ] &&
+		"$tests_dir/${t}_$m" --list-options 2>/dev/null | grep -q '^option=--warmup arg=N|auto '; then
+		warmup_args=(--warmup auto --warmup-max "$AUTO_WARMUP_MAX") warmup_text=auto
+	fi
+	readonly warmup_args warmup_text
+}
+
 # plan_points: -> points_list, npoints, largest, points_csv, capacity,
-# cap_unit, plan_runs (runner runs in all), run_ms (one run's estimate)
+# cap_unit, plan_points_all (mode x task count points of every testcase),
+# plan_runs (runner runs at least), run_ms (one run's estimate), budget_ms
+# (the sweep's, empty when not adaptive), plan_min_ms, plan_max_ms (its bounds)
 plan_points() {
 	local unit=cores machine=${topo[cores]} tp=${topo[topology_points]} pmax pmin step p t modes
 	if [ "$opt_smt" = 1 ]; then unit=pus machine=${topo[pus]} tp=${topo[topology_points_pus]}; fi
@@ -609,6 +701,7 @@ plan_points() {
 		if [ "$pmin" -gt "$pmax" ]; then
 			usage_error "--min-procs $pmin is larger than the default --max-procs $pmax ($unit here)"
 		fi
+		check_point_count "$pmin" "$pmax" "$step"
 		points_list=("$pmin")
 		for ((p = (pmin / step + 1) * step; p < pmax; p += step)); do points_list+=("$p"); done
 		if [ "$pmax" -gt "$pmin" ]; then points_list+=("$pmax"); fi
@@ -620,32 +713,109 @@ plan_points() {
 	pus | none) capacity=${topo[pus]} cap_unit=PUs ;;
 	*) capacity=${topo[cores]} cap_unit=cores ;;
 	esac
-	plan_runs=0
+	plan_points_all=0
 	for t in "${runnable[@]}"; do
 		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
-		plan_runs=$((plan_runs + npoints * ${#modes[@]} * opt_repeat))
+		plan_points_all=$((plan_points_all + npoints * ${#modes[@]}))
 	done
-	run_ms=$(((warmup_samples + samples) * period + 300))	# + start and stop of the tasks
-	readonly points_list npoints largest points_csv capacity cap_unit plan_runs run_ms
+	plan_runs=$((plan_points_all * min_runs))
+	run_ms=$(((warmup_samples + samples) * period + RUN_OVERHEAD_MS))
+	if [ "$warmup_text" = auto ]; then	# the steady-state warmup at its cap
+		run_ms=$((AUTO_WARMUP_MAX * 1000 + samples * period + RUN_OVERHEAD_MS))
+	fi
+	plan_budget
+	readonly points_list npoints largest points_csv capacity cap_unit plan_points_all plan_runs run_ms \
+		budget_ms plan_min_ms plan_max_ms
+}
+
+# plan_budget: the adaptive plan's bounds -> budget_ms, plan_min_ms, plan_max_ms:
+# every point gets its --min-runs; a run beyond those starts only while it
+# fits in --point-budget (the point's time) and --budget (the sweep's)
+plan_budget() {
+	local per_point
+	budget_ms='' plan_min_ms=$((plan_runs * run_ms)) plan_max_ms=$((plan_runs * run_ms))
+	if [ "$adaptive" = 0 ]; then return; fi
+	budget_ms=${opt_budget_ms:-$((DEF_BUDGET_MS * plan_points_all))}
+	per_point=$((max_runs * run_ms))
+	if [ "$per_point" -gt "$point_budget_ms" ]; then
+		per_point=$((point_budget_ms > min_runs * run_ms ? point_budget_ms : min_runs * run_ms))
+	fi
+	plan_max_ms=$((per_point * plan_points_all))
+	if [ "$plan_max_ms" -gt "$budget_ms" ]; then
+		plan_max_ms=$((budget_ms > plan_min_ms ? budget_ms : plan_min_ms))
+	fi
+}
+
+# check_point_count MIN MAX STEP: a range of more than MAX_POINTS points is a
+# mistake (years of runs), refused before the list is built
+check_point_count() {
+	local n=$(($2 / $3 - $1 / $3 + 1))
+	if [ "$n" -gt "$MAX_POINTS" ]; then
+		usage_error "--min-procs $1 to --max-procs $2 in steps of $3 is $n points, more than $MAX_POINTS: use a larger --step or --points"
+	fi
+}
+
+# placement_rows TESTCASE MODE: --dry-run's placement of the largest point, one
+# row per place; the tasks beyond them (oversubscription) wrap around, in one line
+placement_rows() {
+	local rows=$largest which
+	if [ "$placement" = none ]; then rows=1; fi	# every task alike
+	if [ "$rows" -gt "$capacity" ]; then rows=$capacity; fi
+	"$tests_dir/${1}_$2" -t "$rows" --placement "$placement" "${opt_pass[@]}" --print-placement | sed 's/^/    /'
+	if [ "$largest" -gt "$rows" ]; then
+		which="tasks $rows-$((largest - 1))"
+		if [ "$largest" = $((rows + 1)) ]; then which="task $rows"; fi
+		if [ "$rows" = 1 ]; then
+			printf '    %s: as task 0\n' "$which"
+		else
+			printf '    %s: wrap around, task i placed as task i %% %d\n' "$which" "$rows"
+		fi
+	fi
 }
 
 print_plan() {	# --dry-run
-	local t modes eta
+	local t modes eta eta2 eta3
 	for t in "${runnable[@]}"; do
 		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
 		printf '%s: %s\n' "$t" "${t_desc[$t]}"
 		printf '  points:    %s (%d)\n' "$points_csv" "$npoints"
 		printf '  modes:     %s\n' "${t_run_modes[$t]}"
-		printf '  each:      %s s warmup + %s s measured in %d ms samples, %d run(s)\n' \
-			"$(fmt_ms $((warmup_samples * period)))" "$(fmt_ms $((samples * period)))" "$period" "$opt_repeat"
+		printf '  each run:  %s warmup + %s s measured in %d ms samples\n' \
+			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (at most ${AUTO_WARMUP_MAX} s)"; else echo "$warmup_text s"; fi)" \
+			"$(fmt_ms $((samples * period)))" "$period"
+		printf '  runs:      %s\n' "$(runs_text)"
 		printf '  params:    %s\n' "${t_params[$t]:-none}"
 		printf '  placement: %s, at %d tasks:\n' "$placement" "$largest"
-		"$tests_dir/${t}_${modes[0]}" -t "$largest" --placement "$placement" \
-			"${opt_pass[@]}" --print-placement | sed 's/^/    /'
+		placement_rows "$t" "${modes[0]}"
 	done
 	printf 'topology:  %s\n' "${topo[topology]}"
-	fmt_eta eta $(((plan_runs * run_ms + 999) / 1000))
-	printf 'estimated: %d runner runs, about %s\n' "$plan_runs" "$eta"
+	printf 'order:     %s\n' "$(order_text)"
+	fmt_eta eta $(((plan_min_ms + 999) / 1000))
+	if [ "$adaptive" = 0 ]; then
+		printf 'estimated: %d runner runs, about %s\n' "$plan_runs" "$eta"
+	else
+		fmt_eta eta2 $(((plan_max_ms + 999) / 1000))
+		fmt_eta eta3 $(((budget_ms + 999) / 1000))
+		printf 'estimated: %d to %d runner runs, %s to %s (budget %s)\n' \
+			"$plan_runs" $((plan_points_all * max_runs)) "$eta" "$eta2" "$eta3"
+	fi
+}
+
+runs_text() {	# the stopping rule, in words
+	if [ "$adaptive" = 0 ]; then
+		printf 'exactly %d a point' "$min_runs"
+	else
+		printf '%d to %d a point, until the 95%% interval is within +-%s%% (at most %s s a point)' \
+			"$min_runs" "$max_runs" "$(fmt_ms "$precision")" "$(fmt_ms "$point_budget_ms")"
+	fi
+}
+
+order_text() {	# the order of the points in each round
+	if [ -n "$opt_seed" ]; then
+		printf 'rounds; each round shuffled with seed %d' "$opt_seed"
+	else
+		printf 'rounds; each round in the other direction'
+	fi
 }
 
 # ---- phase: the results directory, the machine ----------------------------------
@@ -666,6 +836,21 @@ check_results() {	# each results/<test>: made, writable, not full, its latest ou
 		rm -f -- "$probe"
 		if [ -d "$dir/latest" ] && [ ! -L "$dir/latest" ]; then
 			die 3 "$(shown "$dir/latest") is a directory, not the link to the newest run: move it away"
+		fi
+	done
+}
+
+# check_space: the results directories hold at least what the run will write:
+# samples.csv (a row of about 128 bytes per sample of every planned run) twice
+# (the new copy is written before the old one goes), summary.csv and meta.
+check_space() {
+	local t need kb
+	need=$(((plan_runs * (warmup_samples + samples) * 128 * 2 + plan_runs * 256 + ${#runnable[@]} * 8192 + 1023) / 1024))
+	for t in "${runnable[@]}"; do
+		kb=$(df -Pk -- "$results/$t" 2>/dev/null | awk 'NR == 2 { print $4 }') || kb=''
+		case $kb in '' | *[!0-9]*) continue ;; esac	# unknown: the writes will tell
+		if [ "$kb" -lt "$need" ]; then
+			die 3 "the results directory $(shown "$results/$t") has $kb KB free; this run writes about $need KB"
 		fi
 	done
 }
@@ -739,8 +924,14 @@ meta_text() {	# meta_text STATUS [ERROR FAILED_MODE FAILED_TASKS]: the current r
 		host "$m_host" kernel "$m_kernel" os "$m_os" cpu_model "$m_cpu" \
 		topology "${topo[topology]}" hwloc_version "${topo[hwloc_version]}" \
 		placement "$placement" aslr "$aslr" modes "${t_run_modes[$run_test]}" points "$points_csv" \
-		duration "$(fmt_ms $((samples * period)))" warmup "$(fmt_ms $((warmup_samples * period)))" \
-		period_ms "$period" repeat "$opt_repeat" params "${t_params[$run_test]}" \
+		duration "$(fmt_ms $((samples * period)))" warmup "$warmup_text" \
+		period_ms "$period" repeat "$opt_repeat" min_runs "$min_runs" max_runs "$max_runs" \
+		precision "$(if [ -n "$precision" ]; then fmt_ms "$precision"; fi)" \
+		point_budget "$(if [ -n "$point_budget_ms" ]; then fmt_ms "$point_budget_ms"; fi)" \
+		budget "$(if [ -n "$budget_ms" ]; then fmt_ms "$budget_ms"; fi)" \
+		order "$(if [ -n "$opt_seed" ]; then echo shuffle; else echo alternate; fi)" seed "$opt_seed" \
+		schedule "$schedule${schedule:+${round_sched:+ }}$round_sched" unmet "$(unmet_points)" \
+		late_warnings "$late_warnings" params "${t_params[$run_test]}" \
 		command "$m_command" compiler "$m_compiler" cflags "$m_cflags" git_revision "$m_git"
 }
 
@@ -815,13 +1006,13 @@ start_run() {
 # run_once TEST MODE TASKS RUN: one runner, its rows appended to $TMP/point
 # -> RUN_STATUS (0 done, 1 failed, 130 interrupted), RUN_ERROR, RUN_ERROR_RC (1, 2, 3)
 run_once() {
-	local t=$1 m=$2 n=$3 rc=0 r2 line fmt
+	local t=$1 m=$2 n=$3 rc=0 r2 fmt
 	RUN_STATUS=0 RUN_ERROR='' RUN_ERROR_RC=0
 	runner_format fmt "$4"
 	# bash reports a job killed by a signal ("Killed") on its standard error
 	# when it notices the death: inside this group, where nobody hears it.
 	{
-		"${aslr_wrap[@]}" "$tests_dir/${t}_$m" -t "$n" -s "$samples" --warmup "$warmup_samples" \
+		"${aslr_wrap[@]}" "$tests_dir/${t}_$m" -t "$n" -s "$samples" "${warmup_args[@]}" \
 			--period-ms "$period" --placement "$placement" "${opt_pass[@]}" "${fmt[@]}" \
 			>"$TMP/out" 2>"$TMP/err" &
 		child=$!
@@ -839,14 +1030,7 @@ run_once() {
 		child=''
 	} 2>/dev/null
 	if [ "$rc" = 0 ] && samples_rows "$m" "$n" "$4" "$TMP/out" >>"$TMP/point"; then
-		# the runner's notes, each once (oversubscription is warned about up front)
-		while IFS= read -r line; do
-			case $line in *": oversubscribed: "*) continue ;; esac
-			if [ -z "${runner_notes[$line]+x}" ]; then
-				runner_notes[$line]=1
-				note "$line"
-			fi
-		done <"$TMP/err"
+		runner_messages
 	elif [ "$rc" = 0 ]; then
 		RUN_ERROR="$t: $m at $n tasks: unexpected output from the runner (see $(shown "$tests_dir")/${t}_$m ${fmt[*]})"
 		RUN_STATUS=1 RUN_ERROR_RC=1
@@ -863,29 +1047,123 @@ run_once() {
 	fi
 }
 
-# measure_point TEST MODE TASKS: --repeat runs into $TMP/point -> POINT_STATUS
-# (as RUN_STATUS), POINT_RUNS (the runs completed), POINT_MS (the time spent)
-measure_point() {
-	local r t0 t1
-	POINT_STATUS=0 POINT_RUNS=0 POINT_MS=0
-	: >"$TMP/point"
-	for ((r = 1; r <= opt_repeat; r++)); do
-		now_ms t0
-		run_once "$1" "$2" "$3" "$r"
-		now_ms t1
-		POINT_MS=$((POINT_MS + t1 - t0))
-		POINT_STATUS=$RUN_STATUS
-		if [ "$RUN_STATUS" != 0 ]; then break; fi
-		POINT_RUNS=$((POINT_RUNS + 1))
-	done
+# ---- the rounds: which point runs next, and when a point is done ----------------
+
+# round_order VAR ROUND INDEX...: the order of round ROUND's points -> VAR (an
+# array). Without --seed, odd rounds go in the given order and even rounds
+# backwards, so a machine that drifts in time shifts every point alike; with
+# --seed N, each round is a Fisher-Yates shuffle driven by the generator
+# x <- (1103515245 x + 12345) mod 2^31 from x = N * 1000 + ROUND (j = (x >> 16) mod (i + 1)).
+round_order() {
+	local -n _ord=$1
+	local round=$2 i j x tmp
+	shift 2
+	_ord=("$@")
+	if [ -n "$opt_seed" ]; then
+		x=$(((opt_seed * 1000 + round) % 2147483648))
+		for ((i = ${#_ord[@]} - 1; i > 0; i--)); do
+			x=$(((x * 1103515245 + 12345) % 2147483648))
+			j=$(((x >> 16) % (i + 1)))
+			tmp=${_ord[i]} _ord[i]=${_ord[j]} _ord[j]=$tmp
+		done
+	elif [ $((round % 2)) = 0 ]; then
+		for ((i = 0, j = ${#_ord[@]} - 1; i < j; i++, j--)); do
+			tmp=${_ord[i]} _ord[i]=${_ord[j]} _ord[j]=$tmp
+		done
+	fi
 }
 
-progress() {	# progress TEST MODE TASKS FIGURE RUNS_DONE RUNS_PLANNED MS_SPENT
-	local line est=$(((($6 - $5) * run_ms) / 1000)) eta
-	if [ "$5" -gt 0 ]; then est=$(($7 * ($6 - $5) / $5 / 1000)); fi
-	fmt_eta eta "$est"
-	printf -v line '%s  %-9s  %d/%d tasks  %s   [%d/%d points, %s left]' "$1" "$2" "$3" "$largest" \
-		"$4" $(($5 / opt_repeat)) $(($6 / opt_repeat)) "$eta"
+# point_values MODE TASKS: sb-summary's run-level figures of one point of the
+# current run -> PV_RUNS, PV_MEAN, PV_HALF (half-width of the 95% interval in %
+# of the mean; "-" with fewer than 2 runs)
+point_values() {
+	local out rc=0
+	out=$("$tool_summary" --point "$1:$2" --values "$run_dir" 2>"$TMP/values.err") || rc=$?
+	if [ "$rc" != 0 ] || ! read -r PV_RUNS PV_MEAN PV_HALF <<<"$out" || [ -z "$PV_HALF" ]; then
+		cat "$TMP/values.err" >&2
+		die 3 "sb-summary --point $1:$2 --values failed (exit status $rc)"
+	fi
+}
+
+within() {	# within HALF_PCT MILLI_PCT: status 0 when HALF_PCT is a figure <= MILLI_PCT / 1000
+	[ "$1" != - ] && awk -v h="$1" -v p="$2" 'BEGIN { exit !(h + 0 <= p / 1000) }'
+}
+
+# point_done I: after a run of point I, is it done? -> p_done[I], p_met[I]
+point_done() {
+	local i=$1 r=${p_runs[$1]}
+	if [ "$r" -lt "$min_runs" ]; then return 0; fi
+	if [ "$adaptive" = 1 ] && within "$PV_HALF" "$precision"; then
+		p_done[$i]=1 p_met[$i]=1
+	elif [ "$r" -ge "$max_runs" ]; then
+		p_done[$i]=1
+	elif [ "$adaptive" = 1 ] && [ $((p_ms[$i] + p_ms[$i] / r)) -gt "$point_budget_ms" ]; then
+		p_done[$i]=1	# the next run would not fit in the point's budget
+	fi
+}
+
+# sweep_budget_over I ALLOW_MS T0: would another run of point I (beyond its
+# --min-runs) overrun this testcase's share of --budget, counted from T0?
+sweep_budget_over() {
+	local now
+	if [ "$adaptive" = 0 ] || [ "${p_runs[$1]}" -lt "$min_runs" ]; then return 1; fi
+	now_ms now
+	[ $((now - $3 + p_ms[$1] / p_runs[$1])) -gt "$2" ]
+}
+
+# the runner's stderr lines of a run: notes once each; lateness warnings counted
+runner_messages() {
+	local line late=0
+	while IFS= read -r line; do
+		case $line in
+		*": oversubscribed: "*) continue ;;	# warned about up front
+		*": warning: sampler woke up "*)
+			if [ "$late" = 0 ]; then late_warnings=$((late_warnings + 1)) late=1; fi
+			if [ -n "${runner_notes[late]+x}" ]; then continue; fi
+			runner_notes[late]=1
+			line="$line (runs that warned are counted in meta's late_warnings)"
+			;;
+		esac
+		if [ -z "${runner_notes[$line]+x}" ]; then
+			runner_notes[$line]=1
+			note "$line"
+		fi
+	done <"$TMP/err"
+}
+
+# unmet_points: the points that stopped short of --precision, "MODE:TASKS ..."
+unmet_points() {
+	local i s=''
+	if [ "$adaptive" = 0 ]; then return 0; fi
+	for ((i = 0; i < ${#p_mode[@]}; i++)); do
+		if [ "${p_done[$i]}" = 1 ] && [ "${p_met[$i]}" = 0 ]; then s="$s${s:+ }${p_mode[$i]}:${p_tasks[$i]}"; fi
+	done
+	printf '%s' "$s"
+}
+
+# progress TEST I FIGURE: a line after a run of point I; the time left is at
+# most what the budgets allow (every remaining --min-runs run, then runs up to
+# --max-runs within --budget)
+progress() {
+	local i=$2 line est left done_n=0 j
+	local per_run=$((sweep_runs > 0 ? sweep_ms / sweep_runs : run_ms))
+	local must=$((later_points * min_runs)) most=$((later_points * max_runs))
+	for ((j = 0; j < ${#p_mode[@]}; j++)); do
+		if [ "${p_done[$j]}" = 1 ]; then
+			done_n=$((done_n + 1))
+			continue
+		fi
+		if [ "${p_runs[$j]}" -lt "$min_runs" ]; then must=$((must + min_runs - p_runs[j])); fi
+		most=$((most + max_runs - p_runs[j]))
+	done
+	left=$((must * per_run)) est=$((most * per_run))
+	if [ "$adaptive" = 1 ] && [ $((budget_ms - sweep_elapsed_ms)) -lt "$est" ]; then
+		est=$((budget_ms - sweep_elapsed_ms))
+	fi
+	if [ "$est" -gt "$left" ]; then left=$est; fi
+	fmt_eta est $((left / 1000))
+	printf -v line '%s  %-9s  %d/%d tasks  run %d  %s   [%d/%d points, %s left]' "$1" "${p_mode[$i]}" \
+		"${p_tasks[$i]}" "$largest" "${p_runs[$i]}" "$3" "$done_n" "${#p_mode[@]}" "$est"
 	if [ "$opt_quiet" = 1 ]; then
 		return 0
 	elif [ -t 2 ]; then
@@ -898,45 +1176,89 @@ progress() {	# progress TEST MODE TASKS FIGURE RUNS_DONE RUNS_PLANNED MS_SPENT
 
 # ---- phase: the sweep, the report -----------------------------------------------
 
-# sweep: every runnable testcase, point by point -> t_dir, t_status, sweep_rc
+# sweep_test TEST: one testcase, in rounds: round k runs every point that is
+# not done once, in round_order's order; a point is done after --min-runs
+# runs when its interval is within --precision, or at --max-runs, or when its
+# next run would overrun --point-budget or this testcase's share of --budget
+# -> t_dir[TEST], t_status[TEST]; sweep_rc, sweep_ms, sweep_runs
+sweep_test() {
+	local t=$1 n m i round=0 status=complete fig allow=0 t0 r0 r1
+	local -a modes order todo
+	p_mode=() p_tasks=() p_runs=() p_ms=() p_done=() p_met=()
+	IFS=, read -ra modes <<<"${t_run_modes[$t]}"
+	for n in "${points_list[@]}"; do
+		for m in "${modes[@]}"; do
+			p_mode+=("$m") p_tasks+=("$n") p_runs+=(0) p_ms+=(0) p_done+=(0) p_met+=(0)
+		done
+	done
+	later_points=$((later_points - ${#p_mode[@]}))
+	schedule='' round_sched='' late_warnings=0
+	start_run "$t"
+	t_dir[$t]=$run_dir
+	now_ms t0
+	if [ "$adaptive" = 1 ]; then
+		allow=$(((budget_ms - sweep_elapsed_ms) * ${#p_mode[@]} / (${#p_mode[@]} + later_points)))
+	fi
+	while [ "$status" = complete ]; do
+		todo=()
+		for ((i = 0; i < ${#p_mode[@]}; i++)); do
+			if [ "${p_done[$i]}" = 0 ]; then todo+=("$i"); fi
+		done
+		if [ ${#todo[@]} = 0 ]; then break; fi
+		round=$((round + 1))
+		round_order order "$round" "${todo[@]}"
+		for i in "${order[@]}"; do
+			if [ "$interrupted" = 1 ]; then
+				status=interrupted
+				break
+			fi
+			if sweep_budget_over "$i" "$allow" "$t0"; then
+				p_done[$i]=1
+				continue
+			fi
+			m=${p_mode[$i]} n=${p_tasks[$i]}
+			now_ms r0
+			: >"$TMP/point"
+			run_once "$t" "$m" "$n" $((p_runs[i] + 1))
+			if [ "$RUN_STATUS" = 130 ]; then
+				status=interrupted
+				break
+			elif [ "$RUN_STATUS" != 0 ]; then
+				status=failed
+				protect write_meta failed "$RUN_ERROR" "$m" "$n"
+				warn "$t: $m at $n tasks failed: $RUN_ERROR"
+				if [ "$RUN_ERROR_RC" -gt "$sweep_rc" ]; then sweep_rc=$RUN_ERROR_RC; fi
+				break
+			fi
+			p_runs[$i]=$((p_runs[i] + 1))
+			round_sched="$round_sched${round_sched:+,}$m:$n"
+			protect add_point
+			point_values "$m" "$n"
+			point_done "$i"
+			now_ms r1
+			p_ms[$i]=$((p_ms[i] + r1 - r0))
+			sweep_ms=$((sweep_ms + r1 - r0)) sweep_runs=$((sweep_runs + 1))
+			sweep_elapsed_ms=$((sweep_elapsed_ms + r1 - r0))
+			fig=$(protect point_figure "$m" "$n" "$run_dir")
+			progress "$t" "$i" "$fig"
+		done
+		schedule="$schedule${schedule:+${round_sched:+ }}$round_sched" round_sched=''
+	done
+	if [ "$status" = complete ]; then protect write_meta complete; fi
+	if [ "$status" = interrupted ]; then protect write_meta interrupted; fi
+	active_run=''
+	t_status[$t]=$status
+}
+
+# sweep: every runnable testcase -> t_dir, t_status, sweep_rc
 sweep() {
-	local t n m status planned before fig modes runs_total=$plan_runs runs_done=0 ms_spent=0
+	local t
 	declare -gA t_dir=() t_status=() runner_notes=()
-	sweep_rc=0
+	declare -ga p_mode=() p_tasks=() p_runs=() p_ms=() p_done=() p_met=()
+	sweep_rc=0 sweep_ms=0 sweep_runs=0 sweep_elapsed_ms=0 later_points=$plan_points_all
 	for t in "${runnable[@]}"; do
 		if [ "$interrupted" = 1 ]; then break; fi
-		start_run "$t"
-		t_dir[$t]=$run_dir
-		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
-		planned=$((npoints * ${#modes[@]} * opt_repeat)) before=$runs_done status=complete
-		for n in "${points_list[@]}"; do
-			for m in "${modes[@]}"; do
-				if [ "$interrupted" = 1 ]; then
-					status=interrupted
-					break 2
-				fi
-				measure_point "$t" "$m" "$n"
-				runs_done=$((runs_done + POINT_RUNS)) ms_spent=$((ms_spent + POINT_MS))
-				if [ "$POINT_STATUS" = 130 ]; then
-					status=interrupted
-					break 2
-				elif [ "$POINT_STATUS" != 0 ]; then
-					status=failed
-					protect write_meta failed "$RUN_ERROR" "$m" "$n"
-					warn "$t: $m at $n tasks failed: $RUN_ERROR"
-					if [ "$RUN_ERROR_RC" -gt "$sweep_rc" ]; then sweep_rc=$RUN_ERROR_RC; fi
-					break 2
-				fi
-				protect add_point
-				fig=$(protect point_figure "$m" "$n" "$run_dir")
-				progress "$t" "$m" "$n" "$fig" "$runs_done" "$runs_total" "$ms_spent"
-			done
-		done
-		if [ "$status" != failed ]; then protect write_meta "$status"; fi
-		active_run=''
-		t_status[$t]=$status
-		# what this testcase did not run leaves the estimate
-		runs_total=$((runs_total - planned + runs_done - before))
+		sweep_test "$t"
 	done
 }
 
@@ -1024,6 +1346,7 @@ main() {
 	fi
 	[ ${#runnable[@]} -gt 0 ] || die 2 "nothing to run with --mode $opt_mode"
 	check_runner_values	# the runner's own --check of what the sweep hands it
+	choose_warmup
 	plan_points
 	if [ "$opt_dry_run" = 1 ]; then
 		print_plan
@@ -1034,6 +1357,7 @@ main() {
 		warn "warning: points above $capacity tasks are oversubscribed (placement $placement: $capacity $cap_unit)"
 	fi
 	check_results		# writable, before anything runs
+	check_space		# room for the run's files
 	machine_facts "$@"
 
 	phase=sweep

@@ -140,7 +140,8 @@ static void compute(const struct row *r, size_t n, double *buf, struct point *p)
 	}
 	p->present = 1;
 	p->nruns = nv;
-	p->ci = p->s.n >= 2 ? sb_ci_halfwidth(&p->s, CONF) : NAN;
+	/* an interval only across independent runs: one run's samples are correlated */
+	p->ci = sb_runs_independent(nv) ? sb_ci_halfwidth(&p->s, CONF) : NAN;
 	p->idle = nidle ? idle / (double)nidle : NAN;
 }
 
@@ -201,9 +202,11 @@ static void write_summary(FILE *out, const struct line *lines, size_t nl)
 	for (int m = 0; m < NMODES; m++)
 		fprintf(out, ",%s_stddev,%s_ci,%s_min,%s_max,%s_n", mode_name[m], mode_name[m],
 			mode_name[m], mode_name[m], mode_name[m]);
+	for (int m = 0; m < NMODES; m++)
+		fprintf(out, ",%s_runs,%s_precision", mode_name[m], mode_name[m]);
 	fputs(",lkp_linear\n", out);
 	/* will-it-scale's first row; lkp_linear 0 so lkp-tests' parser sees linear 0 too */
-	fputs("0,0,100,0,100,0,,,,,,,,,,,0\n", out);
+	fputs("0,0,100,0,100,0,,,,,,,,,,,,,,,0\n", out);
 
 	for (size_t i = 0; i < nl; i++) {
 		const struct line *l = &lines[i];
@@ -226,6 +229,17 @@ static void write_summary(FILE *out, const struct line *lines, size_t nl)
 			put(out, p->s.min);
 			put(out, p->s.max);
 			fprintf(out, ",%zu", p->s.n);
+		}
+		/* the runs, and the precision reached: the interval's half-width in % of the mean */
+		for (int m = 0; m < NMODES; m++) {
+			const struct point *p = &l->p[m];
+
+			if (!p->present) {
+				fputs(",,", out);
+				continue;
+			}
+			fprintf(out, ",%zu", p->nruns);
+			put(out, !isnan(p->ci) && p->s.mean > 0 ? 100 * p->ci / p->s.mean : NAN);
 		}
 		/* lkp-tests reads linear from the last field; 0 there means "unknown" to it */
 		if (isnan(l->linear))

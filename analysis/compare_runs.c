@@ -15,6 +15,7 @@ struct row {
 	const struct sb_point *b, *x;
 	const struct sb_values *bv, *xv;	/* what is compared: both per-run means, or both samples */
 	int means;
+	double bprec, xprec;	/* each side's precision: its interval's half-width, % of its mean; NAN for samples */
 	struct sb_tdiff d;
 	enum verdict v;
 	int counts;		/* significant and at least the threshold */
@@ -96,6 +97,31 @@ static const char *fmt_rate(char *buf, size_t len, double v)
 	return buf;
 }
 
+/* The half-width of the conf% interval of v's mean in % of the mean; NAN without one. */
+static double precision(const struct sb_values *v, double conf)
+{
+	if (v == NULL || v->n < 2 || !(v->st.mean > 0))
+		return NAN;
+	return 100 * sb_ci_halfwidth(&v->st, conf) / v->st.mean;
+}
+
+/* "0.52%/0.61%": both sides' precision, "-" for a side without one. */
+static const char *fmt_prec(char *buf, size_t len, const struct row *r)
+{
+	char b[24], x[24];
+
+	if (isnan(r->bprec))
+		snprintf(b, sizeof(b), "-");
+	else
+		snprintf(b, sizeof(b), "%.2f%%", r->bprec);
+	if (isnan(r->xprec))
+		snprintf(x, sizeof(x), "-");
+	else
+		snprintf(x, sizeof(x), "%.2f%%", r->xprec);
+	snprintf(buf, len, "%s/%s", b, x);
+	return buf;
+}
+
 static void compare_pair(struct pair *pr, const struct sb_cmp_opts *o)
 {
 	const struct sb_run *b = pr->base, *x = pr->x;
@@ -116,6 +142,8 @@ static void compare_pair(struct pair *pr, const struct sb_cmp_opts *o)
 		r->xv = r->means ? &xp->means : &xp->samples;
 		if (!r->means)
 			pr->correlated = 1;
+		r->bprec = precision(r->means ? r->bv : NULL, o->conf);
+		r->xprec = precision(r->means ? r->xv : NULL, o->conf);
 		if (r->bv->n < needed(r) || r->xv->n < needed(r) || !(r->bv->st.mean > 0) ||
 		    sb_tdiff(r->bv->n, r->bv->st.mean, r->bv->var, r->xv->n, r->xv->st.mean,
 			     r->xv->var, o->conf, &r->d) != 0) {
@@ -282,8 +310,8 @@ static const char *values_kind(const struct pair *pr)
 		return "compared: the means of independent runs";
 	if (runs == 0)
 		return "compared: the per-second samples";
-	return "compared: the means of independent runs where both have 3 or more, "
-	       "else the per-second samples";
+	return "compared: the means of independent runs where both have 2 or more, "
+	       "else (--force) the per-second samples";
 }
 
 static void print_table_text(const struct ctx *c, const struct pair *pr)
@@ -298,19 +326,22 @@ static void print_table_text(const struct ctx *c, const struct pair *pr)
 	if (pr->nrows == 0)
 		fputs("  no point in common\n", c->out);
 	else
-		fprintf(c->out, "%6s  %-*s  %13s  %13s  %9s  %8s  %s\n", "tasks", mw, "mode",
-		"base ops/s", "new ops/s", "change", "+/-", "verdict");
+		fprintf(c->out, "%6s  %-*s  %13s  %13s  %9s  %8s  %7s  %15s  %s\n", "tasks", mw, "mode",
+		"base ops/s", "new ops/s", "change", "+/-", "runs", "precision", "verdict");
 	for (size_t i = 0; i < pr->nrows; i++) {
 		const struct row *r = &pr->rows[i];
+		char rn[48], pc[64];
 
+		snprintf(rn, sizeof(rn), "%zu/%zu", r->b->nruns, r->x->nruns);
+		fmt_prec(pc, sizeof(pc), r);
 		fprintf(c->out, "%6ld  %-*s  %13s  %13s  ", r->b->tasks, mw, r->b->mode,
 			fmt_rate(b1, sizeof(b1), r->bv->st.mean),
 			fmt_rate(b2, sizeof(b2), r->xv->st.mean));
 		if (r->v == V_NA)
-			fprintf(c->out, "%9s  %8s  %s\n", "-", "-", verdict_word(r));
+			fprintf(c->out, "%9s  %8s  %7s  %15s  %s\n", "-", "-", rn, pc, verdict_word(r));
 		else
-			fprintf(c->out, "%+8.2f%%  %7.2f%%  %s\n", r->d.rel_pct,
-				r->d.rel_halfwidth_pct, verdict_word(r));
+			fprintf(c->out, "%+8.2f%%  %7.2f%%  %7s  %15s  %s\n", r->d.rel_pct,
+				r->d.rel_halfwidth_pct, rn, pc, verdict_word(r));
 	}
 	print_only(c, pr->base, pr->x, "  ", "\n");
 	print_only(c, pr->x, pr->base, "  ", "\n");
@@ -328,21 +359,22 @@ static void print_table_md(const struct ctx *c, const struct pair *pr)
 	if (pr->nrows == 0)
 		fputs("No point in common.\n", c->out);
 	else
-		fputs("| tasks | mode | base ops/s | new ops/s | change | ± | verdict |\n"
-		      "|---:|---|---:|---:|---:|---:|---|\n", c->out);
+		fputs("| tasks | mode | base ops/s | new ops/s | change | ± | runs | precision | verdict |\n"
+		      "|---:|---|---:|---:|---:|---:|---:|---:|---|\n", c->out);
 	for (size_t i = 0; i < pr->nrows; i++) {
 		const struct row *r = &pr->rows[i];
 		int strong = r->counts && r->v == V_SLOWER;
+		char pc[64];
 
 		fprintf(c->out, "| %ld | %s | %s | %s | ", r->b->tasks, r->b->mode,
 			fmt_rate(b1, sizeof(b1), r->bv->st.mean),
 			fmt_rate(b2, sizeof(b2), r->xv->st.mean));
 		if (r->v == V_NA)
-			fprintf(c->out, "- | - | %s |\n", verdict_word(r));
+			fprintf(c->out, "- | - | ");
 		else
-			fprintf(c->out, "%+.2f%% | %.2f%% | %s%s%s |\n", r->d.rel_pct,
-				r->d.rel_halfwidth_pct, strong ? "**" : "", verdict_word(r),
-				strong ? "**" : "");
+			fprintf(c->out, "%+.2f%% | %.2f%% | ", r->d.rel_pct, r->d.rel_halfwidth_pct);
+		fprintf(c->out, "%zu/%zu | %s | %s%s%s |\n", r->b->nruns, r->x->nruns,
+			fmt_prec(pc, sizeof(pc), r), strong ? "**" : "", verdict_word(r), strong ? "**" : "");
 	}
 	fputs("\n", c->out);
 	print_only(c, pr->base, pr->x, "", "\n\n");
@@ -482,10 +514,11 @@ static void print_curves(const struct ctx *c)
 }
 
 static const char correlated_note[] =
-	"per-second samples are compared where a side has fewer than 2 runs of a point; "
-	"samples of one run are correlated, so the +/- figures are too narrow and "
-	"differences look more certain than they are: make both runs with runtest.sh "
-	"--repeat 3 (or more) to compare the means of independent runs";
+	"per-second samples are compared (--force) where a side has a single run of a point; "
+	"samples of one run are correlated, so those +/- figures are not 95% confidence "
+	"intervals: they are too narrow and differences look more certain than they are; "
+	"measure both sides with runtest.sh's default runs (3 or more a point) to compare "
+	"the means of independent runs";
 
 /* The verdict sentence, e.g. "REGRESSION: 1 of 8 points ..." (without markup). */
 static void print_verdict(const struct ctx *c, int md)
@@ -580,7 +613,7 @@ static void report_csv(const struct ctx *c)
 {
 	fputs("test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,"
 	      "values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression,"
-	      "machine\n", c->out);
+	      "base_runs,new_runs,base_precision_pct,new_precision_pct,machine\n", c->out);
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];
 
@@ -596,12 +629,19 @@ static void report_csv(const struct ctx *c)
 				r->b->tasks, r->bv->n, r->bv->st.mean, r->bv->st.stddev, r->xv->n,
 				r->xv->st.mean, r->xv->st.stddev, r->means ? "runs" : "samples");
 			if (r->v == V_NA)
-				fprintf(c->out, ",,,,%s,0,0,", csv_verdict(r->v));
+				fprintf(c->out, ",,,,%s,0,0", csv_verdict(r->v));
 			else
-				fprintf(c->out, "%.6f,%.6f,%.6f,%.6f,%s,%d,%d,", r->d.diff,
+				fprintf(c->out, "%.6f,%.6f,%.6f,%.6f,%s,%d,%d", r->d.diff,
 					r->d.halfwidth, r->d.rel_pct, r->d.rel_halfwidth_pct,
 					csv_verdict(r->v), r->counts, r->counts && r->v == V_SLOWER);
+			fprintf(c->out, ",%zu,%zu,", r->b->nruns, r->x->nruns);
+			if (!isnan(r->bprec))
+				fprintf(c->out, "%.6f", r->bprec);
+			putc(',', c->out);
+			if (!isnan(r->xprec))
+				fprintf(c->out, "%.6f", r->xprec);
 			/* "same", or the differing keys (only with --force) */
+			putc(',', c->out);
 			csv_cell(c->out, pr->machine[0] ? pr->machine : "same");
 			putc('\n', c->out);
 		}
@@ -794,6 +834,18 @@ static int check_runs(struct ctx *c, char *err, size_t errlen)
 		if (pr->nrows == 0 && !c->o->force)
 			return sb_fail(err, errlen, 2, "%s and %s have no point (mode, tasks) in common; "
 				    "--force compares them anyway", b->dir, pr->x->dir);
+		if (!c->o->force)
+			for (size_t k = 0; k < pr->nrows; k++) {
+				const struct row *r = &pr->rows[k];
+
+				if (!r->means)
+					return sb_fail(err, errlen, 2, "%s and %s: %s at %ld tasks has a single "
+						    "run (base %zu, new %zu): one run's samples are "
+						    "correlated and give no verdict; measure with runtest.sh's "
+						    "default runs (3 or more a point), or --force compares "
+						    "the samples anyway", b->dir, pr->x->dir, r->b->mode,
+						    r->b->tasks, r->b->nruns, r->x->nruns);
+			}
 		if (pr->nrows > 0 && pr->nna == pr->nrows && !c->o->force)
 			return sb_fail(err, errlen, 2, "%s and %s: no common point has at least %d "
 				    "values in both; --force compares them anyway", b->dir,

@@ -238,8 +238,9 @@ def x_fraction(x, xmin, xmax, logx):
 
 
 def compare_changes(base, run):
-    """{(mode, tasks): (change %, CI half-width %)} of run against base: sb-compare's
-    own figures (--format csv, never gating), so the plot shows what compare prints."""
+    """{(mode, tasks): (change %, half-width %, across runs)} of run against base:
+    sb-compare's own figures (--format csv, never gating), so the plot shows what
+    compare prints; across runs is False where it compared one run's samples."""
     lines = run_tool("compare", ["--format", "csv", "--force", "--fail-on", "never",
                                  base.path, run.path]).splitlines()
     if not lines:
@@ -251,7 +252,7 @@ def compare_changes(base, run):
         if f[col["change_pct"]] == "" or f[col["change_pm_pct"]] == "":
             continue
         changes[(f[col["mode"]], int(f[col["tasks"]]))] = (
-            float(f[col["change_pct"]]), float(f[col["change_pm_pct"]]))
+            float(f[col["change_pct"]]), float(f[col["change_pm_pct"]]), f[col["values"]] == "runs")
     return changes
 
 
@@ -512,6 +513,7 @@ def compare_prelude(runs, logx_override):
             out.append("s_mode_%d = %s\ns_run_%d = %d\ns_title_%d = %s\n"
                        % (n_series, gp_str(m), n_series, i, n_series, gp_str(title)))
     n_rel = 0
+    single = False  # some band comes from one run's samples: not a 95% interval
     lows, highs = [0.0], [0.0]
     for i, run in enumerate(runs[1:], 2):
         changes = compare_changes(base, run)
@@ -521,6 +523,7 @@ def compare_prelude(runs, logx_override):
                 change = changes.get((m, t))
                 if change:
                     rel.append((t, change[0], change[0] - change[1], change[0] + change[1]))
+                    single = single or not change[2]
             if rel:
                 n_rel += 1
                 lows += [r[2] for r in rel]
@@ -552,7 +555,10 @@ def compare_prelude(runs, logx_override):
         "n_series = %d\nn_rel = %d\n" % (n_series, n_rel),
         "title_text = %s\n" % gp_str(title),
         "subtitle_text = %s\n" % gp_str("\n".join(lines)),
-        "rel_text = %s\n" % gp_str("change of each run against %s, 95%% CI shaded" % names[0]),
+        "rel_text = %s\n" % gp_str(
+            "change of each run against %s, shaded: 95%% CI across runs" % names[0] if not single else
+            "change of each run against %s, shaded: spread of single-run samples (not a 95%% CI)"
+            % names[0]),
         "unit = %s\nunit_suffix = %s\n" % (gp_num(unit), gp_str(suffix)),
         "logx = %d\nxmin = %s\nxmax = %s\nxtics_list = %s\nxmax_point = %d\n"
         % (logx, gp_num(xmin), gp_num(xmax), gp_str(tics), max(points)),
@@ -849,6 +855,11 @@ def parse_args(argv):
         p.error("--compare and --terminal do not go together")
     if args.out and not args.compare:
         p.error("--out goes with --compare")
+    # A results directory that was named must exist: a typo is not "no results".
+    if args.results is not None and not os.path.isdir(args.results):
+        why = "not a directory" if os.path.exists(args.results) else "no such directory"
+        sys.stderr.write("%s: --results %s: %s\n" % (PROG, args.results, why))
+        sys.exit(EXIT_INPUT)
     return args
 
 

@@ -6,6 +6,8 @@
 
 /* In a new task or partner thread: the index that sb_task() returns and sb_fatal names. */
 void sb_api_set_task(long nr);
+/* 1 in a partner (process or thread) made by new_task, else 0. */
+int sb_api_in_partner(void);
 
 /* The testcase's declarations: its SB_MODES (both when it declares none)... */
 unsigned int sb_api_modes(void);
@@ -22,6 +24,8 @@ struct sb_param *sb_api_params(void);
  * of the run, however it ends (idempotent).
  */
 void sb_tmpdir_make(void) __attribute__((weak));
+/* Exit 2 (3 for the built-in defaults) unless the directory can be used: --check runs it too. */
+void sb_tmpdir_check(void) __attribute__((weak));
 void sb_tmpdir_remove(void) __attribute__((weak));
 
 #endif

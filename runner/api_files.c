@@ -72,10 +72,12 @@ int sb_create(const char *path, int flags, off_t fill)
 			size_t n = fill - done < CHUNK ? (size_t)(fill - done) : CHUNK;
 			ssize_t r = write(fd, buf, n);
 
+			/* A short write is legal (a filling disk): the next one says why. */
 			if (r < 0)
 				create_failed(path, flags, "write");
-			sb_io(r, n, path);
-			done += (off_t)n;
+			if (r == 0)
+				sb_fatalx("write %s: no progress (0 bytes written)", path);
+			done += (off_t)r;
 		}
 		free(buf);
 	}

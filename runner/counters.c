@@ -34,4 +34,5 @@ void sb_counters_init(unsigned long n)
 	sb_ctr.ctl = (struct sb_task_ctl *)(base + hdr);
 	sb_ctr.slots = base + hdr + ctl;
 	sb_ctr.hdr->crashed_task = -1;
+	sb_ctr.hdr->exited_task = -1;
 }

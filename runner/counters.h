@@ -12,17 +12,27 @@ enum sb_task_state {
 	SB_T_FAILED,		/* sb_fatal: msg says why */
 	SB_T_RETURNED,		/* testcase() returned */
 	SB_T_SPAWN_FAILED,	/* pthread_create failed: err */
+	SB_T_PARTNER_RETURNED,	/* a partner's function (new_task) returned */
 };
+
+/* A task's partners (new_task) are tasks too: the runner watches at most this many each. */
+#define SB_MAX_PARTNERS 8
 
 struct sb_task_ctl {
 	int state;
 	int err;
+	int by_partner;		/* SB_T_FAILED: sb_fatal was called in a partner */
+	int npartners;		/* processes mode: partner[] slots in use */
+	pid_t partner[SB_MAX_PARTNERS];
 	char msg[240];
 };
 
 struct sb_shared_hdr {
 	long crashed_task;	/* threads mode: task whose thread took a fatal signal */
 	int crashed_sig;
+	int crashed_partner;	/* ... and that thread was one of its partners */
+	long exited_task;	/* threads mode: task whose thread called exit() */
+	int exited_partner;	/* ... and that thread was one of its partners */
 	int gate;		/* the start gate, a futex: 0 closed, 1 open */
 	unsigned long passed;	/* tasks past the gate */
 	double all_passed;	/* CLOCK_MONOTONIC seconds when the last task passed */

@@ -102,6 +102,8 @@ void sb_run(const struct sb_options *o, const char *name)
 		       sb_threads_mode() ? "processes" : "threads");
 	sb_topology_load(o->cpus);
 	sb_placement_compute(o->placement, o->tasks, &pl);
+	if (sb_tmpdir_check)
+		sb_tmpdir_check();
 	if (o->check)
 		sb_exit(SB_EXIT_OK);
 	sb_placement_warn(&pl, o->tasks);

@@ -156,9 +156,19 @@ static void *thread_main(void *arg)
 static void on_crash(int sig)
 {
 	sb_ctr.hdr->crashed_task = sb_task();
+	sb_ctr.hdr->crashed_partner = sb_api_in_partner();
 	sb_ctr.hdr->crashed_sig = sig;
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* Threads mode: exit() in any thread ends the task process; say which thread called it. */
+static void on_exit_call(void)
+{
+	if (sb_task() >= 0 && sb_ctr.hdr->exited_task < 0) {
+		sb_ctr.hdr->exited_partner = sb_api_in_partner();
+		sb_ctr.hdr->exited_task = sb_task();
+	}
 }
 
 static void thread_host(void) __attribute__((noreturn));
@@ -166,6 +176,9 @@ static void thread_host(void)
 {
 	static const int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS };
 	struct sigaction sa;
+
+	if (atexit(on_exit_call) != 0)
+		_exit(SB_EXIT_ENV);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_crash;
@@ -293,6 +306,20 @@ const struct sb_task_times *sb_tasks_times(void)
 	return &T.times;
 }
 
+/* Processes mode: the task whose partner this is, or -1. */
+static long partner_of_pid(pid_t pid)
+{
+	for (unsigned long i = 0; i < T.n && !sb_threads_mode(); i++) {
+		struct sb_task_ctl *c = &sb_ctr.ctl[i];
+		int np = __atomic_load_n(&c->npartners, __ATOMIC_ACQUIRE);
+
+		for (int j = 0; j < np && j < SB_MAX_PARTNERS; j++)
+			if (__atomic_load_n(&c->partner[j], __ATOMIC_ACQUIRE) == pid)
+				return (long)i;
+	}
+	return -1;
+}
+
 static long task_of_pid(pid_t pid)
 {
 	if (sb_threads_mode())
@@ -311,7 +338,12 @@ static int reported(char *msg, size_t size)
 		int state = __atomic_load_n(&c->state, __ATOMIC_ACQUIRE);
 
 		if (state == SB_T_FAILED) {
-			snprintf(msg, size, "task %lu: %s", i, c->msg);
+			snprintf(msg, size, "task %lu%s: %s", i, c->by_partner ? "'s partner" : "", c->msg);
+			return sb_errno_is_env(c->err) ? SB_EXIT_ENV : SB_EXIT_FAIL;
+		}
+		if (state == SB_T_PARTNER_RETURNED) {
+			snprintf(msg, size, "task %lu's partner returned from its function (new_task); "
+				 "a partner must loop forever", i);
 			return SB_EXIT_FAIL;
 		}
 		if (state == SB_T_RETURNED) {
@@ -341,20 +373,27 @@ int sb_tasks_check(char *msg, size_t size)
 		return 0;
 	/* Only our task group: a testcase's own children are its business. */
 	while ((pid = waitpid(-T.pgid, &status, WNOHANG)) > 0) {
-		long i = task_of_pid(pid);
+		long i = task_of_pid(pid), p = -1;
 		char who[96];
 
 		if ((code = reported(msg, size)) != 0)
 			return code;
-		if (sb_threads_mode() && sb_ctr.hdr->crashed_task >= 0)
-			snprintf(who, sizeof(who), "task %ld (a thread of pid %d)",
-				 sb_ctr.hdr->crashed_task, (int)pid);
+		if (sb_threads_mode() && WIFSIGNALED(status) && sb_ctr.hdr->crashed_task >= 0)
+			snprintf(who, sizeof(who), "task %ld%s (a thread of pid %d)",
+				 sb_ctr.hdr->crashed_task,
+				 sb_ctr.hdr->crashed_partner ? "'s partner" : "", (int)pid);
+		else if (sb_threads_mode() && WIFEXITED(status) && sb_ctr.hdr->exited_task >= 0)
+			snprintf(who, sizeof(who), "task %ld%s (a thread of pid %d)",
+				 sb_ctr.hdr->exited_task,
+				 sb_ctr.hdr->exited_partner ? "'s partner" : "", (int)pid);
 		else if (sb_threads_mode())
 			snprintf(who, sizeof(who), "the task process (pid %d)", (int)pid);
 		else if (i >= 0)
 			snprintf(who, sizeof(who), "task %ld (pid %d)", i, (int)pid);
+		else if ((p = partner_of_pid(pid)) >= 0)
+			snprintf(who, sizeof(who), "task %ld's partner (pid %d)", p, (int)pid);
 		else
-			continue;	/* not a task: a partner we adopted */
+			continue;	/* not ours: a testcase's orphan we adopted */
 		if (WIFSIGNALED(status))
 			snprintf(msg, size, "%s killed by signal %d (%s)", who,
 				 WTERMSIG(status), strsignal(WTERMSIG(status)));

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "topology.h"
 #include "util.h"
@@ -55,10 +56,29 @@ void sb_topology_load(const char *cpus)
 	/* Set them ourselves so a typo is an error, not a silent fallback to this machine. */
 	if (synth && *synth && hwloc_topology_set_synthetic(sb_topo, synth) < 0)
 		sb_die(SB_EXIT_USAGE, "HWLOC_SYNTHETIC='%s' is not a valid synthetic topology", synth);
-	if (!(synth && *synth) && xml && *xml && hwloc_topology_set_xml(sb_topo, xml) < 0)
-		sb_die(SB_EXIT_USAGE, "HWLOC_XMLFILE='%s' cannot be loaded: %s", xml, strerror(errno));
-	if (hwloc_topology_load(sb_topo) < 0)
-		sb_die(SB_EXIT_ENV, "hwloc_topology_load: %s", strerror(errno));
+	if (synth && *synth)
+		xml = NULL;
+	if (xml && *xml) {
+		struct stat st;
+
+		if (stat(xml, &st) == 0 && S_ISDIR(st.st_mode))
+			sb_die(SB_EXIT_USAGE, "HWLOC_XMLFILE='%s' is a directory, not an hwloc XML topology", xml);
+		if (stat(xml, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+			sb_die(SB_EXIT_USAGE, "HWLOC_XMLFILE='%s' is an empty file, not an hwloc XML topology", xml);
+		if (hwloc_topology_set_xml(sb_topo, xml) < 0)
+			sb_die(SB_EXIT_USAGE, "HWLOC_XMLFILE='%s' cannot be loaded: %s", xml, strerror(errno));
+	}
+	if (hwloc_topology_load(sb_topo) < 0) {
+		int e = errno;
+
+		/* The usual cause is the file or string the user gave: name it. */
+		if (synth && *synth)
+			sb_die(SB_EXIT_USAGE, "HWLOC_SYNTHETIC='%s' cannot be loaded: %s", synth, strerror(e));
+		if (xml && *xml)
+			sb_die(SB_EXIT_USAGE, "HWLOC_XMLFILE='%s' is not a valid hwloc XML topology (%s)",
+			       xml, strerror(e));
+		sb_die(SB_EXIT_ENV, "hwloc_topology_load: %s", strerror(e));
+	}
 	if (cpus)
 		restrict_to(cpus);
 }

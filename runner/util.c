@@ -80,6 +80,11 @@ void sb_flush_stdout(void)
 		sb_die(SB_EXIT_ENV, "writing the output failed");
 }
 
+int sb_errno_is_env(int e)
+{
+	return e == ENOSPC || e == EDQUOT;
+}
+
 long long sb_parse_ll(const char *opt, const char *s, long long min, long long max)
 {
 	char *end;

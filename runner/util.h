@@ -35,6 +35,9 @@ void sb_flush_stdout(void);
 void sb_exit(int code) __attribute__((noreturn));
 void sb_exit_through(void (*finish)(void));
 
+/* ENOSPC, EDQUOT: a failure of the environment (exit 3), not of the measurement. */
+int sb_errno_is_env(int e);
+
 /* Strict numbers: the whole string, in [min, max], or exit 2 naming opt. */
 long long sb_parse_ll(const char *opt, const char *s, long long min, long long max);
 

@@ -48,3 +48,35 @@ wait_gone() {
 }
 # linux_only: 0 when this build has the Linux OS layer and the Linux-only testcases (make OS=generic has neither)
 linux_only() { [ "${SB_OS:-linux}" = linux ]; }
+# ---- leftovers: reusable by any fault test ----
+# private_copy DIR BIN...: copies of binaries in DIR, so that "alive DIR/" finds
+# this test's runners, tasks, partners and janitors (forks keep the command line).
+private_copy() {
+	local d=$1
+	shift
+	cp -- "$@" "$d/" && chmod 755 "$d"
+}
+# wait_until SECONDS CMD...: poll CMD every 0.1 s; 0 once it succeeds within the time
+wait_until() {
+	local i
+	for i in $(seq 1 $(($1 * 10))); do
+		"${@:2}" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# no_tmpdir DIR: 0 when DIR holds no runner directory (scalebench.*)
+no_tmpdir() { [ -z "$(find "$1" -mindepth 1 -maxdepth 1 -name 'scalebench.*' -print -quit)" ]; }
+# no_process PATTERN: 0 when no process's command line matches
+no_process() { [ -z "$(alive "$1")" ]; }
+# nothing_left PATTERN TMPDIR SECONDS: polls until neither a process nor a tmp dir is left
+nothing_left() {
+	local i
+	for i in $(seq 1 $(($3 * 10))); do
+		no_process "$1" && no_tmpdir "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# children PID: its child pids, space separated
+children() { pgrep -P "$1" | tr '\n' ' '; }

@@ -24,7 +24,8 @@ has "$S" '<text>6.1.0-old processes</text>' "the first run's processes curve is 
 has "$S" '<text>6.1.0-old threads</text>' "and its threads curve"
 has "$S" '<text>6.8.0-lock processes</text>' "the second run's processes curve"
 has "$S" '<text>6.8.0-lock threads</text>' "and threads curve"
-has "$S" 'change of each run against 6.1.0-old, 95% CI shaded' "the lower panel is the change against the first run"
+has "$S" 'change of each run against 6.1.0-old, shaded: spread of single-run samples \(not a 95% CI\)' \
+	"the lower panel is the change against the first run; single runs: its band is no 95% CI"
 has "$S" '<text>change vs first run \(%\)</text>' "in %"
 has "$S" '<text>\+1000%</text>' "with signed % tics"
 has "$S" '6.1.0-old \(baseline\)' "the subtitle names the baseline"

@@ -30,7 +30,7 @@ mkdir "$tmp/empty"
 run "$P" --results "$tmp/empty"
 is "$rc:$out" "0:plot.py: no results in $tmp/empty/: run ./runtest.sh first" "an empty results directory: says so, exit 0"
 run "$P" --results "$tmp/nonexistent"
-is "$rc" 0 "a missing results directory: exit 0"
+is "$rc:$err" "2:plot.py: --results $tmp/nonexistent: no such directory" "a missing results directory: exit 2, one line"
 ok $([ ! -e "$tmp/empty/index.html" ]; echo $?) "no index.html without results"
 
 # The bad fixtures: a summary.csv cut mid-line, a samples.csv with a non-number.

@@ -3,6 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 F=$B/selftest
 plan 47
+has_children() { [ -n "$(children "$1")" ]; }
 short="-t 2 --period-ms 100 --warmup 0"
 
 for m in processes threads; do
@@ -34,7 +35,9 @@ for m in processes threads; do
 	# SIGINT mid-run: exit 130, nothing left.
 	"$F/wis_compat_$m" $short -s 0 >/dev/null 2>&1 &
 	pid=$!
-	sleep 0.5
+	# Its handlers are in place once it has tasks (a signal before them would be lost:
+	# a background job starts with SIGINT ignored).
+	wait_until 30 has_children "$pid"
 	kill -INT "$pid"
 	wait "$pid"
 	is "$?" 130 "$m: SIGINT exits 130"
@@ -43,7 +46,7 @@ for m in processes threads; do
 	# SIGKILL of the runner: its tasks die with it within 2 s.
 	"$F/wis_compat_$m" $short -s 0 >/dev/null 2>&1 &
 	pid=$!
-	sleep 0.5
+	wait_until 30 has_children "$pid"
 	kids=$(pgrep -P "$pid" | tr '\n' ' ')
 	[ -n "$kids" ]
 	ok $? "$m: the runner has task processes ($kids)"
@@ -90,7 +93,9 @@ else
 fi
 
 # Nothing counted while measuring (shorter than the stall timeout): a failure, never average:0.
-run "$F/stall_processes" -t 1 --period-ms 100 --warmup 3 -s 2
+# (2 s of warmup: on a starved machine the task may start counting late, and its 0.2 s
+# of counting must still end before the measured samples)
+run "$F/stall_processes" -t 1 --period-ms 100 --warmup 20 -s 2
 is "$rc" 1 "no operation in the measured samples fails the run"
 like "$err" "no progress: no task counted an operation in the 2 measured samples" "and says so"
 unlike "$out" "average:" "without an average"

@@ -5,7 +5,7 @@ need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads"
 
 R=$T/results
 mkdir "$R"
-FAST=(--points 1 --duration 0.2 --warmup 0 --period-ms 100)
+FAST=(--points 1 --duration 0.2 --warmup 0 --period-ms 100 --repeat 1)
 
 # rejected SUBSTRING ARGS...: exit 2, a message containing SUBSTRING, nothing measured
 rejected() {
@@ -112,7 +112,8 @@ is "$rc" 0 "--dry-run exits 0"
 like "$(grep 'points:' "$T/out")" 'points: +1,2 \(2\)' "--dry-run prints the points"
 like "$(grep 'modes:' "$T/out")" 'modes: +processes,threads' "--dry-run prints the modes"
 ok "$(grep -q '^    task pu core numa package' "$T/out"; echo $?)" "--dry-run prints the placement"
-like "$(grep 'estimated:' "$T/out")" 'estimated: 4 runner runs, about [0-9]+s' "--dry-run estimates the time"
+like "$(grep 'estimated:' "$T/out")" 'estimated: 12 to 40 runner runs, [0-9hms]+ to [0-9hms]+ \(budget 44s\)' \
+	"--dry-run estimates the time: 3 to 10 runs a point, within the budget"
 is "$(ls -A "$R")" "" "--dry-run writes nothing"
 
 # --step: min, the multiples of step, max

@@ -13,7 +13,7 @@ left_behind() {	# processes of this test's binaries still alive
 
 # ---- the crash fixture: task 1 segfaults, so 1 task passes and 2 tasks fail ----
 rc=0
-./runtest.sh crash --points 1,2,4 --duration 0.6 --warmup 0 --period-ms 200 --results "$T/r" \
+./runtest.sh crash --points 1,2,4 --duration 0.6 --warmup 0 --period-ms 200 --repeat 1 --results "$T/r" \
 	>"$T/out" 2>"$T/err" || rc=$?
 is "$rc" 1 "a crash mid-sweep exits 1"
 run=$(cat "$T/out")
@@ -35,7 +35,7 @@ is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "no temporary
 # ignored signal), so it behaves as from a terminal.
 start_sweep() {
 	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec: $!"' \
-		./runtest.sh getppid1 --points 1,2 --duration 2 --warmup 0 --period-ms 200 \
+		./runtest.sh getppid1 --points 1,2 --duration 2 --warmup 0 --period-ms 200 --repeat 1 \
 		--results "$T/$1" >"$T/out" 2>"$T/err" &
 	pid=$!
 }

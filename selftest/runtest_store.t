@@ -5,7 +5,7 @@ need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads" \
 	"$SB_BUILD/bin/null1_processes" "$SB_BUILD/bin/null1_threads"
 
 R=$T/r
-TINY=(--points 1 --mode processes --duration 0.1 --warmup 0 --period-ms 100 --quiet --results "$R")
+TINY=(--points 1 --mode processes --duration 0.1 --warmup 0 --period-ms 100 --repeat 1 --quiet --results "$R")
 
 # Occupy the run-id of this second and the next few: the run must pick a new name
 # and leave those alone.

@@ -7,7 +7,8 @@ D=selftest/data/runtest
 
 # samples.csv has a warmup row, missing idle values, 3 runs at 2 tasks, a
 # threads-only point with one sample; summary.csv was computed by hand:
-# t(4) = 2.776, t(2) = 4.303 at 95%.
+# t(2) = 4.303 at 95% across the 3 runs at 2 tasks (21.602941% of the mean);
+# a single run's points have no interval (_ci and _precision empty), 1 run.
 rc=0
 "$S" "$D/samples.csv" >"$T/summary.csv" 2>"$T/err" || rc=$?
 is "$rc" 0 "exits 0"
@@ -24,7 +25,7 @@ is "$(find "$T" -mindepth 1 -name '*.tmp.*' | wc -l | tr -d ' ')" 0 "-o leaves n
 # no 1-task point: linear unknown: empty, and 0 for lkp-tests
 grep -v ',1,1,' "$D/samples.csv" >"$T/no1.csv"
 "$S" "$T/no1.csv" >"$T/no1.out"
-is "$(awk -F, '$1 == 2 { print "[" $6 "][" $17 "]" }' "$T/no1.out")" "[][0]" "without a 1-task point linear is empty, lkp_linear 0"
+is "$(awk -F, '$1 == 2 { print "[" $6 "][" $21 "]" }' "$T/no1.out")" "[][0]" "without a 1-task point linear is empty, lkp_linear 0"
 
 head -n 1 "$D/samples.csv" >"$T/empty.csv"
 is "$("$S" "$T/empty.csv" | wc -l | tr -d ' ')" 2 "no samples: header and will-it-scale's first row"

@@ -3,12 +3,12 @@
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads"
 
-SUMMARY_HEADER=tasks,processes,processes_idle,threads,threads_idle,linear,processes_stddev,processes_ci,processes_min,processes_max,processes_n,threads_stddev,threads_ci,threads_min,threads_max,threads_n,lkp_linear
+SUMMARY_HEADER=tasks,processes,processes_idle,threads,threads_idle,linear,processes_stddev,processes_ci,processes_min,processes_max,processes_n,threads_stddev,threads_ci,threads_min,threads_max,threads_n,processes_runs,processes_precision,threads_runs,threads_precision,lkp_linear
 SAMPLES_HEADER=mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct,late_ms
 
 # ---- the sweep of the issue: 1 and 2 tasks, both modes, 5 samples of 200 ms ----
 rc=0
-./runtest.sh getppid1 --max-procs 2 --duration 1 --warmup 0 --period-ms 200 \
+./runtest.sh getppid1 --max-procs 2 --duration 1 --warmup 0 --period-ms 200 --repeat 1 \
 	--label t1 --results "$T/r" >"$T/out" 2>"$T/err" || rc=$?
 is "$rc" 0 "sweep exits 0"
 [ "$rc" = 0 ] || diag_file "$T/err"
@@ -22,15 +22,17 @@ is "$(readlink "$T/r/getppid1/latest")" "${run##*/}" "latest points to the run"
 is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "no temporary file left in the run directory"
 
 is "$(head -n 1 "$run/summary.csv")" "$SUMMARY_HEADER" "summary.csv header"
-is "$(sed -n 2p "$run/summary.csv")" "0,0,100,0,100,0,,,,,,,,,,,0" "will-it-scale's first row"
+is "$(sed -n 2p "$run/summary.csv")" "0,0,100,0,100,0,,,,,,,,,,,,,,,0" "will-it-scale's first row"
 is "$(col "$run/summary.csv" tasks | tr '\n' ' ')" "0 1 2 " "one row per point"
-is "$(awk -F, 'NR > 1 && NF != 17' "$run/summary.csv")" "" "every row has 17 fields"
+is "$(awk -F, 'NR > 1 && NF != 21' "$run/summary.csv")" "" "every row has 21 fields"
 is "$(awk -F, 'NR > 2 && !($2 > 0 && $4 > 0 && $6 > 0 && $11 == 5 && $16 == 5)' "$run/summary.csv")" "" \
 	"processes, threads, linear > 0 and n = 5 in each row"
 is "$(awk -F, 'NR == 3 { b = $2 > $4 ? $2 : $4 }
 	NR > 2 { d = $6 - b * $1; if (d < 0) d = -d; if (d > 1e-6 * $6) print "row " $1 }' "$run/summary.csv")" "" \
 	"linear = the better mode at 1 task, times tasks"
-is "$(awk -F, 'NR > 2 && $17 != $6' "$run/summary.csv")" "" "lkp_linear repeats linear"
+is "$(awk -F, 'NR > 2 && $21 != $6' "$run/summary.csv")" "" "lkp_linear repeats linear"
+is "$(awk -F, 'NR > 2 { print $8 $13 $18 $20 "/" $17 $19 }' "$run/summary.csv" | sort -u)" "/11" \
+	"one run a point: no interval (_ci, _precision empty), _runs 1"
 
 is "$(head -n 1 "$run/samples.csv")" "$SAMPLES_HEADER" "samples.csv header"
 is "$(awk -F, 'NR > 1 { n[$1 "/" $2 "/" $3 "/" $4]++ } END { for (k in n) print k, n[k] }' "$run/samples.csv" | sort | tr '\n' ' ')" \
@@ -51,7 +53,7 @@ for k in $keys; do
 	[ "$(grep -c "^$k=" "$run/meta")" = 1 ] || missing="$missing $k"
 done
 is "$missing" "" "meta has each key of results/README.md once"
-ok "$([ "$(echo "$keys" | wc -w)" -eq 28 ]; echo $?)" "README lists the meta keys ($(echo "$keys" | wc -w))"
+ok "$([ "$(echo "$keys" | wc -w)" -eq 38 ]; echo $?)" "README lists the meta keys ($(echo "$keys" | wc -w))"
 is "$(grep -vc '^[a-z_]*=' "$run/meta")" 0 "meta is key=value lines only"
 is "$(meta "$run/meta" status)" complete "status=complete"
 is "$(meta "$run/meta" error)" "" "no error"
@@ -67,7 +69,7 @@ like "$(meta "$run/meta" topology)" '^packages=[0-9]+ numa=[0-9]+ cores=[0-9]+ p
 like "$(meta "$run/meta" command)" '^\./runtest\.sh getppid1 --max-procs 2 ' "command line as typed"
 
 # progress: one plain line per point (stderr is not a terminal here)
-is "$(grep -cE '^getppid1  (processes|threads) +[12]/2 tasks  [0-9.]+[KMG]? ops/s( ±[0-9.]+%)?   \[[1-4]/4 points, [0-9hms]+ left\]$' "$T/err")" 4 \
+is "$(grep -cE '^getppid1  (processes|threads) +[12]/2 tasks  run 1  [0-9.]+[KMG]? ops/s   \[[1-4]/4 points, [0-9hms]+ left\]$' "$T/err")" 4 \
 	"four progress lines"
 ok "$(grep -q '^getppid1: complete, ' "$T/err"; echo $?)" "final status line"
 ok "$(grep -qE '^ +tasks +processes' "$T/err"; echo $?)" "final table"
@@ -105,6 +107,8 @@ is "$(awk -F, 'NR > 1 { n[$2 "/" $3]++ } END { for (k in n) print k, n[k] }' "$r
 	"1/1 2 1/2 2 1/3 2 2/1 2 2/2 2 2/3 2 " "samples.csv: 3 runs of 2 samples per point"
 is "$(awk -F, 'NR > 2 { print $1, $11, ($4 $13 $16 == "") }' "$run/summary.csv" | tr '\n' ' ')" "1 3 1 2 3 1 " \
 	"summary: n = 3 runs per point, threads empty"
+is "$(awk -F, 'NR > 2 { print $17, ($18 > 0 && $18 == 100 * $8 / $2 || ($18 - 100 * $8 / $2) ^ 2 < 1e-8) }' "$run/summary.csv" | tr '\n' ' ')" \
+	"3 1 3 1 " "summary: processes_runs 3, processes_precision = 100 * ci / mean"
 is "$(awk -F, 'FNR == 1 { next }
 	NR == FNR { s[$2 "," $3] += $8; c[$2 "," $3]++; next }
 	$1 > 0 { m = 0; for (r = 1; r <= 3; r++) m += s[$1 "," r] / c[$1 "," r]; m /= 3

@@ -17,16 +17,8 @@
  * refused (fallocate2 is this test on whatever filesystem its directory is on). */
 char *testcase_description = "Separate file fallocate against tmpfs";
 SB_TMPDIR_DEFAULT("/dev/shm");
-
-void testcase_prepare(unsigned long nr_tasks)
-{
-	const char *dir = sb_tmpdir(), *fs;
-
-	(void)nr_tasks;
-	if (strcmp(fs = sb_fs_name(dir), "tmpfs") != 0)
-		sb_fatalx("%s is on %s, not tmpfs: fallocate1 measures tmpfs (fallocate2 takes any filesystem)",
-			  dir, fs);
-}
+/* Checked before anything runs (and by --check): any other filesystem is exit 2. */
+SB_TMPDIR_FS("tmpfs");
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

@@ -12,6 +12,8 @@
 #define FILESIZE (1024 * 1024)
 
 char *testcase_description = "Separate file O_DIRECT read";
+/* A directory whose filesystem refuses O_DIRECT is refused before anything runs. */
+SB_TMPDIR_O_DIRECT;
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

@@ -15,6 +15,8 @@ static char path[PATH_MAX];
 static long pg;		/* read size and buffer alignment: a page suits any block size */
 
 char *testcase_description = "Same file O_DIRECT read";
+/* A directory whose filesystem refuses O_DIRECT is refused before anything runs. */
+SB_TMPDIR_O_DIRECT;
 
 void testcase_prepare(unsigned long nr_tasks)
 {

@@ -89,6 +89,13 @@ void *sb_shared_alloc(size_t size);
  */
 const char *sb_tmpdir(void);
 #define SB_TMPDIR_DEFAULT(path) const char *testcase_tmpdir_default = (path)
+/*
+ * What the directory must offer, checked before anything runs (and by
+ * --check), else exit 2: SB_TMPDIR_FS("tmpfs") a filesystem (as sb_fs_name
+ * names it), SB_TMPDIR_O_DIRECT files opened with O_DIRECT.
+ */
+#define SB_TMPDIR_FS(name) const char *testcase_tmpdir_fs = (name)
+#define SB_TMPDIR_O_DIRECT const int testcase_tmpdir_o_direct = 1
 
 /* Spin on the monotonic clock for ns nanoseconds: work, not sleep. */
 void sb_spin_ns(long long ns);

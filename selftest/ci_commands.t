@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# CI runs exactly README's test commands: the `make check...` lines of .ci/run are those README lists, in order.
+. "$(dirname "$0")/lib.sh"
+plan 3
+ci=$(grep -E '^make check' .ci/run | tr '\n' '|')
+readme=$(sed -n '/^The test commands, which CI/,/^$/p' README.md | tr '\n' ' ' | grep -oE '`make check[^`]*`' | tr -d '`' | tr '\n' '|')
+like "$ci" "^make check\|" ".ci/run runs make check first"
+like "$ci" "make check SAN=address,undefined\|" "and the sanitizer build's selftests"
+is "$ci" "$readme" "the same commands, in the same order, as README says"

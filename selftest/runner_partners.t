@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Partners (new_task) are tasks: a partner that dies, exits, returns or gives up ends the run, in both modes.
+. "$(dirname "$0")/lib.sh"
+plan 32
+short="-t 2 --period-ms 100 --warmup 0 -s 50"
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+private_copy "$d" "$B"/selftest/partner_processes "$B"/selftest/partner_threads \
+	"$B"/bin/context_switch1_processes
+
+for m in processes threads; do
+	bin=$d/partner_$m
+	if [ $m = processes ]; then who="task 0's partner \(pid [0-9]+\)"; else
+		who="task 0's partner \(a thread of pid [0-9]+\)"; fi
+	run "$bin" $short --param how=fault
+	is "$rc" 1 "$m: a partner killed by a signal fails the run"
+	like "$err" "^partner_$m: $who killed by signal 11 \(Segmentation fault\)$" "$m: one line naming the task, the partner and the signal"
+	unlike "$out" "average:" "$m: no average"
+	run "$bin" $short --param how=exit
+	is "$rc" 1 "$m: a partner that exits fails the run"
+	like "$err" "^partner_$m: $who exited with status 7$" "$m: one line naming the task, the partner and the status"
+	run "$bin" $short --param how=return
+	is "$rc" 1 "$m: a partner that returns fails the run"
+	like "$err" "^partner_$m: task 0's partner returned from its function \(new_task\); a partner must loop forever$" "$m: and says so in one line"
+	run "$bin" $short --param how=fatal
+	is "$rc" 1 "$m: sb_fatal in a partner fails the run"
+	like "$err" "^partner_$m: task 0's partner: the partner gives up$" "$m: naming the partner"
+	run "$bin" -t 2 --period-ms 100 --warmup 0 -s 3 --param how=none
+	is "$rc" 0 "$m: partners that keep going do not disturb a run${err:+ ($err)}"
+	like "$out" "^average:[1-9][0-9]*$" "$m: which reports its average"
+	ok "$(nothing_left "$bin" "$d" 3; echo $?)" "$m: no task or partner is left"
+done
+
+# The case that used to give zeros and exit 0: SIGKILL the partner of a real testcase.
+bin=$d/context_switch1_processes
+"$bin" -t 1 --period-ms 100 --warmup 0 -s 0 >"$d/out" 2>"$d/err" &
+pid=$!
+two_children() { [ "$(children "$pid" | wc -w)" -ge 2 ]; }
+wait_until 10 two_children
+ok $? "context_switch1_processes: the runner has a task and a partner ($(children "$pid"))"
+# the task leads the task group; its partner is the other child
+partner=''
+for c in $(children "$pid"); do
+	[ "$(ps -o pgid= -p "$c" | tr -d ' ')" = "$c" ] || partner=$c
+done
+[ -n "$partner" ]
+ok $? "context_switch1_processes: its partner is found ($partner)"
+kill -KILL "$partner"
+wait "$pid"
+rc=$?
+is "$rc" 1 "context_switch1_processes: a SIGKILLed partner ends the run with exit 1"
+like "$(cat "$d/err")" "^context_switch1_processes: task 0's partner \(pid $partner\) killed by signal 9 \(Killed\)$" "and names the task and the partner"
+unlike "$(cat "$d/out")" "average:" "without an average"
+ok "$(nothing_left "$bin" "$d" 3; echo $?)" "nothing of that run is left"
+
+# The partner lives as long as the runner: SIGKILL of the runner takes it along.
+bin=$d/partner_processes
+"$bin" -t 1 --period-ms 100 --warmup 0 -s 0 >/dev/null 2>&1 &
+pid=$!
+wait_until 10 two_children
+ok $? "processes: the runner has a task and a partner"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+ok "$(nothing_left "$bin" "$d" 3; echo $?)" "processes: no task or partner outlives a SIGKILLed runner"
