@@ -152,7 +152,7 @@ run --force --format csv "$BASE" "$R/single-20260103T000000"
 [ "$(grep -c correlated "$tmp/out")" -eq 0 ] && [ "$(grep -c correlated "$tmp/err")" -eq 1 ]
 ok $? "csv: the note goes to stderr, not into the csv"
 # Against a single run the base's 9 samples (3 runs x 3) are compared, not its 3 run means.
-has '^unix1,base,single,processes,2,9,2000\.000000,[0-9.]+,5,1800\.000000,[0-9.]+,samples,.*,3,1,,$'
+has '^unix1,base,single,processes,2,9,2000\.000000,[0-9.]+,5,1800\.000000,[0-9.]+,samples,.*,3,1,,,same$'
 ok $? "means of runs are not compared with samples: both sides use samples, no precision"
 
 run "$BASE" selftest/data/compare/results/pipe1
