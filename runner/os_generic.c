@@ -1,5 +1,6 @@
 /* POSIX-only OS layer (make OS=generic): no CPU times, parent death by polling, no subreaper, no priority, a polled start gate, no filesystem names. */
 #define _POSIX_C_SOURCE 200809L	/* nothing beyond POSIX.1-2008 may be used here */
+#include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -21,15 +22,24 @@ int sb_os_cpu_times(struct sb_cpu_times *t)
 }
 
 static pid_t watched_parent;
+static int direct_child;	/* the parent is our parent (a partner is adopted by the runner's) */
 
-/* Polls getppid(): it changes when the parent is gone (the orphan is adopted). */
+/* The parent is gone: it no longer exists, or (a direct child) we were orphaned. */
+static int parent_gone(void)
+{
+	if (direct_child && getppid() != watched_parent)
+		return 1;
+	return kill(watched_parent, 0) < 0 && errno == ESRCH;
+}
+
+/* Polls parent_gone(); a parent that dies unreaped is caught by getppid (direct children). */
 static void *parent_watch(void *arg)
 {
 	const struct timespec period = { 0, SB_PARENT_POLL_NS };
 
 	(void)arg;
 	for (;;) {
-		if (getppid() != watched_parent)
+		if (parent_gone())
 			_exit(1);
 		(void)nanosleep(&period, NULL);
 	}
@@ -44,8 +54,9 @@ void sb_os_die_with_parent(pid_t parent)
 	int ok;
 
 	watched_parent = parent;
-	/* The parent may already be gone: then nobody will ever adopt us back. */
-	if (getppid() != parent)
+	direct_child = getppid() == parent;
+	/* The parent may already be gone. */
+	if (parent_gone())
 		_exit(1);
 	/* The watcher takes no signal meant for the task; it starts with them all blocked. */
 	if (sigfillset(&all) != 0 || pthread_sigmask(SIG_SETMASK, &all, &old) != 0)
