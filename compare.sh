@@ -4,6 +4,17 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+# make install rewrites the next line (build-aux/install.sh): then the sb-compare beside it runs.
+SB_INSTALL=''
+if [ "${1-}" = --version ]; then
+	if [ -n "$SB_INSTALL" ]; then v=$sb_version g=$sb_git; else
+		v=$(sed -n 1p "$here/VERSION" 2>/dev/null) || v=''
+		g=$(sh "$here/build-aux/version.sh" "$here" | sed -n 's/^#define SB_GIT_REVISION "\(.*\)"$/\1/p')
+	fi
+	printf 'compare.sh (scalebench) %s git %s\n' "${v:-unknown}" "${g:-unknown}"
+	exit 0
+fi
+if [ -n "$SB_INSTALL" ]; then exec "$here/sb-compare" "$@"; fi
 build=${SB_BUILD:-build}
 tool=sb-compare
 # --profile BASE NEW: the profiles of the points both runs profiled (sb-profile compare)

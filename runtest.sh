@@ -18,6 +18,8 @@ PROG=runtest.sh
 MAX_POINTS=8192		# a range sweep's points at most: the most CPUs Linux supports (NR_CPUS)
 NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
 RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
+# make install rewrites the next line (build-aux/install.sh): the installed layout and version.
+SB_INSTALL=''
 # The shape of one run and the stopping rule of a point (docs/RUNTEST.md, "Measurement design")
 DEF_WARMUP_MS=1000 DEF_DURATION_MS=1000 DEF_PERIOD=500	# one run: 1 s (auto: 1-2 s) warmup + 1 s measured
 DEF_MIN_RUNS=3 DEF_MAX_RUNS=10	# independent runs a point
@@ -52,7 +54,8 @@ Sweep (task counts):
                       3/4 of the machine and all of it (cannot be combined with the above)
   --smt               count hardware threads (PUs), not cores; places tasks on PUs
 Each point:
-  --mode M            processes, threads or both (default both)
+  --mode M            processes, threads, both (default; a testcase meant one way
+                      runs that way) or all (every mode the binaries run)
   --duration S        measured seconds of each run (default 1; decimals allowed)
   --warmup S          seconds of warmup each run discards first (default: until the rate
                       settles, at most 2 s, where the runner can tell; else 1)
@@ -90,6 +93,7 @@ In a VM (docs/VM.md): the same sweep inside QEMU guests booted on chosen kernels
   --vm-fs FS          how the guest sees the host's root: 9p, virtiofs or auto
   --vm-append ARGS    more kernel command line
   --vm-boot-timeout S seconds a guest may take to come up
+  --version           scalebench's version and git revision (as the only argument)
 
 Writes DIR/<test>/<label>-<YYYYmmddTHHMMSS>/{summary.csv,samples.csv,meta} and prints
 the run directory on standard output. Exit: 0 done, 1 a point failed, 2 usage error,
@@ -238,15 +242,17 @@ check_runner_values() {
 # (opt_pass). parse_args asks only when it meets an option not its own, so
 # --help and sweeps without runner options need no build.
 sweep_options() {
-	local b=${SB_BUILD:-build} out list f a s name names
+	local b=${SB_BUILD:-build} out list f a s name names sbo
 	case $b in /*) ;; *) b=$ROOT/$b ;; esac
-	if command -v "${MAKE:-make}" >/dev/null 2>&1 &&
-		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$b/bin/sb-options" 2>&1); then
+	sbo=$b/bin/sb-options
+	if [ -n "$SB_INSTALL" ]; then sbo=$sb_tools/sb-options; fi	# installed: nothing to build
+	if [ -z "$SB_INSTALL" ] && command -v "${MAKE:-make}" >/dev/null 2>&1 &&
+		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$sbo" 2>&1); then
 		printf '%s\n' "$out" | tail -n 25 >&2
 		die 3 "the build failed (make output above)"
 	fi
-	[ -x "$b/bin/sb-options" ] || die 3 "$(shown "$b/bin/sb-options") is missing: run make"
-	list=$("$b/bin/sb-options" --list-options) || die 3 "sb-options --list-options failed"
+	[ -x "$sbo" ] || die 3 "$(shown "$sbo") is missing: run make"
+	list=$("$sbo" --list-options) || die 3 "sb-options --list-options failed"
 	while read -r f a s _; do
 		[ "$s" = sweep=yes ] || continue
 		a=${a#arg=}
@@ -359,7 +365,7 @@ parse_args() {
 		--points) opt_points=$val opt_points_given=1 ;;
 		--mode)
 			case $val in
-			processes | threads | both) opt_mode=$val ;;
+			processes | threads | both | all) opt_mode=$val ;;
 			*) usage_error "--mode: unknown mode '$val' (processes, threads, both)" ;;
 			esac
 			;;
@@ -453,7 +459,7 @@ check_args() {
 	if [ $((${#label} + RUN_ID_TAIL)) -gt "$NAME_MAX" ]; then
 		usage_error "--label: ${#label} characters: too long for a directory name with the date (at most $((NAME_MAX - RUN_ID_TAIL)))"
 	fi
-	results=${opt_results:-$ROOT/results}
+	results=${opt_results:-${default_results:-$ROOT/results}}
 	readonly opt_tests opt_params opt_pass opt_max opt_min opt_step opt_points opt_points_given \
 		opt_point_list opt_mode opt_duration_ms opt_warmup_ms opt_period opt_repeat opt_placement \
 		opt_smt opt_no_affinity opt_label opt_results opt_dry_run opt_list opt_plot opt_quiet \
@@ -568,6 +574,7 @@ known_tests() {	# the testcase names, one a line
 
 build_tools() {	# make what the sweep runs -> tool_summary, tool_topology
 	local t targets=("$build/bin/sb-summary" "$build/bin/sb-topology")
+	if [ -n "$SB_INSTALL" ]; then installed_tools; return 0; fi
 	if [ "$own_tests" = 1 ]; then
 		for t in "${selected[@]}"; do
 			targets+=("$build/bin/${t}_processes" "$build/bin/${t}_threads")
@@ -610,7 +617,7 @@ split_param() {	# split_param ARRAY "NAME<tab>DEFAULT<tab>KIND<tab>HELP": the 4 
 # read_info TEST: the runner's --info -> t_info (the file), t_desc,
 # t_modes, t_params, t_run_modes (empty: nothing to run with --mode) of TEST
 read_info() {
-	local t=$1 bin=$tests_dir/${1}_processes line k v rc=0 mlist='' fld
+	local t=$1 bin=$tests_dir/${1}_processes line k v rc=0 mlist='' fld meant='' meant_else=''
 	local -A given=()
 	if [ ! -x "$bin" ]; then bin=$tests_dir/${t}_threads; fi
 	[ -x "$bin" ] || die 3 "no binary $(shown "$tests_dir")/${t}_processes or _threads"
@@ -629,6 +636,8 @@ read_info() {
 		case $k in
 		description) t_desc[$t]=$v ;;
 		modes) t_modes[$t]=$v ;;
+		meant) meant=$v ;;
+		meant_else) meant_else=$v ;;
 		param)
 			split_param fld "$v"
 			if [ -n "${given[${fld[0]}]+x}" ]; then fld[1]=${given[${fld[0]}]}; fi
@@ -637,10 +646,13 @@ read_info() {
 		esac
 	done <"${t_info[$t]}"
 	case $opt_mode in
-	both) mlist=${t_modes[$t]} ;;
+	both) mlist=${meant:-${t_modes[$t]}} ;;
+	all) mlist=${t_modes[$t]} ;;
 	*) case ,${t_modes[$t]}, in *,"$opt_mode",*) mlist=$opt_mode ;; esac ;;
 	esac
-	if [ "$opt_mode" = both ] && [ -n "$mlist" ] && [ "$mlist" != processes,threads ] && [ "$opt_list" = 0 ]; then
+	if [ "$opt_mode" = both ] && [ -n "$meant" ] && [ "$opt_list" = 0 ]; then
+		note "note: $t runs as $mlist only by default: the other way $meant_else (--mode all runs it)"
+	elif [ "$opt_mode" = both ] && [ -n "$mlist" ] && [ "$mlist" != processes,threads ] && [ "$opt_list" = 0 ]; then
 		note "note: $t runs as $mlist only (it says so with SB_MODES)"
 	fi
 	t_run_modes[$t]=$mlist
@@ -886,6 +898,7 @@ cpu_model() {
 
 git_revision() {
 	local rev
+	if [ -n "$SB_INSTALL" ]; then printf '%s' "$sb_git"; return 0; fi
 	if ! rev=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null); then
 		printf 'unknown'
 	elif [ -n "$(git -C "$ROOT" --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
@@ -1585,6 +1598,36 @@ vm_abandon() {	# on_exit: run directories a failed vm_main leaves running say wh
 	done
 }
 
+# ---- an installed copy (make install) and --version -------------------------------
+
+# print_version: "runtest.sh (scalebench) VERSION git REVISION"
+print_version() {
+	local v=${sb_version-}
+	if [ -z "$SB_INSTALL" ]; then v=$(sed -n 1p "$ROOT/VERSION" 2>/dev/null) || v=''; fi
+	printf '%s (scalebench) %s git %s\n' "$PROG" "${v:-unknown}" "$(git_revision)"
+}
+
+# installed_dir REL ABS: REL (from the installed command's directory) if it is there, else ABS,
+# so that a copy installed under DESTDIR runs before it is moved into place
+installed_dir() {
+	if [ -d "$ROOT/$1" ]; then (CDPATH='' cd -- "$ROOT/$1" && pwd); else printf '%s' "$2"; fi
+}
+
+# installed_layout: -> ROOT (the data directory: plot/), SB_TESTS_DIR (the testcase binaries),
+# sb_tools (sb-summary and sb-topology), default_results (./results): nothing in a checkout
+installed_layout() {
+	[ -n "$SB_INSTALL" ] || return 0
+	sb_tools=$ROOT
+	export SB_TOOLS_DIR=$sb_tools	# plot.py's tools
+	export SB_TESTS_DIR=${SB_TESTS_DIR:-$(installed_dir "$sb_rel_libexec" "$sb_libexec")}
+	ROOT=$(installed_dir "$sb_rel_data" "$sb_datadir")
+	default_results=$PWD/results
+}
+
+installed_tools() {	# -> tool_summary, tool_topology: the installed ones, nothing to build
+	readonly tool_summary=$sb_tools/sb-summary tool_topology=$sb_tools/sb-topology
+}
+
 main() {
 	if [ $((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1])) -lt 404 ]; then
 		die 3 "needs bash 4.4 or later (this is $BASH_VERSION)"
@@ -1593,9 +1636,11 @@ main() {
 	trap on_exit EXIT
 	trap on_signal INT TERM HUP
 	ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
+	installed_layout
 	readonly ROOT
 	# shellcheck source=profile/record.sh
 	. "$ROOT/profile/record.sh" || die 3 "cannot read $ROOT/profile/record.sh"
+	if [ "${1-}" = --version ]; then print_version; exit 0; fi
 
 	vm_take_args "$@"	# --kernel, --vm-*: -> vm_kernels ...; the rest -> vm_rest
 	parse_args "${vm_rest[@]}"	# the arguments, before anything else

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "compare_runs.h"
 #include "msg.h"
 #include "ministat.h"
@@ -304,6 +305,10 @@ int main(int argc, char **argv)
 	char err[ERRLEN];
 
 	sb_msg_prog(PROG);
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("sb-compare (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
+		return 0;
+	}
 	first = parse_args(argc, argv, &o);
 	argc -= first;
 	argv += first;

@@ -53,6 +53,12 @@ _built = set()
 
 def tool(name):
     """Path of the C tool sb-NAME ($SB_BUILD, default build/), made first when stale."""
+    tools = os.environ.get("SB_TOOLS_DIR")  # installed tools (make install): nothing to build
+    if tools:
+        path = os.path.join(tools, "sb-" + name)
+        if not os.access(path, os.X_OK):
+            raise EnvError("%s is not installed" % path)
+        return path
     build = os.environ.get("SB_BUILD", "build")
     path = os.path.join(build if os.path.isabs(build) else os.path.join(REPO_DIR, build), "bin", "sb-" + name)
     if name not in _built and shutil.which("make"):

@@ -2,8 +2,8 @@
 # make deps: install what scalebench needs with the system's package manager, or say what to install.
 set -eu
 
-apt_pkgs="gcc libc6-dev make pkg-config libhwloc-dev perl gnuplot-nox python3 util-linux procps ministat linux-perf"
-dnf_pkgs="gcc make pkgconf-pkg-config hwloc-devel perl-Test-Harness gnuplot python3 util-linux procps-ng perf"
+apt_pkgs="gcc libc6-dev make pkg-config libhwloc-dev perl gnuplot-nox python3 util-linux procps ministat linux-perf python3-yaml jq groff-base"
+dnf_pkgs="gcc make pkgconf-pkg-config hwloc-devel perl-Test-Harness gnuplot python3 util-linux procps-ng perf python3-pyyaml jq groff-base"
 # VM runs (runtest.sh --kernel): QEMU (with virtiofsd on Debian 12), a static busybox, cpio
 apt_pkgs="$apt_pkgs qemu-system-x86 busybox-static cpio xz-utils"
 dnf_pkgs="$dnf_pkgs qemu-system-x86-core busybox cpio xz virtiofsd"
