@@ -15,6 +15,8 @@ for f in "$bin/scalebench-runtest" "$bin/scalebench-compare" "$bin/sb-compare" "
 done
 [ -f "$dest/usr/share/scalebench/plot/plot.py" ]
 ok $? "plot scripts in DATADIR/scalebench/plot"
+[ -f "$dest/usr/share/scalebench/profile/record.sh" ] && [ -x "$dest/usr/share/scalebench/vm/boot.sh" ] && [ -f "$dest/usr/share/scalebench/vm/init" ]
+ok $? "profile/ and vm/ in DATADIR/scalebench (runtest.sh sources and runs them from there)"
 is "$(find "$dest" -name '*_processes' -o -name '*_threads' | grep -v "^$libexec/" | head -n 1)" "" \
 	"every testcase binary is under LIBEXECDIR/scalebench"
 
