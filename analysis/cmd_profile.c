@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ministat.h"
+#include "msg.h"
 #include "profile.h"
 #include "results.h"
 #include "stats.h"
@@ -49,38 +50,9 @@ static const char usage_text[] =
 	"Exit: 0 ok (compare: no significant regression at a listed point), 1 compare:\n"
 	"a listed point is significantly slower, 2 usage or input error, 3 environment error.\n";
 
-static const char *tmp_path;	/* removed on error */
+#define die sb_die	/* msg.c: removes the half-written file sb_msg_remove_on_die names */
 
-static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
-
-static void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	if (tmp_path)
-		unlink(tmp_path);
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
-
-static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (try 'sb-profile --help')\n", stderr);
-	exit(EXIT_USAGE);
-}
+#define usage_error(...) sb_usage_die("try 'sb-profile --help'", __VA_ARGS__)
 
 static long parse_long(const char *what, const char *s, long min)
 {
@@ -126,7 +98,7 @@ static void write_atomic(const char *path, writer_fn fn, const void *arg)
 	f = fopen(tmp, "w");
 	if (f == NULL)
 		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
-	tmp_path = tmp;
+	sb_msg_remove_on_die(tmp);
 	if (fn(arg, f) != 0 || fflush(f) != 0 || ferror(f)) {
 		int e = errno;
 
@@ -137,7 +109,7 @@ static void write_atomic(const char *path, writer_fn fn, const void *arg)
 		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	if (rename(tmp, path) != 0)
 		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
-	tmp_path = NULL;
+	sb_msg_remove_on_die(NULL);
 }
 
 static int w_folded(const void *p, FILE *out) { return sb_prof_write_folded(p, out); }
@@ -890,6 +862,7 @@ int main(int argc, char **argv)
 		{ "summary", cmd_summary },
 	};
 
+	sb_msg_prog(PROG);
 	if (argc < 2)
 		usage_error("a command is required");
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
