@@ -4,9 +4,24 @@
 #   make check        build, then run the selftests with prove
 #   make plot         draw the plots of every run under results/
 #   make deps         install the dependencies (root), or say what to install
+#   make check-vm     the VM selftest (boots a kernel in QEMU; slow under TCG)
+#   make test-kernel  install a small Debian kernel for it (root)
 #   make clean
+#   make install      PREFIX, DESTDIR, BINDIR, LIBEXECDIR, DATADIR, MANDIR (docs/INSTALL.md)
+#   make OS=generic   the POSIX-only OS layer, into build-generic/ (docs/PORTING.md)
 #
 # SAN=address,undefined builds everything with sanitizers into build-san/.
+
+# ---- OS layer (ecosystem): OS=generic builds runner/os_generic.c (POSIX only) into build-generic/ ----
+# A make run given BUILD=build-generic alone (runtest.sh's are) keeps that build generic.
+ifeq ($(origin OS)$(notdir $(BUILD)),undefinedbuild-generic)
+OS := generic
+endif
+OS ?= $(shell uname -s | tr A-Z a-z)
+ifeq ($(OS),generic)
+BUILD ?= build-generic
+endif
+# ---- end OS layer ----
 
 SAN ?=
 ifeq ($(SAN),)
@@ -37,14 +52,13 @@ SB_LIBS := $(HWLOC_LIBS) -lm
 LINUX_ONLY := eventfd1 fallocate1 fallocate2 futex1 futex2 futex3 futex4 read3 read4 \
 	tlb_flush1 tlb_flush2 tlb_flush3
 TESTS := $(patsubst tests/%.c,%,$(wildcard tests/*.c))
-ifneq ($(shell uname -s),Linux)
+ifneq ($(OS),linux)
 TESTS := $(filter-out $(LINUX_ONLY),$(TESTS))
 endif
 FIXTURES := $(patsubst selftest/fixtures/%.c,%,$(wildcard selftest/fixtures/*.c))
 
 # runner/*.c is the harness library; runner/cmd_<x>.c is the main of tool sb-<x>;
 # mode_<m>.c picks processes or threads at link time.
-OS := $(shell uname -s | tr A-Z a-z)
 LIB_SRC := $(filter-out runner/cmd_% runner/mode_% runner/os_%,$(wildcard runner/*.c)) runner/os_$(OS).c
 LIB_OBJ := $(patsubst runner/%.c,$(BUILD)/obj/runner/%.o,$(LIB_SRC))
 LIB := $(BUILD)/libscalebench.a
@@ -123,7 +137,7 @@ $(ANALYSIS_LIB): $(ANALYSIS_OBJ)
 # A static pattern rule: it wins over the runner tools' sb-% pattern below.
 $(ANALYSIS_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/analysis/cmd_%.o $(ANALYSIS_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ -lm
+	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ -lm $(LDLIBS)
 
 $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 	@mkdir -p $(@D)
@@ -133,13 +147,56 @@ $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 # option parser, which reaches the testcase API and so a mode (either will do).
 $(BUILD)/bin/sb-options: $(BUILD)/obj/runner/mode_processes.o
 
+# ---- version (ecosystem): VERSION and the git revision, baked in at build time ----
+# $(BUILD)/gen/sb_version.h is remade when VERSION or git's HEAD, branch or index
+# changes (so make -q stays true after a build); only the objects that print
+# --version are recompiled then.
+SB_GIT_DIR := $(shell git rev-parse --git-dir 2>/dev/null)
+SB_GIT_COMMON := $(shell git rev-parse --git-common-dir 2>/dev/null)
+SB_GIT_REF := $(shell git symbolic-ref -q HEAD 2>/dev/null)
+VERSION_DEPS := VERSION build-aux/version.sh $(wildcard $(SB_GIT_DIR)/HEAD $(SB_GIT_DIR)/index \
+	$(SB_GIT_COMMON)/packed-refs $(if $(SB_GIT_REF),$(SB_GIT_COMMON)/$(SB_GIT_REF)))
+VERSION_H := $(BUILD)/gen/sb_version.h
+VERSION_USERS := $(BUILD)/obj/runner/options.o \
+	$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard runner/cmd_*.c analysis/cmd_*.c))
+$(VERSION_USERS): $(VERSION_H)
+$(VERSION_USERS): SB_CFLAGS += -I$(BUILD)/gen
+$(VERSION_H): $(VERSION_DEPS)
+	@mkdir -p $(@D)
+	@sh build-aux/version.sh . >$@.tmp && mv -f $@.tmp $@
+# Distribution flags: CPPFLAGS into every compile, LDLIBS into every link.
+SB_CFLAGS += $(CPPFLAGS)
+SB_LIBS += $(LDLIBS)
+# ---- end version ----
+
+# ---- lkp-tests drop-in (ecosystem): runtest.py beside the binaries, as lkp runs it (docs/LKP.md) ----
+all: $(BUILD)/bin/runtest.py
+$(BUILD)/bin/runtest.py: runtest.py
+	@mkdir -p $(@D)
+	cp runtest.py $@.tmp && chmod 755 $@.tmp && mv -f $@.tmp $@
+# ---- end lkp-tests drop-in ----
+
+# ---- install (ecosystem): make install [DESTDIR=...] [PREFIX=/usr/local] (docs/INSTALL.md) ----
+# Testcase binaries and runtest.py in $(LIBEXECDIR)/scalebench, sb-* tools and the drivers
+# (scalebench-runtest, scalebench-compare) in $(BINDIR), plot scripts in $(DATADIR)/scalebench.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBEXECDIR ?= $(PREFIX)/libexec
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+.PHONY: install
+install: all
+	DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' LIBEXECDIR='$(LIBEXECDIR)' DATADIR='$(DATADIR)' \
+		MANDIR='$(MANDIR)' sh build-aux/install.sh '$(BUILD)'
+# ---- end install ----
+
 # The selftests find the build through SB_BUILD; T=selftest/x.t runs one.
 # Under sanitizers a crash must still be a plain signal death (the runner
 # reports it), and any undefined behaviour must fail the test that hit it.
 T ?= selftest
 SAN_ENV := $(if $(SAN),ASAN_OPTIONS=handle_segv=0:$(ASAN_OPTIONS) UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:$(UBSAN_OPTIONS))
 check: all fixtures
-	SB_BUILD=$(BUILD) SB_SAN=$(SAN) $(SAN_ENV) prove $(PROVE_FLAGS) $(T)
+	SB_BUILD=$(BUILD) SB_SAN=$(SAN) SB_OS=$(OS) $(SAN_ENV) prove $(PROVE_FLAGS) $(T)
 
 # RESULTS is quoted (a path with blanks is one path); COMPARE is a list of runs, split on blanks.
 plot:
@@ -149,8 +206,17 @@ plot:
 deps:
 	@sh runner/deps.sh
 
+# ---- VM runs (vm/, docs/VM.md): the slow selftest and the kernel it boots ----
+.PHONY: check-vm test-kernel
+check-vm: all
+	SB_BUILD=$(BUILD) SB_CHECK_VM=1 prove $(PROVE_FLAGS) selftest/vm_boot.t
+
+test-kernel:
+	@sh runner/deps.sh test-kernel
+
+# make clean BUILD=dir removes that build only; plain make clean every default one.
 clean:
-	rm -rf build build-san
+	rm -rf -- $(if $(filter command line environment,$(origin BUILD)),'$(BUILD)',build build-san build-generic)
 
 help:
-	@sed -n '3,10p' Makefile
+	@sed -n '3,13p' Makefile

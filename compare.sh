@@ -4,17 +4,31 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+# make install rewrites the next line (build-aux/install.sh): then the sb-compare beside it runs.
+SB_INSTALL=''
+if [ "${1-}" = --version ]; then
+	if [ -n "$SB_INSTALL" ]; then v=$sb_version g=$sb_git; else
+		v=$(sed -n 1p "$here/VERSION" 2>/dev/null) || v=''
+		g=$(sh "$here/build-aux/version.sh" "$here" | sed -n 's/^#define SB_GIT_REVISION "\(.*\)"$/\1/p')
+	fi
+	printf 'compare.sh (scalebench) %s git %s\n' "${v:-unknown}" "${g:-unknown}"
+	exit 0
+fi
+if [ -n "$SB_INSTALL" ]; then exec "$here/sb-compare" "$@"; fi
 build=${SB_BUILD:-build}
+tool=sb-compare
+# --profile BASE NEW: the profiles of the points both runs profiled (sb-profile compare)
+if [ "${1-}" = --profile ]; then tool=sb-profile; shift; set -- compare "$@"; fi
 case $build in
-/*) bin=$build/bin/sb-compare ;;
-*) bin=$here/$build/bin/sb-compare ;;
+/*) bin=$build/bin/$tool ;;
+*) bin=$here/$build/bin/$tool ;;
 esac
 
 # Stale as make sees it: the Makefile names the tool's sources (analysis/), once.
 stale() {
 	[ -x "$bin" ] || return 0
 	command -v make >/dev/null 2>&1 || return 1
-	! make -q -C "$here" BUILD="$build" "$build/bin/sb-compare" >/dev/null 2>&1
+	! make -q -C "$here" BUILD="$build" "$build/bin/$tool" >/dev/null 2>&1
 }
 
 if stale; then
@@ -24,7 +38,7 @@ if stale; then
 	fi
 	# The target as the Makefile spells it ($(BUILD)/bin/sb-%), relative or absolute like
 	# SB_BUILD. make's own output goes to stderr: stdout is the report, maybe appended to a CI summary.
-	if ! make -s -C "$here" BUILD="$build" "$build/bin/sb-compare" >&2; then
+	if ! make -s -C "$here" BUILD="$build" "$build/bin/$tool" >&2; then
 		echo "compare.sh: cannot build $bin: make failed (see above; 'make deps' installs what is missing)" >&2
 		exit 3
 	fi

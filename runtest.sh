@@ -18,6 +18,8 @@ PROG=runtest.sh
 MAX_POINTS=8192		# a range sweep's points at most: the most CPUs Linux supports (NR_CPUS)
 NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
 RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
+# make install rewrites the next line (build-aux/install.sh): the installed layout and version.
+SB_INSTALL=''
 # The shape of one run and the stopping rule of a point (docs/RUNTEST.md, "Measurement design")
 DEF_WARMUP_MS=1000 DEF_DURATION_MS=1000 DEF_PERIOD=500	# one run: 1 s (auto: 1-2 s) warmup + 1 s measured
 DEF_MIN_RUNS=3 DEF_MAX_RUNS=10	# independent runs a point
@@ -38,6 +40,7 @@ progress_open=0		# a progress line without its newline is on the terminal
 TMP=''			# the working directory (make_workdir), removed at exit
 janitor_fd=''		# the pipe to the janitor (start_janitor)
 janitor_out=''
+vm_active=()		# --kernel: the run directories not final yet
 
 usage() {
 	cat <<'EOF'
@@ -53,7 +56,8 @@ Sweep (task counts):
                       3/4 of the machine and all of it (cannot be combined with the above)
   --smt               count hardware threads (PUs), not cores; places tasks on PUs
 Each point:
-  --mode M            processes, threads or both (default both)
+  --mode M            processes, threads, both (default; a testcase meant one way
+                      runs that way) or all (every mode the binaries run)
   --duration S        measured seconds of each run (default 1; decimals allowed)
   --warmup S          seconds of warmup each run discards first (default: until the rate
                       settles, at most 2 s, where the runner can tell; else 1)
@@ -76,13 +80,29 @@ Results:
   --dry-run           print the points, modes, placement and estimated time, then exit
   --quiet             no progress, no notes, no table (errors and warnings stay)
   --plot              draw the scaling curve in the terminal at the end (plot/plot.py)
+Profiles (docs/PROFILE.md):
+  --profile LIST      after the measured runs, one extra run under perf at these points of
+                      each mode: task counts, "peak" (the mode's best), "max" (its largest)
+  --profile-keep      keep perf.data too (large)
   -h, --help          this text
+In a VM (docs/VM.md): the same sweep inside QEMU guests booted on chosen kernels:
+  --kernel IMAGE      boot IMAGE (a bzImage) and run the sweep in it (repeatable: several
+                      kernels are measured in alternating rounds, one run per point each)
+  --vm-cpus N         vCPUs, pinned one-to-one to host cores (default: the largest point,
+                      at most the host's cores)
+  --vm-mem MIB        guest memory (default 1024)
+  --vm-accel A        kvm, tcg or auto (default auto: KVM when /dev/kvm is usable)
+  --vm-fs FS          how the guest sees the host's root: 9p, virtiofs or auto
+  --vm-append ARGS    more kernel command line
+  --vm-boot-timeout S seconds a guest may take to come up
+  --version           scalebench's version and git revision (as the only argument)
 
 Writes DIR/<test>/<label>-<YYYYmmddTHHMMSS>/{summary.csv,samples.csv,meta} and prints
 the run directory on standard output. Exit: 0 done, 1 a point failed, 2 usage error,
 3 environment error (build, results directory), 130 interrupted.
 Testing: SB_BUILD selects the build directory (default build), SB_TESTS_DIR a
-directory of <test>_processes/<test>_threads binaries to run instead of SB_BUILD/bin.
+directory of <test>_processes/<test>_threads binaries to run instead of SB_BUILD/bin;
+SB_VM_BOOT a program to use instead of vm/boot.sh.
 EOF
 }
 
@@ -224,15 +244,17 @@ check_runner_values() {
 # (opt_pass). parse_args asks only when it meets an option not its own, so
 # --help and sweeps without runner options need no build.
 sweep_options() {
-	local b=${SB_BUILD:-build} out list f a s name names
+	local b=${SB_BUILD:-build} out list f a s name names sbo
 	case $b in /*) ;; *) b=$ROOT/$b ;; esac
-	if command -v "${MAKE:-make}" >/dev/null 2>&1 &&
-		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$b/bin/sb-options" 2>&1); then
+	sbo=$b/bin/sb-options
+	if [ -n "$SB_INSTALL" ]; then sbo=$sb_tools/sb-options; fi	# installed: nothing to build
+	if [ -z "$SB_INSTALL" ] && command -v "${MAKE:-make}" >/dev/null 2>&1 &&
+		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$sbo" 2>&1); then
 		printf '%s\n' "$out" | tail -n 25 >&2
 		die 3 "the build failed (make output above)"
 	fi
-	[ -x "$b/bin/sb-options" ] || die 3 "$(shown "$b/bin/sb-options") is missing: run make"
-	list=$("$b/bin/sb-options" --list-options) || die 3 "sb-options --list-options failed"
+	[ -x "$sbo" ] || die 3 "$(shown "$sbo") is missing: run make"
+	list=$("$sbo" --list-options) || die 3 "sb-options --list-options failed"
 	while read -r f a s _; do
 		[ "$s" = sweep=yes ] || continue
 		a=${a#arg=}
@@ -280,6 +302,7 @@ on_exit() {
 		kill -TERM "$child" 2>/dev/null || true
 		wait "$child" 2>/dev/null || true
 	fi
+	profile_stop 2>/dev/null || true	# a perf recording (profile/record.sh)
 	# Leaving mid-run (a helper died, a disk filled): a true status, if it can
 	# be written (write_file never harms the last good meta).
 	if [ -n "$active_run" ] && [ "$interrupted" = 1 ]; then
@@ -288,6 +311,7 @@ on_exit() {
 	elif [ -n "$active_run" ]; then
 		(write_meta failed "runtest.sh stopped with exit status $rc") 2>/dev/null || true
 	fi
+	if [ -n "${vm_active[*]-}" ]; then vm_abandon "$rc"; fi
 	end_progress
 	if [ -n "$TMP" ]; then
 		if [ -s "$TMP/probe" ] && read -r probe <"$TMP/probe"; then rm -f -- "$probe"; fi
@@ -307,6 +331,7 @@ parse_args() {
 	opt_mode=both opt_duration_ms='' opt_warmup_ms='' opt_period='' opt_repeat='' opt_placement=''
 	opt_precision='' opt_min_runs='' opt_max_runs='' opt_point_budget_ms='' opt_budget_ms='' opt_seed='' opt_quick=0
 	opt_smt=0 opt_no_affinity=0 opt_label='' opt_results='' opt_dry_run=0 opt_list=0 opt_plot=0 opt_quiet=0
+	opt_profile='' opt_profile_keep=0
 	while [ $# -gt 0 ]; do
 		arg=$1
 		shift
@@ -317,8 +342,8 @@ parse_args() {
 		case $opt in	# a: the argument it takes, "-" none
 		--max-procs | --min-procs | --step | --points | --mode | --duration | --warmup | \
 		--repeat | --label | --results | --precision | --min-runs | --max-runs | --point-budget | \
-		--budget | --seed | --param | --period-ms | --placement) a=VALUE ;;
-		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot | --quick) a=- ;;
+		--budget | --seed | --param | --period-ms | --placement | --profile) a=VALUE ;;
+		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot | --quick | --profile-keep) a=- ;;
 		-*)
 			if [ "$sweep_read" = 0 ]; then
 				sweep_list=$(sweep_options)	# its failure exits here
@@ -345,7 +370,7 @@ parse_args() {
 		--points) opt_points=$val opt_points_given=1 ;;
 		--mode)
 			case $val in
-			processes | threads | both) opt_mode=$val ;;
+			processes | threads | both | all) opt_mode=$val ;;
 			*) usage_error "--mode: unknown mode '$val' (processes, threads, both)" ;;
 			esac
 			;;
@@ -380,6 +405,8 @@ parse_args() {
 		--dry-run) opt_dry_run=1 ;;
 		--quiet) opt_quiet=1 ;;
 		--plot) opt_plot=1 ;;
+		--profile) opt_profile=$val ;;		# profile/record.sh
+		--profile-keep) opt_profile_keep=1 ;;
 		--) opt_tests+=("$@"); break ;;
 		-*)
 			[ -n "$a" ] || usage_error "unknown option '$opt'"
@@ -416,6 +443,7 @@ check_args() {
 		[ ${#opt_point_list[@]} -gt 0 ] || usage_error "--points: empty list"
 		mapfile -t opt_point_list < <(printf '%s\n' "${opt_point_list[@]}" | sort -n -u)
 	fi
+	profile_check_args
 	placement=$opt_placement
 	if [ "$opt_no_affinity" = 1 ]; then
 		[ -z "$placement" ] || [ "$placement" = none ] || usage_error "--no-affinity contradicts --placement $placement"
@@ -436,7 +464,7 @@ check_args() {
 	if [ $((${#label} + RUN_ID_TAIL)) -gt "$NAME_MAX" ]; then
 		usage_error "--label: ${#label} characters: too long for a directory name with the date (at most $((NAME_MAX - RUN_ID_TAIL)))"
 	fi
-	results=${opt_results:-$ROOT/results}
+	results=${opt_results:-${default_results:-$ROOT/results}}
 	readonly opt_tests opt_params opt_pass opt_max opt_min opt_step opt_points opt_points_given \
 		opt_point_list opt_mode opt_duration_ms opt_warmup_ms opt_period opt_repeat opt_placement \
 		opt_smt opt_no_affinity opt_label opt_results opt_dry_run opt_list opt_plot opt_quiet \
@@ -589,6 +617,7 @@ known_tests() {	# the testcase names, one a line
 
 build_tools() {	# make what the sweep runs -> tool_summary, tool_topology
 	local t targets=("$build/bin/sb-summary" "$build/bin/sb-topology")
+	if [ -n "$SB_INSTALL" ]; then installed_tools; return 0; fi
 	if [ "$own_tests" = 1 ]; then
 		for t in "${selected[@]}"; do
 			targets+=("$build/bin/${t}_processes" "$build/bin/${t}_threads")
@@ -631,7 +660,7 @@ split_param() {	# split_param ARRAY "NAME<tab>DEFAULT<tab>KIND<tab>HELP": the 4 
 # read_info TEST: the runner's --info -> t_info (the file), t_desc,
 # t_modes, t_params, t_run_modes (empty: nothing to run with --mode) of TEST
 read_info() {
-	local t=$1 bin=$tests_dir/${1}_processes line k v rc=0 mlist='' fld
+	local t=$1 bin=$tests_dir/${1}_processes line k v rc=0 mlist='' fld meant='' meant_else=''
 	local -A given=()
 	if [ ! -x "$bin" ]; then bin=$tests_dir/${t}_threads; fi
 	[ -x "$bin" ] || die 3 "no binary $(shown "$tests_dir")/${t}_processes or _threads"
@@ -650,6 +679,8 @@ read_info() {
 		case $k in
 		description) t_desc[$t]=$v ;;
 		modes) t_modes[$t]=$v ;;
+		meant) meant=$v ;;
+		meant_else) meant_else=$v ;;
 		param)
 			split_param fld "$v"
 			if [ -n "${given[${fld[0]}]+x}" ]; then fld[1]=${given[${fld[0]}]}; fi
@@ -658,10 +689,13 @@ read_info() {
 		esac
 	done <"${t_info[$t]}"
 	case $opt_mode in
-	both) mlist=${t_modes[$t]} ;;
+	both) mlist=${meant:-${t_modes[$t]}} ;;
+	all) mlist=${t_modes[$t]} ;;
 	*) case ,${t_modes[$t]}, in *,"$opt_mode",*) mlist=$opt_mode ;; esac ;;
 	esac
-	if [ "$opt_mode" = both ] && [ -n "$mlist" ] && [ "$mlist" != processes,threads ] && [ "$opt_list" = 0 ]; then
+	if [ "$opt_mode" = both ] && [ -n "$meant" ] && [ "$opt_list" = 0 ]; then
+		note "note: $t runs as $mlist only by default: the other way $meant_else (--mode all runs it)"
+	elif [ "$opt_mode" = both ] && [ -n "$mlist" ] && [ "$mlist" != processes,threads ] && [ "$opt_list" = 0 ]; then
 		note "note: $t runs as $mlist only (it says so with SB_MODES)"
 	fi
 	t_run_modes[$t]=$mlist
@@ -931,6 +965,7 @@ cpu_model() {
 
 git_revision() {
 	local rev
+	if [ -n "$SB_INSTALL" ]; then printf '%s' "$sb_git"; return 0; fi
 	if ! rev=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null); then
 		printf 'unknown'
 	elif [ -n "$(git -C "$ROOT" --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
@@ -987,6 +1022,7 @@ meta_text() {	# meta_text STATUS [ERROR FAILED_MODE FAILED_TASKS]: the current r
 		schedule "$schedule${schedule:+${round_sched:+ }}$round_sched" unmet "$(unmet_points)" \
 		late_warnings "$late_warnings" params "${t_params[$run_test]}" \
 		command "$m_command" compiler "$m_compiler" cflags "$m_cflags" git_revision "$m_git"
+	vm_meta_lines
 }
 
 write_meta() {	# write_meta STATUS [ERROR FAILED_MODE FAILED_TASKS]
@@ -1225,6 +1261,7 @@ progress() {
 	fmt_eta est $((left / 1000))
 	printf -v line '%s  %-9s  %d/%d tasks  run %d  %s   [%d/%d points, %s left]' "$1" "${p_mode[$i]}" \
 		"${p_tasks[$i]}" "$largest" "${p_runs[$i]}" "$3" "$done_n" "${#p_mode[@]}" "$est"
+	line+=$(vm_progress_tag)
 	if [ "$opt_quiet" = 1 ]; then
 		return 0
 	elif [ -t 2 ]; then
@@ -1305,6 +1342,7 @@ sweep_test() {
 		done
 		schedule="$schedule${schedule:+${round_sched:+ }}$round_sched" round_sched=''
 	done
+	if [ "$status" = complete ]; then profile_testcase "$t" status; fi	# profile/record.sh
 	if [ "$status" = complete ]; then protect write_meta complete; fi
 	if [ "$status" = interrupted ]; then protect write_meta interrupted; fi
 	active_run=''
@@ -1332,6 +1370,7 @@ report() {	# the run directories on stdout; each one's status and table on stder
 		if [ "$opt_quiet" = 0 ]; then
 			printf '%s: %s, %s\n' "$t" "${t_status[$t]}" "$(shown "${t_dir[$t]}")" >&2
 			table "${t_dir[$t]}" >&2
+			profile_report "${t_dir[$t]}" >&2
 		fi
 	done
 }
@@ -1353,6 +1392,36 @@ plot_runs() {	# --plot: each run's curve in the terminal
 	done
 }
 
+# ---- an installed copy (make install) and --version -------------------------------
+
+# print_version: "runtest.sh (scalebench) VERSION git REVISION"
+print_version() {
+	local v=${sb_version-}
+	if [ -z "$SB_INSTALL" ]; then v=$(sed -n 1p "$ROOT/VERSION" 2>/dev/null) || v=''; fi
+	printf '%s (scalebench) %s git %s\n' "$PROG" "${v:-unknown}" "$(git_revision)"
+}
+
+# installed_dir REL ABS: REL (from the installed command's directory) if it is there, else ABS,
+# so that a copy installed under DESTDIR runs before it is moved into place
+installed_dir() {
+	if [ -d "$ROOT/$1" ]; then (CDPATH='' cd -- "$ROOT/$1" && pwd); else printf '%s' "$2"; fi
+}
+
+# installed_layout: -> ROOT (the data directory: plot/), SB_TESTS_DIR (the testcase binaries),
+# sb_tools (sb-summary and sb-topology), default_results (./results): nothing in a checkout
+installed_layout() {
+	[ -n "$SB_INSTALL" ] || return 0
+	sb_tools=$ROOT
+	export SB_TOOLS_DIR=$sb_tools	# plot.py's tools
+	export SB_TESTS_DIR=${SB_TESTS_DIR:-$(installed_dir "$sb_rel_libexec" "$sb_libexec")}
+	ROOT=$(installed_dir "$sb_rel_data" "$sb_datadir")
+	default_results=$PWD/results
+}
+
+installed_tools() {	# -> tool_summary, tool_topology: the installed ones, nothing to build
+	readonly tool_summary=$sb_tools/sb-summary tool_topology=$sb_tools/sb-topology
+}
+
 main() {
 	if [ $((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1])) -lt 404 ]; then
 		die 3 "needs bash 4.4 or later (this is $BASH_VERSION)"
@@ -1361,9 +1430,16 @@ main() {
 	trap on_exit EXIT
 	trap on_signal INT TERM HUP
 	ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
+	installed_layout
 	readonly ROOT
+	# shellcheck source=profile/record.sh
+	. "$ROOT/profile/record.sh" || die 3 "cannot read $ROOT/profile/record.sh"
+	# shellcheck source=vm/sweep.sh
+	. "$ROOT/vm/sweep.sh" || die 3 "cannot read $ROOT/vm/sweep.sh"
+	if [ "${1-}" = --version ]; then print_version; exit 0; fi
 
-	parse_args "$@"		# the arguments, before anything else
+	vm_take_args "$@"	# --kernel, --vm-*: -> vm_kernels ...; the rest -> vm_rest
+	parse_args "${vm_rest[@]}"	# the arguments, before anything else
 	check_args
 	make_workdir
 	find_testcases		# which testcases; make them and the tools
@@ -1378,6 +1454,8 @@ main() {
 	check_runner_values	# the runner's own --check of what the sweep hands it
 	choose_warmup
 	plan_points
+	profile_plan
+	if [ ${#vm_kernels[@]} -gt 0 ]; then vm_main "$@"; fi	# --kernel: the sweep runs in guests
 	if [ "$opt_dry_run" = 1 ]; then
 		print_plan
 		exit 0
@@ -1389,6 +1467,7 @@ main() {
 	check_runners		# the runners accept the options (--param dir=...)
 	check_results		# writable, before anything runs
 	check_space		# room for the run's files
+	profile_preflight	# perf works, before anything runs
 	machine_facts "$@"
 
 	phase=sweep

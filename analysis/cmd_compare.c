@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "compare_runs.h"
 #include "msg.h"
 #include "ministat.h"
@@ -46,19 +47,7 @@ static const char usage_text[] =
 	"Exit: 0 no significant regression beyond the threshold, 1 at least one,\n"
 	"2 usage or input error, 3 environment error.\n";
 
-static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs(" (compare.sh --help for usage)\n", stderr);
-	exit(2);
-}
+#define usage_error(...) sb_usage_die("compare.sh --help for usage", __VA_ARGS__)
 
 static long parse_long(const char *opt, const char *arg, long min, long max)
 {
@@ -304,6 +293,10 @@ int main(int argc, char **argv)
 	char err[ERRLEN];
 
 	sb_msg_prog(PROG);
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("sb-compare (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
+		return 0;
+	}
 	first = parse_args(argc, argv, &o);
 	argc -= first;
 	argv += first;

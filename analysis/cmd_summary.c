@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "export.h"
 #include "msg.h"
+#include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "results.h"
 #include "stats.h"
 
@@ -28,13 +30,16 @@ static const char usage_text[] =
 	"       sb-summary --point MODE:TASKS [--values] RUNDIR\n"
 	"       sb-summary --table RUNDIR\n"
 	"       sb-summary --format plot RUNDIR\n"
+	"       sb-summary --format gab|bencher RUNDIR\n"
 	"Reads a run's samples.csv and writes its summary.csv (results/README.md)\n"
 	"to standard output, or to FILE through a temporary name and a rename.\n"
 	"--point: the point's progress figure (\"4.81M ops/s \302\261""0.4%\"), nothing when\n"
 	"absent; with --values \"RUNS MEAN HALF_PCT\" (HALF_PCT: the 95% interval's\n"
 	"half-width across run means, percent of the mean; \"-\" below 2 runs).\n"
 	"--table: the end-of-sweep table of the run (up to 12 points).\n"
-	"--format plot: the run's meta, summary.csv rows and peaks, checked, for plot.py.\n";
+	"--format plot: the run's meta, summary.csv rows and peaks, checked, for plot.py.\n"
+	"--format gab: github-action-benchmark's customBiggerIsBetter JSON, --format bencher:\n"
+	"Bencher's metric format; one entry per point, the run-level mean and its interval.\n";
 
 /* One measured sample. */
 struct row {
@@ -520,6 +525,7 @@ static void usage_error(const char *fmt, const char *what)
 struct args {
 	const char *out_path, *point, *input;
 	int plot, values, table, mode;
+	int export;		/* 1 + enum sb_export, 0: none */
 	unsigned long tasks;
 };
 
@@ -555,8 +561,13 @@ static void parse_args(int argc, char **argv, struct args *a)
 		case 'f':
 			if (strcmp(optarg, "plot") == 0)
 				a->plot = 1;
+			else if (strcmp(optarg, "gab") == 0)
+				a->export = 1 + SB_EXPORT_GAB;
+			else if (strcmp(optarg, "bencher") == 0)
+				a->export = 1 + SB_EXPORT_BENCHER;
 			else if (strcmp(optarg, "csv") != 0)
-				usage_error("--format '%s': csv (summary.csv, the default) or plot", optarg);
+				usage_error("--format '%s': csv (summary.csv, the default), plot, gab or bencher",
+					    optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -568,7 +579,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		}
 	}
 	if (argc - optind != 1)
-		usage_error("%s", a->point || a->table || a->plot ? "expected one run directory" :
+		usage_error("%s", a->point || a->table || a->plot || a->export ? "expected one run directory" :
 				  "expected one samples.csv");
 	a->input = argv[optind];
 	if (a->values && !a->point)
@@ -579,6 +590,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 		usage_error("%s", "--point or --table, not both");
 	if (a->plot && (a->point || a->table || a->out_path))
 		usage_error("%s", "--format plot goes alone with a run directory");
+	if (a->export && (a->plot || a->point || a->table || a->out_path))
+		usage_error("%s", "--format gab or bencher goes alone with a run directory");
 	if (a->point)
 		parse_point(a->point, &a->mode, &a->tasks);
 }
@@ -613,7 +626,18 @@ int main(int argc, char **argv)
 	int rc;
 
 	sb_msg_prog(PROG);
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
+		return 0;
+	}
 	parse_args(argc, argv, &a);
+	if (a.export) {
+		rc = sb_export_run(stdout, a.input, (enum sb_export)(a.export - 1), err, sizeof(err));
+		if (rc != 0)
+			sb_die(rc, "%s", err);
+		finish_output(stdout, NULL, NULL);
+		return EXIT_OK;
+	}
 	if (a.plot) {
 		print_plot(stdout, a.input);
 		finish_output(stdout, NULL, NULL);

@@ -28,6 +28,7 @@ struct pair {
 	size_t nrows;
 	size_t nfaster, nslower, nsame, nna, nregress, nchange;
 	int correlated;		/* some row compares per-second samples */
+	char machine[96];	/* the machine's meta keys that differ from base's ("host, cpu_model"), "" */
 };
 
 struct ctx {
@@ -39,6 +40,24 @@ struct ctx {
 	int correlated;
 };
 
+
+/*
+ * The machine's meta keys: runs that differ in one measured different
+ * hardware (or placement) and are refused unless --force. A key absent from
+ * either meta (an older run) cannot differ.
+ */
+static void machine_diff(const struct sb_run *b, const struct sb_run *x, char *buf, size_t size)
+{
+	const char *const names[] = { "host", "cpu_model", "topology", "hwloc_version", "placement" };
+	const char *bv[] = { b->host, b->cpu_model, b->topology, b->hwloc_version, b->placement };
+	const char *xv[] = { x->host, x->cpu_model, x->topology, x->hwloc_version, x->placement };
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (*bv[k] && *xv[k] && strcmp(bv[k], xv[k]) != 0 && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "", names[k]);
+}
 
 /* Values a side needs: SB_INDEPENDENT_RUNS run means, or ministat's 3 samples. */
 static size_t needed(const struct row *r)
@@ -213,6 +232,9 @@ static void print_run_lines(const struct ctx *c)
 		fprintf(c->out, "        %s (%s%s%s%s%s)\n", r->dir, bad ? "STATUS " : "", r->status,
 			bad ? ", compared with --force" : "",
 			*r->date ? ", " : "", r->date);
+		if (i > 0 && c->pairs[i - 1].machine[0])
+			fprintf(c->out, "        DIFFERENT MACHINE than base: %s differ (compared with --force)\n",
+				c->pairs[i - 1].machine);
 	}
 }
 
@@ -243,6 +265,12 @@ static void print_md_runs(const struct ctx *c)
 		md_cell(c->out, r->status);
 		fputs(bad ? "** (compared with --force) |\n" : " |\n", c->out);
 	}
+	for (int i = 1; i < c->nruns; i++)
+		if (c->pairs[i - 1].machine[0]) {
+			fputs("\n**Different machine** (compared with --force): ", c->out);
+			md_cell(c->out, c->runs[i].name);
+			fprintf(c->out, " differs from base in %s.\n", c->pairs[i - 1].machine);
+		}
 }
 
 /* The points one run has and the other lacks, "processes:2 threads:4 ...". */
@@ -385,6 +413,60 @@ static int curve_of(const struct sb_run *r, size_t first, struct curve *cv)
 	return (int)i;
 }
 
+/*
+ * lkp-tests' will-it-scale.scalability: processes(N) / linear(N) at the last
+ * row, linear(N) = N × the better mode's ops/s at 1 task. NAN without a
+ * processes point at the largest N, a 1-task point, or with N = 1.
+ */
+static double lkp_scalability(const struct sb_run *r, long *n_out)
+{
+	const struct sb_point *p, *p1, *t1;
+	double best1;
+	long n = 0;
+
+	for (size_t i = 0; i < r->npts; i++)
+		if (r->pts[i].tasks > n)
+			n = r->pts[i].tasks;
+	*n_out = n;
+	p = sb_run_find(r, "processes", n);
+	p1 = sb_run_find(r, "processes", 1);
+	t1 = sb_run_find(r, "threads", 1);
+	best1 = p1 ? sb_point_values(p1)->st.mean : NAN;
+	if (t1 && (isnan(best1) || sb_point_values(t1)->st.mean > best1))
+		best1 = sb_point_values(t1)->st.mean;
+	if (p == NULL || n <= 1 || !(best1 > 0))
+		return NAN;
+	return sb_point_values(p)->st.mean / ((double)n * best1);
+}
+
+static void print_lkp_scalability(const struct ctx *c)
+{
+	int md = c->o->format == SB_CMP_MARKDOWN;
+
+	fputs(md ? "\n**Scalability** (lkp-tests' will-it-scale.scalability: processes(N) / linear(N) "
+		   "at the largest task count N, linear(N) = N × the better mode at 1 task)\n\n"
+		   "| run | N | scalability |\n|---|---:|---:|\n" :
+		   "Scalability (lkp-tests' will-it-scale.scalability: processes(N) / linear(N) at the "
+		   "largest task count N, linear(N) = N * the better mode at 1 task):\n", c->out);
+	for (int i = 0; i < c->nruns; i++) {
+		long n;
+		double s = lkp_scalability(&c->runs[i], &n);
+		char v[64];
+
+		if (isnan(s))
+			snprintf(v, sizeof(v), "n/a (needs processes at N > 1 and a 1-task point)");
+		else
+			snprintf(v, sizeof(v), "%.3f", s);
+		if (md) {
+			fputs("| ", c->out);
+			md_cell(c->out, c->runs[i].name);
+			fprintf(c->out, " | %ld | %s |\n", n, v);
+		} else {
+			fprintf(c->out, "  %-12s  N %-6ld  %s\n", c->runs[i].name, n, v);
+		}
+	}
+}
+
 static void print_curves(const struct ctx *c)
 {
 	enum sb_cmp_format f = c->o->format;
@@ -395,15 +477,15 @@ static void print_curves(const struct ctx *c)
 		if ((int)strlen(c->runs[i].name) > nw)
 			nw = (int)strlen(c->runs[i].name);
 	if (f == SB_CMP_MARKDOWN)
-		fputs("**Peak and scalability** (mean ops/s; scalability = ops(N) / (N × ops(1)) "
-		      "at the largest task count N)\n\n"
-		      "| run | mode | peak ops/s | peak at tasks | largest N | ops/s at N | scalability |\n"
+		fputs("**Peak and efficiency** (mean ops/s; efficiency = ops(N) / (N × ops(1)) "
+		      "of the mode, at the largest task count N)\n\n"
+		      "| run | mode | peak ops/s | peak at tasks | largest N | ops/s at N | efficiency |\n"
 		      "|---|---|---:|---:|---:|---:|---:|\n", c->out);
 	else
-		fprintf(c->out, "Peak and scalability (mean ops/s; scalability = ops(N) / (N * ops(1)) "
-			"at the largest task count N):\n"
+		fprintf(c->out, "Peak and efficiency (mean ops/s; efficiency = ops(N) / (N * ops(1)) "
+			"of the mode, at the largest task count N):\n"
 			"  %-*s  %-9s  %13s  %8s  %9s  %13s  %11s\n", nw, "run", "mode", "peak ops/s",
-			"at tasks", "largest N", "ops/s at N", "scalability");
+			"at tasks", "largest N", "ops/s at N", "efficiency");
 	for (int i = 0; i < c->nruns; i++) {
 		const struct sb_run *r = &c->runs[i];
 
@@ -428,6 +510,7 @@ static void print_curves(const struct ctx *c)
 			}
 		}
 	}
+	print_lkp_scalability(c);
 }
 
 static const char correlated_note[] =
@@ -530,7 +613,7 @@ static void report_csv(const struct ctx *c)
 {
 	fputs("test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,"
 	      "values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression,"
-	      "base_runs,new_runs,base_precision_pct,new_precision_pct\n", c->out);
+	      "base_runs,new_runs,base_precision_pct,new_precision_pct,machine\n", c->out);
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];
 
@@ -557,6 +640,9 @@ static void report_csv(const struct ctx *c)
 			putc(',', c->out);
 			if (!isnan(r->xprec))
 				fprintf(c->out, "%.6f", r->xprec);
+			/* "same", or the differing keys (only with --force) */
+			putc(',', c->out);
+			csv_cell(c->out, pr->machine[0] ? pr->machine : "same");
 			putc('\n', c->out);
 		}
 	}
@@ -682,6 +768,10 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 	if (rc != 0)
 		return rc;
 	c->correlated = !means;
+	for (int i = 1; i < c->nruns; i++)
+		if (c->pairs[i - 1].machine[0])
+			fprintf(c->out, "%sDIFFERENT MACHINE%s (compared with --force): %s differs from base in %s\n\n",
+				md ? "**" : "", md ? "**" : "", c->runs[i].name, c->pairs[i - 1].machine);
 	keep_point_rows(c, pts[0]);
 	for (; n < c->nruns; n++) {
 		rc = point_set(c, n, vals[n], mode, tasks, means, &sets[n], err, errlen);
@@ -731,6 +821,11 @@ static int check_runs(struct ctx *c, char *err, size_t errlen)
 		if (strcmp(r->status, "complete") != 0 && !c->o->force)
 			return sb_fail(err, errlen, 2, "%s: the run's status is %s, not complete; "
 				    "--force compares it anyway", r->dir, r->status);
+		/* an emulated CPU measures the emulator, not the kernel (docs/VM.md) */
+		if (strcmp(r->vm_accel, "tcg") == 0 && !c->o->force)
+			return sb_fail(err, errlen, 2, "%s: measured in a VM under TCG emulation "
+				    "(meta vm_accel=tcg): its numbers do not compare kernels; "
+				    "--force compares it anyway", r->dir);
 		if (i > 0 && strcmp(r->test, b->test) != 0 && !c->o->force)
 			return sb_fail(err, errlen, 2, "different testcases: %s is %s, %s is %s; "
 				    "--force compares them anyway", b->dir, b->test, r->dir, r->test);
@@ -738,6 +833,9 @@ static int check_runs(struct ctx *c, char *err, size_t errlen)
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];
 
+		if (pr->machine[0] && !c->o->force)
+			return sb_fail(err, errlen, 2, "%s and %s were measured on different machines: "
+				    "%s differ; --force compares them anyway", b->dir, pr->x->dir, pr->machine);
 		if (pr->nrows == 0 && !c->o->force)
 			return sb_fail(err, errlen, 2, "%s and %s have no point (mode, tasks) in common; "
 				    "--force compares them anyway", b->dir, pr->x->dir);
@@ -818,6 +916,7 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 			goto out;
 		}
 		compare_pair(pr, o);
+		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
 		c.correlated |= pr->correlated;
 	}
 	rc = check_runs(&c, err, errlen);

@@ -34,6 +34,18 @@ void sb_die(int code, const char *fmt, ...)
 	exit(code);
 }
 
+void sb_usage_die(const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (%s)\n", hint);
+	exit(2);
+}
+
 int sb_fail(char *err, size_t errlen, int code, const char *fmt, ...)
 {
 	va_list ap;

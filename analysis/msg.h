@@ -13,6 +13,9 @@ void sb_msg_remove_on_die(const char *path);
 /* "prog: MESSAGE" on stderr (after what stdout holds), then exit(code). */
 void sb_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 
+/* A usage error: "prog: MESSAGE (HINT)" on stderr, then exit(2). */
+void sb_usage_die(const char *hint, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+
 /* The message into err[errlen]; returns code (for "return sb_fail(...)"). */
 int sb_fail(char *err, size_t errlen, int code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -12,6 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0	/* a Linux hint: elsewhere the pages are read in as needed */
+#endif
+
 #include "msg.h"
 #include "results.h"
 
@@ -251,7 +255,9 @@ static int meta_key(void *ctx, const char *key, const char *val)
 	} keys[] = {
 		{ "test", &r->test }, { "label", &r->label }, { "kernel", &r->kernel },
 		{ "host", &r->host }, { "status", &r->status }, { "run_id", &r->run_id },
-		{ "date", &r->date }, { "repeat", &r->repeat },
+		{ "date", &r->date }, { "repeat", &r->repeat }, { "cpu_model", &r->cpu_model },
+		{ "topology", &r->topology }, { "hwloc_version", &r->hwloc_version },
+		{ "placement", &r->placement }, { "vm_accel", &r->vm_accel },
 	};
 
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
@@ -266,6 +272,8 @@ static int load_meta(struct sb_run *r, char *err, size_t errlen)
 	int rc;
 
 	r->test = r->label = r->kernel = r->host = r->status = r->run_id = r->date = r->repeat = "";
+	r->vm_accel = "";
+	r->cpu_model = r->topology = r->hwloc_version = r->placement = "";
 	if (path == NULL)
 		return sb_fail(err, errlen, 3, "out of memory");
 	rc = sb_meta_read(path, meta_key, r, &r->meta_text, err, errlen);

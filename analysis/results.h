@@ -87,6 +87,8 @@ struct sb_run {
 	char *name;		/* short name for tables: label, else the run id */
 	/* from meta; "" when absent */
 	const char *test, *label, *kernel, *host, *status, *run_id, *date, *repeat;
+	const char *vm_accel;	/* a run inside a VM (runtest.sh --kernel): kvm or tcg */
+	const char *cpu_model, *topology, *hwloc_version, *placement;	/* the machine */
 	char *meta_text;	/* storage of the meta values */
 	char *test_owned;	/* test name taken from the path when meta has none */
 	struct sb_point *pts;	/* sorted: processes, threads, other modes; tasks ascending */

@@ -18,6 +18,8 @@ import sys
 import tempfile
 import urllib.parse
 
+import flame            # flame graphs of profiled points (plot/flame.py, issue 14)
+
 PROG = "plot.py"
 PLOT_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_DIR = os.path.dirname(PLOT_DIR)
@@ -51,6 +53,12 @@ _built = set()
 
 def tool(name):
     """Path of the C tool sb-NAME ($SB_BUILD, default build/), made first when stale."""
+    tools = os.environ.get("SB_TOOLS_DIR")  # installed tools (make install): nothing to build
+    if tools:
+        path = os.path.join(tools, "sb-" + name)
+        if not os.access(path, os.X_OK):
+            raise EnvError("%s is not installed" % path)
+        return path
     build = os.environ.get("SB_BUILD", "build")
     path = os.path.join(build if os.path.isabs(build) else os.path.join(REPO_DIR, build), "bin", "sb-" + name)
     if name not in _built and shutil.which("make"):
@@ -709,6 +717,7 @@ def index_html(tests):
                                   esc(url(test, r.run_id, f)), esc(f + " of " + r.run_id)))
             if r.rows and not r.error:
                 out.append(summary_table(r))
+            out.append(flame.index_links(r.path, lambda f, r=r: url(test, r.run_id, *f.split("/"))))
             cmd = r.meta.get("command", "")
             if cmd:
                 out.append("<p>Command: <code>%s</code></p>\n" % esc(cmd))
@@ -771,6 +780,16 @@ def cmd_all(args, results):
         except InputError as e:
             note("%s (skipped)" % e)
             status = EXIT_INPUT
+    for test, _, runs, _ in tests:     # flame graphs: profile/*/folded.txt -> flame.svg
+        for r in runs:
+            try:
+                for f in flame.draw_run(r.path, test, args.force):
+                    drawn += 1
+                    if not args.quiet:
+                        print("drew %s" % rel(f))
+            except flame.InputError as e:
+                note("%s (skipped)" % e)
+                status = EXIT_INPUT
     if write_if_changed(os.path.join(results, "index.html"), index_html(tests)) and not args.quiet:
         print("wrote %s" % rel(os.path.join(results, "index.html")))
     if not args.quiet and drawn == 0:

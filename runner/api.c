@@ -16,6 +16,8 @@
 #include "util.h"
 
 extern const unsigned int testcase_modes __attribute__((weak));
+extern const unsigned int testcase_meant __attribute__((weak));
+extern const char testcase_meant_else[] __attribute__((weak));
 
 static __thread long current_task = -1;
 static __thread int in_partner;
@@ -28,6 +30,18 @@ unsigned int sb_api_modes(void)
 	unsigned int m = &testcase_modes ? testcase_modes : 0;
 
 	return m & (SB_PROCESSES | SB_THREADS) ? m : SB_PROCESSES | SB_THREADS;
+}
+
+unsigned int sb_api_meant(void)
+{
+	unsigned int m = &testcase_meant ? testcase_meant : 0;
+
+	return m & (SB_PROCESSES | SB_THREADS) ? m & sb_api_modes() : 0;
+}
+
+const char *sb_api_meant_else(void)
+{
+	return sb_api_meant() && testcase_meant_else ? testcase_meant_else : NULL;
 }
 
 /* Called from constructors, before main: keep declaration order. */

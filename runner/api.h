@@ -11,6 +11,9 @@ int sb_api_in_partner(void);
 
 /* The testcase's declarations: its SB_MODES (both when it declares none)... */
 unsigned int sb_api_modes(void);
+/* SB_MEANT's modes (0: none declared) and what the other mode measures (NULL: none). */
+unsigned int sb_api_meant(void);
+const char *sb_api_meant_else(void);
 /* ...and its parameters, in declaration order (NULL: none). */
 struct sb_param *sb_api_params(void);
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "os.h"
 #include "janitor.h"
 #include "util.h"
 
@@ -107,7 +108,7 @@ void sb_tmpdir_check(void)
 	if ((e = writable(base)) != 0)
 		sb_die(e == ENOSPC || e == EDQUOT ? SB_EXIT_ENV : code,
 		       "the directory for the test's files (%s) %s: not writable: %s", from, base, strerror(e));
-	if (&testcase_tmpdir_fs && testcase_tmpdir_fs && strcmp(fs = sb_fs_name(base), testcase_tmpdir_fs))
+	if (&testcase_tmpdir_fs && testcase_tmpdir_fs && strcmp(fs = sb_os_fs_name(base), testcase_tmpdir_fs))
 		sb_die(code, "%s is on %s, not %s, which this testcase measures (%s)",
 		       base, fs, testcase_tmpdir_fs, hint);
 	if (&testcase_tmpdir_o_direct && testcase_tmpdir_o_direct) {
@@ -116,7 +117,7 @@ void sb_tmpdir_check(void)
 		if (fd >= 0)
 			close(fd);
 		else if (errno == EINVAL)
-			sb_die(code, "O_DIRECT not supported on %s at %s (%s)", sb_fs_name(base), base, hint);
+			sb_die(code, "O_DIRECT not supported on %s at %s (%s)", sb_os_fs_name(base), base, hint);
 		/* Other errors (no O_TMPFILE here): the run's own O_DIRECT open will tell. */
 	}
 }

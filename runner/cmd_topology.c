@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "topology.h"
 #include "util.h"
 
@@ -115,6 +116,10 @@ int main(int argc, char **argv)
 	sb_util_init(argv[0]);
 	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		fputs(usage_text, stdout);
+		return SB_EXIT_OK;
+	}
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("%s (scalebench) %s git %s\n", sb_prog, SB_VERSION, SB_GIT_REVISION);
 		return SB_EXIT_OK;
 	}
 	if (argc > 1)

@@ -28,6 +28,12 @@ static void print_info(const char *name)
 	printf("description=%s\n", testcase_description ? testcase_description : "");
 	printf("modes=%s%s%s\n", m & SB_PROCESSES ? "processes" : "",
 	       m == (SB_PROCESSES | SB_THREADS) ? "," : "", m & SB_THREADS ? "threads" : "");
+	if (sb_api_meant()) {
+		m = sb_api_meant();
+		printf("meant=%s%s%s\n", m & SB_PROCESSES ? "processes" : "",
+		       m == (SB_PROCESSES | SB_THREADS) ? "," : "", m & SB_THREADS ? "threads" : "");
+		printf("meant_else=%s\n", sb_api_meant_else() ? sb_api_meant_else() : "");
+	}
 	sb_params_info(stdout);
 }
 

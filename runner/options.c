@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "params.h"
 #include "util.h"
 
@@ -24,6 +25,7 @@ enum kind {
 	PARAM,		/* --param NAME=VALUE, for the testcase (params.c) */
 	HELP,		/* print the usage and exit */
 	LIST,		/* print the table, machine-readable, and exit */
+	VERSION,	/* print the version and exit */
 };
 
 struct opt {
@@ -82,6 +84,7 @@ static const struct opt table[] = {
 	OPT_FLAG(0, "check", check, "validate options, parameters, topology and placement, then exit"),
 	OPT_FLAG(0, "info", info, "print the testcase's name, modes and parameters"),
 	OPT_ACTION(0, "list-options", NULL, LIST, NOSWEEP, "these options, one per line, machine-readable"),
+	OPT_ACTION(0, "version", NULL, VERSION, NOSWEEP, "scalebench's version and git revision"),
 	OPT_ACTION('h', "help", NULL, HELP, NOSWEEP, "this text"),
 };
 
@@ -186,6 +189,10 @@ static void apply(const struct opt *p, const char *arg, struct sb_options *o)
 		sb_exit(SB_EXIT_OK);
 	case LIST:
 		list_options(stdout);
+		sb_flush_stdout();
+		sb_exit(SB_EXIT_OK);
+	case VERSION:
+		printf("%s (scalebench) %s git %s\n", sb_prog, SB_VERSION, SB_GIT_REVISION);
 		sb_flush_stdout();
 		sb_exit(SB_EXIT_OK);
 	}

@@ -32,6 +32,14 @@ int sb_os_raise_priority(char *what, size_t size);
 /* Back to what the thread had before sb_os_raise_priority. */
 void sb_os_restore_priority(void);
 
+/*
+ * The start gate, an int in memory shared between processes: sleep until
+ * *gate is not 0 (0, or -1 with errno), and wake up to n sleepers on it
+ * (-1 with errno). Linux: a futex; generic: polling.
+ */
+int sb_os_gate_wait(int *gate);
+int sb_os_gate_wake(int *gate, int n);
+
 /* "tmpfs", "ext2/3/4", ... for the filesystem under path ("an unknown filesystem" when unknown). */
 const char *sb_os_fs_name(const char *path);
 

@@ -1,4 +1,4 @@
-/* Linux specifics: /proc/stat CPU times, PR_SET_PDEATHSIG, child subreaper, thread priority, statfs magic numbers. */
+/* Linux specifics: /proc/stat CPU times, PR_SET_PDEATHSIG, child subreaper, thread priority, the futex gate, statfs magic numbers. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -148,4 +150,23 @@ const char *sb_os_fs_name(const char *path)
 			return known[i].name;
 	snprintf(buf, sizeof(buf), "filesystem type 0x%lx", (unsigned long)st.f_type);
 	return buf;
+}
+
+/* Not FUTEX_PRIVATE_FLAG: the word is shared between processes. */
+static long futex(int *addr, int op, int val)
+{
+	return syscall(SYS_futex, addr, op, val, NULL, NULL, 0);
+}
+
+int sb_os_gate_wait(int *gate)
+{
+	while (!__atomic_load_n(gate, __ATOMIC_ACQUIRE))
+		if (futex(gate, FUTEX_WAIT, 0) < 0 && errno != EAGAIN && errno != EINTR)
+			return -1;
+	return 0;
+}
+
+int sb_os_gate_wake(int *gate, int n)
+{
+	return futex(gate, FUTEX_WAKE, n) < 0 ? -1 : 0;
 }

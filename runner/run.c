@@ -112,6 +112,9 @@ void sb_run(const struct sb_options *o, const char *name)
 		sb_flush_stdout();
 		sb_exit(SB_EXIT_OK);
 	}
+	if (sb_api_meant() && !(sb_api_meant() & (sb_threads_mode() ? SB_THREADS : SB_PROCESSES)))
+		fprintf(stderr, "%s: note: as %s this measures something other than its name says: %s\n",
+			name, sb_threads_mode() ? "threads" : "processes", sb_api_meant_else());
 
 	/* 2. Prepare: limits, signals, counters, the private directory, the testcase's own. */
 	raise_nofile();

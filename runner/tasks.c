@@ -1,7 +1,6 @@
 /* Tasks: spawn (processes, or threads in one task process), start gate, failure detection, kill and reap. */
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -9,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -83,16 +81,10 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* ---- the start gate: a futex in shared memory, opened as a tree ---- */
+/* ---- the start gate: a word in shared memory (os.h: a futex on Linux), opened as a tree ---- */
 
 /* Each task woken at the gate wakes this many more before it starts. */
 #define GATE_FANOUT 2
-
-static long futex(int *addr, int op, int val, const struct timespec *timeout)
-{
-	/* Not FUTEX_PRIVATE_FLAG: the word is shared between processes. */
-	return syscall(SYS_futex, addr, op, val, timeout, NULL, 0);
-}
 
 /*
  * Wait for the gate, then pass it on. A runner in an ordinary class that
@@ -108,10 +100,9 @@ static void gate_pass(void)
 {
 	int *gate = &sb_ctr.hdr->gate;
 
-	while (!__atomic_load_n(gate, __ATOMIC_ACQUIRE))
-		if (futex(gate, FUTEX_WAIT, 0, NULL) < 0 && errno != EAGAIN && errno != EINTR)
-			sb_fatal("start gate: futex wait");
-	futex(gate, FUTEX_WAKE, GATE_FANOUT, NULL);
+	if (sb_os_gate_wait(gate) < 0)
+		sb_fatal("start gate: wait");
+	(void)sb_os_gate_wake(gate, GATE_FANOUT);
 	if (__atomic_add_fetch(&sb_ctr.hdr->passed, 1, __ATOMIC_ACQ_REL) == sb_ctr.n)
 		sb_ctr.hdr->all_passed = now_s();
 }
@@ -305,8 +296,8 @@ void sb_tasks_start(unsigned long n, const struct sb_placement *pl, double stall
 void sb_tasks_release(int all)
 {
 	__atomic_store_n(&sb_ctr.hdr->gate, 1, __ATOMIC_RELEASE);
-	if (futex(&sb_ctr.hdr->gate, FUTEX_WAKE, all ? INT_MAX : GATE_FANOUT, NULL) < 0)
-		sb_die(SB_EXIT_ENV, "start gate: futex wake: %s", strerror(errno));
+	if (sb_os_gate_wake(&sb_ctr.hdr->gate, all ? INT_MAX : GATE_FANOUT) < 0)
+		sb_die(SB_EXIT_ENV, "start gate: wake: %s", strerror(errno));
 	T.times.released = now_s();
 }
 

@@ -101,8 +101,8 @@ ok $? "markdown: a pass says so first"
 
 run --format csv "$BASE" "$NEW"
 exits 1 "csv fails the same way"
-[ "$(head -n 1 "$tmp/out")" = "test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression,base_runs,new_runs,base_precision_pct,new_precision_pct" ] &&
-	has '^unix1,base,new,processes,2,3,2000\.000000,10\.000000,3,1800\.000000,10\.000000,runs,-200\.000000,22\.665945,-10\.000000,1\.078123,slower,1,1,3,3,1\.242169,1\.380188$' &&
+[ "$(head -n 1 "$tmp/out")" = "test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression,base_runs,new_runs,base_precision_pct,new_precision_pct,machine" ] &&
+	has '^unix1,base,new,processes,2,3,2000\.000000,10\.000000,3,1800\.000000,10\.000000,runs,-200\.000000,22\.665945,-10\.000000,1\.078123,slower,1,1,3,3,1\.242169,1\.380188,same$' &&
 	[ "$(wc -l <"$tmp/out")" -eq 7 ]
 ok $? "csv: header and one row a point"
 
@@ -152,7 +152,7 @@ run --force --format csv "$BASE" "$R/single-20260103T000000"
 [ "$(grep -c correlated "$tmp/out")" -eq 0 ] && [ "$(grep -c correlated "$tmp/err")" -eq 1 ]
 ok $? "csv: the note goes to stderr, not into the csv"
 # Against a single run the base's 9 samples (3 runs x 3) are compared, not its 3 run means.
-has '^unix1,base,single,processes,2,9,2000\.000000,[0-9.]+,5,1800\.000000,[0-9.]+,samples,.*,3,1,,$'
+has '^unix1,base,single,processes,2,9,2000\.000000,[0-9.]+,5,1800\.000000,[0-9.]+,samples,.*,3,1,,,same$'
 ok $? "means of runs are not compared with samples: both sides use samples, no precision"
 
 run "$BASE" selftest/data/compare/results/pipe1
@@ -245,5 +245,21 @@ has "compared: the means of independent runs"
 ok $? "2 runs a point: the run means are compared"
 ! grep -q "per-second samples are compared" "$tmp/err"
 ok $? "2 runs a point: no note about correlated samples"
+
+# A run measured in a VM under TCG (runtest.sh --kernel without KVM) is no gate:
+# exit 2 naming vm_accel, unless --force; a KVM run compares as usual.
+for acc in tcg kvm; do
+	mkdir -p "$tmp/$acc/unix1"
+	cp -R "$NEW" "$tmp/$acc/unix1/"
+	echo "vm_accel=$acc" >>"$tmp/$acc/unix1/${NEW##*/}/meta"
+done
+run "$BASE" "$tmp/tcg/unix1/${NEW##*/}"
+exits 2 "a TCG run is refused as a gate"
+grep -q "vm_accel=tcg" "$tmp/err"
+ok $? "the refusal names vm_accel=tcg"
+run --force "$BASE" "$tmp/tcg/unix1/${NEW##*/}"
+exits 1 "--force compares the TCG run (the planted regression)"
+run "$BASE" "$tmp/kvm/unix1/${NEW##*/}"
+exits 1 "a KVM run compares as usual"
 
 echo "1..$n"

@@ -46,6 +46,8 @@ wait_gone() {
 	done
 	return 1
 }
+# linux_only: 0 when this build has the Linux OS layer and the Linux-only testcases (make OS=generic has neither)
+linux_only() { [ "${SB_OS:-linux}" = linux ]; }
 # ---- leftovers: reusable by any fault test ----
 # private_copy DIR BIN...: copies of binaries in DIR, so that "alive DIR/" finds
 # this test's runners, tasks, partners and janitors (forks keep the command line).

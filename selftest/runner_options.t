@@ -85,7 +85,7 @@ check_same "bad --param value" "$B/selftest/params_processes" --param size=0
 check_same "bad HWLOC_SYNTHETIC" env HWLOC_SYNTHETIC=bogus:3 "$bin"
 check_same "bad HWLOC_XMLFILE" env HWLOC_XMLFILE=/nonexistent.xml "$bin"
 check_same "bad --cpus" "$bin" --cpus 0-100000
-check_same "wrong mode" "$B/bin/brk2_threads"
+check_same "wrong mode" "$B/bin/alloc_free2_processes"
 check_same "bad option value" "$bin" -t 0
 # prepare and the private directory are the run's, not the check's
 run "$B/selftest/params_processes" --check --param dir="$dir" --param size=4096

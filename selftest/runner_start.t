@@ -42,8 +42,8 @@ like "$(printf '%s\n' "$err" | grep -c 'sampler woke up' || true)" "^[01]$" "the
 # ---- the sampler's priority is raised, the tasks' is not ----
 # ps CLS: FF (SCHED_FIFO) or TS; NI: the nice value ("-" for real-time).
 for m in processes threads; do
-	if [ "$(id -u)" -ne 0 ]; then
-		skip "$m: priorities (needs root)"; skip "$m: priorities (needs root)"
+	if [ "$(id -u)" -ne 0 ] || ! linux_only; then
+		skip "$m: priorities (needs root and the Linux OS layer)"; skip "$m: priorities (needs root and the Linux OS layer)"
 		continue
 	fi
 	d=$(mktemp -d)

@@ -42,6 +42,10 @@ for src in tests/*.c; do
 	t=$(basename "$src" .c)
 	bin=$B/bin/${t}_processes
 	[ -x "$bin" ] || bin=$B/bin/${t}_threads
+	if [ ! -x "$bin" ] && ! linux_only; then
+		skip "$t: not in this build (a Linux-only testcase, SB_OS=${SB_OS-})"
+		continue
+	fi
 	run "$bin" --info
 	modes=$(printf '%s\n' "$out" | sed -n 's/^modes=//p' | tr ',' ' ')
 	# Tabs to \037: IFS whitespace would merge an empty default (dir's) away.

@@ -30,16 +30,31 @@ avg_ok() {
 	ok $? "$1: average ${avg:-missing} > 0"
 }
 
-# A testcase meaningful one way only: the other binary refuses, and says which way it runs.
+# A will-it-scale testcase meant one way still runs the other way (will-it-scale's do), and says
+# once on stderr what it measures then; --info names the way it is meant.
 tc "$B/bin/brk2_threads" $short
-is "$rc" 2 "brk2_threads refuses to run (processes only)"
-like "$err" "runs as processes only" "brk2_threads says it runs as processes only"
-# The TLB tests need the partner in the task's mm.
-for t in tlb_flush1 tlb_flush2 tlb_flush3; do
-	tc "$B/bin/${t}_processes" $short
-	is "$rc" 2 "${t}_processes refuses to run (threads only)"
-	like "$err" "runs as threads only" "${t}_processes says it runs as threads only"
-done
+avg_ok "brk2_threads runs (meant as processes)"
+is "$(printf '%s\n' "$err" | grep -c 'note: as threads this measures something other')" 1 \
+	"brk2_threads says once what it measures as threads"
+run "$B/bin/brk2_threads" --info
+like "$out" "^meant=processes" "brk2 --info: meant=processes"
+like "$out" "^modes=processes,threads" "brk2 --info: both modes"
+if linux_only; then
+	for t in tlb_flush1 tlb_flush2 tlb_flush3; do
+		tc "$B/bin/${t}_processes" $short
+		avg_ok "${t}_processes runs without a partner (meant as threads)"
+		is "$(printf '%s\n' "$err" | grep -c 'note: as processes this measures something other.*no TLB shootdown')" 1 \
+			"${t}_processes says once that no shootdown is measured"
+		tc "$B/bin/${t}_threads" $short
+		unlike "$err" "note: as" "${t}_threads (its meant way) has no note"
+	done
+else
+	skip "tlb_flush1-3: Linux-only testcases, not in this build (SB_OS=${SB_OS-})"
+fi
+# A testcase that cannot run one way at all (not a will-it-scale one) still refuses.
+tc "$B/bin/alloc_free2_processes" $short
+is "$rc" 2 "alloc_free2_processes refuses to run (threads only)"
+like "$err" "runs as threads only" "alloc_free2_processes says it runs as threads only"
 
 # posix_semaphore1's will-it-scale variant: one semaphore per task.
 tc "$B/bin/posix_semaphore1_threads" $short --param shared=0
@@ -47,62 +62,68 @@ avg_ok "posix_semaphore1 threads shared=0"
 like "$out" "^testcase:.*per task" "and its description says so"
 
 # Files go under --param dir, in a private directory that is gone afterwards.
-for t in open1 open2 poll2 page_fault3 fallocate2; do
+for t in open1 open2 poll2 page_fault3 $(linux_only && echo fallocate2); do
 	tc "$B/bin/${t}_threads" $short --param dir="$dir"
 	avg_ok "$t threads in --param dir"
 	is "$(ls -A "$dir")" "" "$t leaves nothing in the directory"
 done
 
-# fallocate1 measures tmpfs: a tmpfs --param dir is used, anything else is refused by name.
-if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && shm=$(mktemp -d /dev/shm/sbtest.XXXXXX); then
-	tc "$B/bin/fallocate1_processes" $short --param dir="$shm"
-	avg_ok "fallocate1 in a tmpfs --param dir"
-	is "$(ls -A "$shm")" "" "fallocate1 leaves nothing in the tmpfs directory"
-else
-	for i in 1 2 3; do skip "no tmpfs at /dev/shm"; done
-fi
-if [ "$(stat -f -c %T "$dir")" != tmpfs ]; then
-	tc "$B/bin/fallocate1_processes" $short --param dir="$dir"
-	is "$rc" 2 "fallocate1 refuses a directory that is not on tmpfs, before running (exit 2)"
-	like "$err" "is on .*, not tmpfs" "naming the filesystem"
-	is "$(ls -A "$dir")" "" "and leaves nothing behind"
-else
-	for i in 1 2 3; do skip "the test directory is on tmpfs"; done
-fi
-
-# odirect_refused NAME FS: the last run was refused before running (exit 2), naming FS as refusing O_DIRECT
-odirect_refused() {
-	is "$rc" 2 "$1 exits 2 where O_DIRECT is refused"
-	like "$err" "O_DIRECT not supported on $2 at " "$1 names the filesystem ($2)"
-}
-
-# tmpfs refuses O_DIRECT before Linux 6.6; newer kernels accept it, and then there is nothing to test.
-if [ -n "$shm" ]; then
-	if dd if=/dev/zero of="$shm/probe" bs=4096 count=1 oflag=direct 2>/dev/null; then
-		skip "this kernel's tmpfs accepts O_DIRECT"
-		skip "this kernel's tmpfs accepts O_DIRECT"
+# The Linux-only testcases fallocate1, read3 and read4 (not in a make OS=generic build).
+if linux_only; then
+	# fallocate1 measures tmpfs: a tmpfs --param dir is used, anything else is refused by name.
+	if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && shm=$(mktemp -d /dev/shm/sbtest.XXXXXX); then
+		tc "$B/bin/fallocate1_processes" $short --param dir="$shm"
+		avg_ok "fallocate1 in a tmpfs --param dir"
+		is "$(ls -A "$shm")" "" "fallocate1 leaves nothing in the tmpfs directory"
 	else
-		rm -f "$shm/probe"
-		tc "$B/bin/read3_processes" $short --param dir="$shm"
-		odirect_refused "read3 on tmpfs" tmpfs
+		for i in 1 2 3; do skip "no tmpfs at /dev/shm"; done
 	fi
-else
-	skip "no tmpfs at /dev/shm"
-	skip "no tmpfs at /dev/shm"
-fi
+	if [ "$(stat -f -c %T "$dir")" != tmpfs ]; then
+		tc "$B/bin/fallocate1_processes" $short --param dir="$dir"
+		is "$rc" 2 "fallocate1 refuses a directory that is not on tmpfs, before running (exit 2)"
+		like "$err" "is on .*, not tmpfs" "naming the filesystem"
+		is "$(ls -A "$dir")" "" "and leaves nothing behind"
+	else
+		for i in 1 2 3; do skip "the test directory is on tmpfs"; done
+	fi
 
-# ramfs refuses O_DIRECT on every kernel; mount one in a private mount namespace (root only).
-# Both declare SB_TMPDIR_O_DIRECT: refused before anything runs.
-ram=$tmp/ramfs
-mkdir "$ram"
-if unshare -m sh -c 'mount -t ramfs ramfs "$1"' sh "$ram" 2>/dev/null; then
-	for t in read3_processes read4_threads; do
-		tc unshare -m sh -c 'mount -t ramfs ramfs "$1" && exec "$2" -t 2 --period-ms 100 -s 2 \
-			--warmup 1 --param dir="$1"' sh "$ram" "$B/bin/$t"
-		odirect_refused "$t on ramfs" ramfs
-	done
+	# odirect_refused NAME FS: the last run was refused before running (exit 2), naming FS as refusing O_DIRECT
+	odirect_refused() {
+		is "$rc" 2 "$1 exits 2 where O_DIRECT is refused"
+		like "$err" "O_DIRECT not supported on $2 at " "$1 names the filesystem ($2)"
+	}
+
+	# tmpfs refuses O_DIRECT before Linux 6.6; newer kernels accept it, and then there is nothing to test.
+	if [ -n "$shm" ]; then
+		if dd if=/dev/zero of="$shm/probe" bs=4096 count=1 oflag=direct 2>/dev/null; then
+			skip "this kernel's tmpfs accepts O_DIRECT"
+			skip "this kernel's tmpfs accepts O_DIRECT"
+		else
+			rm -f "$shm/probe"
+			tc "$B/bin/read3_processes" $short --param dir="$shm"
+			odirect_refused "read3 on tmpfs" tmpfs
+		fi
+	else
+		skip "no tmpfs at /dev/shm"
+		skip "no tmpfs at /dev/shm"
+	fi
+
+	# ramfs refuses O_DIRECT on every kernel; mount one in a private mount namespace (root only).
+	# Both declare SB_TMPDIR_O_DIRECT: refused before anything runs.
+	ram=$tmp/ramfs
+	mkdir "$ram"
+	if unshare -m sh -c 'mount -t ramfs ramfs "$1"' sh "$ram" 2>/dev/null; then
+		for t in read3_processes read4_threads; do
+			tc unshare -m sh -c 'mount -t ramfs ramfs "$1" && exec "$2" -t 2 --period-ms 100 -s 2 \
+				--warmup 1 --param dir="$1"' sh "$ram" "$B/bin/$t"
+			odirect_refused "$t on ramfs" ramfs
+		done
+	else
+		for i in 1 2 3 4; do skip "cannot mount a ramfs here (needs root and unshare)"; done
+	fi
+
 else
-	for i in 1 2 3 4; do skip "cannot mount a ramfs here (needs root and unshare)"; done
+	skip "fallocate1, read3, read4: Linux-only testcases, not in this build (SB_OS=${SB_OS-})"
 fi
 
 # alloc_free3 and unix5 (the locking threads' kernel experiments): descriptions without ':' that say what

@@ -12,8 +12,14 @@ for src in tests/*.c; do
 	like "$(sed -n 2p "$src")" '^ \* Stresses: .+\. \*/$' "$src line 2: ' * Stresses: <kernel path>. */'"
 done
 
-run env SB_BUILD="$B" tests/gen_tests_md.sh "$tmp/TESTS.md"
-is "$rc" 0 "tests/gen_tests_md.sh runs${err:+: $(printf '%s' "$err" | tr '\n' ' ')}"
+if linux_only; then
+	run env SB_BUILD="$B" tests/gen_tests_md.sh "$tmp/TESTS.md"
+	is "$rc" 0 "tests/gen_tests_md.sh runs${err:+: $(printf '%s' "$err" | tr '\n' ' ')}"
+else
+	# docs/TESTS.md lists every testcase: only a build with the Linux-only ones can make it.
+	skip "docs/TESTS.md is made from a Linux build (this one: SB_OS=${SB_OS-})"
+	rc=1
+fi
 if [ "$rc" -eq 0 ]; then
 	diff -u docs/TESTS.md "$tmp/TESTS.md" >"$tmp/diff" 2>&1
 	ok $? "docs/TESTS.md is current (else run: make && tests/gen_tests_md.sh)"

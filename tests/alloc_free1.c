@@ -4,7 +4,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "Separate buffers: malloc, touch, free on the same task";
+char *testcase_description = "Separate buffers malloc, touch and free on the same task";
 
 SB_PARAM_INT(size, 2048, 1, 1 << 30, "buffer size in bytes");
 

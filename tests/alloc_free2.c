@@ -6,7 +6,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "Cross-task free: malloc, queue to a random other task, free own queue";
+char *testcase_description = "Cross-task free, malloc then queue to a random other task, free own queue";
 
 SB_MODES(SB_THREADS);
 SB_PARAM_INT(size, 2048, 16, 1 << 30, "buffer size in bytes");

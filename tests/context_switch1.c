@@ -4,7 +4,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "Context switch: 1 byte ping-pong over two pipes with a partner";
+char *testcase_description = "Context switch via pipes";
 
 struct pipes {
 	int there[2];	/* task -> partner */

@@ -15,7 +15,7 @@
 /* The name means tmpfs, so results stay comparable: the directory defaults to /dev/shm,
  * --param dir or $SCALEBENCH_TMPDIR may choose another tmpfs, any other filesystem is
  * refused (fallocate2 is this test on whatever filesystem its directory is on). */
-char *testcase_description = "Separate file fallocate on tmpfs";
+char *testcase_description = "Separate file fallocate against tmpfs";
 SB_TMPDIR_DEFAULT("/dev/shm");
 /* Checked before anything runs (and by --check): any other filesystem is exit 2. */
 SB_TMPDIR_FS("tmpfs");

@@ -6,7 +6,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "futex(FUTEX_WAKE), nobody waiting";
+char *testcase_description = "futex(FUTEX_WAKE)";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

@@ -7,7 +7,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "futex(FUTEX_WAIT) on a changed value";
+char *testcase_description = "futex(FUTEX_WAIT)";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

@@ -6,7 +6,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "futex(FUTEX_WAKE_PRIVATE), nobody waiting";
+char *testcase_description = "futex(FUTEX_WAKE_PRIVATE)";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

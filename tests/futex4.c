@@ -7,7 +7,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "futex(FUTEX_WAIT_PRIVATE) on a changed value";
+char *testcase_description = "futex(FUTEX_WAIT_PRIVATE)";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

@@ -2,7 +2,7 @@
  * Stresses: nothing but the clock (vDSO clock_gettime): the baseline of the lockhook tests. */
 #include "testcase.h"
 
-char *testcase_description = "Same hook, no lock: enter, spin delay_ns, leave";
+char *testcase_description = "Same hook with no lock, enter, spin delay_ns, leave";
 
 SB_PARAM_INT(delay_ns, 1000, 0, 1000000000, "time inside the hook, spinning on the clock (ns)");
 SB_PARAM_INT(write_every, 0, 0, 1000000000, "every Nth entry takes the write side (0 = never)");

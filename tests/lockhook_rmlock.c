@@ -4,7 +4,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "Same hook, read-mostly lock: per-task reader lines, writer waits for readers";
+char *testcase_description = "Same hook with a read-mostly lock, per-task reader lines, writer waits for readers";
 
 SB_PARAM_INT(delay_ns, 1000, 0, 1000000000, "time inside the hook, spinning on the clock (ns)");
 SB_PARAM_INT(write_every, 0, 0, 1000000000, "every Nth entry takes the write side (0 = never)");

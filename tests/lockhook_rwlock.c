@@ -5,7 +5,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "Same hook, one rwlock: read lock (write lock every write_every), spin delay_ns, unlock";
+char *testcase_description = "Same hook with one rwlock, read lock (write lock every write_every), spin delay_ns, unlock";
 
 SB_PARAM_INT(delay_ns, 1000, 0, 1000000000, "time inside the hook, spinning on the clock (ns)");
 SB_PARAM_INT(write_every, 0, 0, 1000000000, "every Nth entry takes the write side (0 = never)");

@@ -6,7 +6,7 @@
 
 #define SIZE (128UL << 20)
 
-char *testcase_description = "malloc/free of 128 MB";
+char *testcase_description = "malloc/free of 128MB";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

@@ -6,7 +6,7 @@
 
 #define SIZE (1024)
 
-char *testcase_description = "malloc/free of 1 kB";
+char *testcase_description = "malloc/free of 1kB";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

@@ -6,7 +6,7 @@
 
 #define MAP_SIZE (128UL << 20)
 
-char *testcase_description = "Anonymous memory mmap/munmap of 128 MB";
+char *testcase_description = "Anonymous memory mmap/munmap of 128MB";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

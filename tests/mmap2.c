@@ -8,7 +8,7 @@
 
 #define MAP_SIZE (128L << 20)
 
-char *testcase_description = "Separate file mmap/munmap of 128 MB";
+char *testcase_description = "Separate file mmap/munmap of 128MB";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

@@ -2,7 +2,7 @@
  * Stresses: nothing in the kernel; the counter store and the cache line it lives on. */
 #include "testcase.h"
 
-char *testcase_description = "Empty loop: counting only (harness overhead)";
+char *testcase_description = "Empty loop counting only (harness overhead)";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

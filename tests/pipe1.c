@@ -4,7 +4,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "Separate pipe: 1 byte write then read";
+char *testcase_description = "pipe read/write";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

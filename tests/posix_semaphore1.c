@@ -11,7 +11,7 @@
  */
 SB_PARAM_INT(shared, 1, 0, 1, "1: one semaphore shared by all tasks; 0: one per task (will-it-scale's, uncontended)");
 
-char *testcase_description = "POSIX semaphore wait/post, one semaphore shared by all tasks";
+char *testcase_description = "POSIX semaphores";
 
 static sem_t *common;
 

@@ -9,7 +9,7 @@
 
 #define BUFLEN 4096
 
-char *testcase_description = "Same file pread";
+char *testcase_description = "Same file pread to same offset";
 
 static char path[PATH_MAX];
 

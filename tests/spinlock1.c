@@ -3,7 +3,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "Same spinlock: test-and-set with bounded exponential backoff";
+char *testcase_description = "Same spinlock test-and-set with bounded exponential backoff";
 
 SB_PARAM_INT(backoff_min, 1, 1, 1 << 30, "first backoff after a failed attempt (spin iterations)");
 SB_PARAM_INT(backoff_max, 1600, 1, 1 << 30, "backoff limit; doubling stops here (spin iterations)");

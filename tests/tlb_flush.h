@@ -9,8 +9,13 @@
 
 #include "testcase.h"
 
-/* A shootdown needs a second CPU in this mm; a partner process has its own. */
-SB_MODES(SB_THREADS);
+/*
+ * A shootdown needs a second CPU in this mm, and a partner process would have
+ * its own mm: as processes (will-it-scale runs these both ways) the loop runs
+ * without a partner and measures the write fault and MADV_DONTNEED alone.
+ */
+SB_MEANT(SB_THREADS, "each process has its own mm, so no TLB shootdown IPI is sent; "
+	 "it measures the page fault and MADV_DONTNEED alone");
 
 struct tlb_partner {
 	char *map;		/* the task's current mapping; NULL while it goes away */
@@ -47,9 +52,11 @@ static void tlb_flush_loop(unsigned long long *iterations, int fd, size_t size, 
 {
 	struct tlb_partner p = { NULL, 0 };
 	unsigned long pg = getpagesize(), seen;
+	int partner = sb_threads_mode();
 	char *map;
 
-	new_task(tlb_partner, &p);
+	if (partner)
+		new_task(tlb_partner, &p);
 	for (;;) {
 		if ((map = mmap(NULL, size, PROT_READ | PROT_WRITE, flags, fd, 0)) == MAP_FAILED)
 			sb_fatal("mmap");
@@ -65,7 +72,7 @@ static void tlb_flush_loop(unsigned long long *iterations, int fd, size_t size, 
 		/* Unmap only once the partner's pass in flight, which may hold an old pointer, is over. */
 		__atomic_store_n(&p.map, NULL, __ATOMIC_SEQ_CST);
 		for (seen = __atomic_load_n(&p.passes, __ATOMIC_SEQ_CST);
-		     __atomic_load_n(&p.passes, __ATOMIC_SEQ_CST) == seen;)
+		     partner && __atomic_load_n(&p.passes, __ATOMIC_SEQ_CST) == seen;)
 			sched_yield();
 		if (munmap(map, size) < 0)
 			sb_fatal("munmap");

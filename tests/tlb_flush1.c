@@ -1,4 +1,4 @@
-/* tlb_flush1: write, then MADV_DONTNEED, each page of a 128 MB private file mapping (threads only).
+/* tlb_flush1: write, then MADV_DONTNEED, each page of a 128 MB private file mapping (meant as threads).
  * Stresses: TLB shootdown IPIs (flush_tlb_mm_range) to the partner's CPU; one count per page. */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -8,7 +8,7 @@
 
 #define FILESIZE (128UL * 1024 * 1024)
 
-char *testcase_description = "TLB flush of separated file private mapping";
+char *testcase_description = "TLB flush of separate file private mapping";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

@@ -1,4 +1,4 @@
-/* tlb_flush2: write, then MADV_DONTNEED, each page of a 1 MB anonymous mapping (threads only).
+/* tlb_flush2: write, then MADV_DONTNEED, each page of a 1 MB anonymous mapping (meant as threads).
  * Stresses: TLB shootdown IPIs (flush_tlb_mm_range) to the partner's CPU; one count per page. */
 #define _GNU_SOURCE
 #include "tlb_flush.h"

@@ -5,7 +5,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "Separate AF_UNIX stream socketpair: 1 byte write then read";
+char *testcase_description = "unix domain socket read/write";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

@@ -4,7 +4,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "Separate AF_UNIX datagram socketpair: 1 byte send then recv";
+char *testcase_description = "Separate AF_UNIX datagram socketpair 1 byte send then recv";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

@@ -6,7 +6,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "Separate AF_UNIX listener: connect, accept, close both";
+char *testcase_description = "Separate AF_UNIX listener connect, accept, close both";
 
 void testcase(unsigned long long *iterations, unsigned long nr)
 {

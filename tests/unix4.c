@@ -6,7 +6,7 @@
 
 #include "testcase.h"
 
-char *testcase_description = "Same AF_UNIX listener: connect and close; partners accept and close";
+char *testcase_description = "Same AF_UNIX listener connect and close, partners accept and close";
 
 static struct sockaddr_un addr = { .sun_family = AF_UNIX };
 static int lfd = -1;

@@ -9,7 +9,7 @@
 
 #define BUFLEN 4096
 
-char *testcase_description = "Same file seek+write";
+char *testcase_description = "Same file seek+read to same offset";
 
 static char path[PATH_MAX];
 

@@ -44,6 +44,17 @@ static inline void sb_count(unsigned long long *iterations)
 #define SB_THREADS 2u
 #define SB_MODES(m) const unsigned int testcase_modes = (m)
 
+/*
+ * A testcase that runs both ways, as will-it-scale's does, but measures what
+ * its name says only one way, names that way and what the other one measures:
+ *     SB_MEANT(SB_THREADS, "each process has its own mm, so no TLB shootdown");
+ * The other binary runs all the same and says so once on stderr; runtest.sh
+ * skips that way by default with a note (--mode all or naming the mode runs it).
+ */
+#define SB_MEANT(m, what_else) \
+	const unsigned int testcase_meant = (m); \
+	const char testcase_meant_else[] = what_else
+
 /* 1 in the _threads binary, 0 in the _processes binary. */
 int sb_threads_mode(void);
 

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# compare refuses runs from different machines (host, cpu_model, topology, hwloc_version, placement
+# differ: exit 2 naming the keys) unless --force, and then marks them in every format.
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+R=selftest/data/compare/results/unix1
+machine='cpu_model=AMD EPYC 7763
+topology=packages=2 numa=2 cores=128 pus=256
+hwloc_version=2.9.0
+placement=cores'
+# mkrun NAME FROM EDIT: a copy of fixture run FROM, with the machine's keys and sed EDIT on its meta
+mkrun() {
+	mkdir -p "$tmp/r/$1"
+	cp "$R/$2/samples.csv" "$tmp/r/$1/"
+	{ cat "$R/$2/meta"; printf '%s\n' "$machine"; } | sed "$3" >"$tmp/r/$1/meta"
+}
+mkrun base base-20260101T000000 's/^host=.*/host=box1/'
+mkrun same new-20260102T000000 's/^host=.*/host=box1/'
+mkrun other new-20260102T000000 's/^host=.*/host=box2/; s/^cpu_model=.*/cpu_model=Intel Xeon 8480/; s/^topology=.*/topology=packages=1 numa=1 cores=56 pus=112/'
+mkrun placed new-20260102T000000 's/^host=.*/host=box1/; s/^placement=.*/placement=spread/'
+mkrun hwloc new-20260102T000000 's/^host=.*/host=box1/; s/^hwloc_version=.*/hwloc_version=2.10.0/'
+mkrun old new-20260102T000000 's/^host=.*/host=box1/; /^cpu_model=/d'
+
+run ./compare.sh "$tmp/r/base" "$tmp/r/same"
+is "$rc" 1 "the same machine: compared (the planted regression exits 1)"
+run ./compare.sh "$tmp/r/base" "$tmp/r/other"
+is "$rc" 2 "another host, CPU model and topology: refused (exit 2)"
+like "$err" 'different machines: host, cpu_model, topology differ; --force compares them anyway' "naming the keys that differ"
+is "$out" "" "and nothing on stdout"
+for k in placed:placement hwloc:hwloc_version; do
+	run ./compare.sh "$tmp/r/base" "$tmp/r/${k%%:*}"
+	is "$rc:$(printf '%s' "$err" | grep -o "machines: [a-z_, ]* differ")" "2:machines: ${k#*:} differ" "a different ${k#*:} alone is refused"
+done
+run ./compare.sh "$tmp/r/base" "$tmp/r/old"
+is "$rc" 1 "a key absent from one meta (an older run) does not refuse"
+
+run ./compare.sh --force "$tmp/r/base" "$tmp/r/other"
+is "$rc" 1 "with --force: compared (exit 1: the regression)"
+like "$out" 'DIFFERENT MACHINE than base: host, cpu_model, topology differ \(compared with --force\)' "text marks it"
+run ./compare.sh --force --format markdown "$tmp/r/base" "$tmp/r/other"
+like "$out" '^\*\*Different machine\*\* \(compared with --force\): .* differs from base in host, cpu_model, topology\.$' "markdown marks it"
+run ./compare.sh --force --format csv "$tmp/r/base" "$tmp/r/other"
+like "$(printf '%s\n' "$out" | head -n 1)" ',machine$' "csv has a machine column"
+is "$(printf '%s\n' "$out" | sed 1d | grep -vc ',"host, cpu_model, topology"$')" 0 "every csv row names the keys that differ"
+run ./compare.sh --format csv "$tmp/r/base" "$tmp/r/same"
+is "$(printf '%s\n' "$out" | sed 1d | grep -vc ',same$')" 0 "same machine: every csv row says same"
+run ./compare.sh --force --point processes:2 "$tmp/r/base" "$tmp/r/other"
+like "$out" '^DIFFERENT MACHINE \(compared with --force\)' "--point marks it too"
+plan "$_n"
+exit "$_failed"

@@ -1,0 +1,283 @@
+# vm/sweep.sh: runtest.sh --kernel, the sweep inside QEMU guests (sourced by runtest.sh; docs/VM.md).
+# shellcheck shell=bash
+
+# ---- --kernel: the sweep inside QEMU guests (vm/boot.sh; docs/VM.md) ------------
+#
+# The host builds, plans and makes one run directory per kernel and testcase;
+# each boot runs this script in the guest (the same arguments less the VM
+# ones) into a staging results directory the guest may write, and the host
+# moves the guest's rows into its run directory: with one kernel one boot
+# runs the whole sweep; with several, round r boots each kernel in turn for
+# one run of every point (run number r), so host drift cannot pass for a
+# kernel difference. Inside a guest, SB_VM* (set by vm/boot.sh) add meta keys.
+
+# vm_take_args ARG...: the VM options out of the arguments -> vm_kernels,
+# vm_boot_opts (for vm/boot.sh), vm_cpus, vm_rest (everything else, in order)
+vm_take_args() {
+	local arg opt val
+	vm_kernels=() vm_boot_opts=() vm_cpus='' vm_rest=()
+	while [ $# -gt 0 ]; do
+		arg=$1
+		shift
+		case $arg in
+		--) vm_rest+=(-- "$@"); break ;;
+		--kernel | --kernel=* | --vm-cpus | --vm-cpus=* | --vm-mem | --vm-mem=* | --vm-fs | --vm-fs=* | \
+			--vm-accel | --vm-accel=* | --vm-append | --vm-append=* | --vm-boot-timeout | --vm-boot-timeout=*)
+			opt=${arg%%=*}
+			if [ "$opt" != "$arg" ]; then
+				val=${arg#*=}
+			else
+				[ $# -gt 0 ] || usage_error "$opt needs a value"
+				val=$1
+				shift
+			fi
+			case $opt in
+			--kernel) [ -n "$val" ] || usage_error "--kernel: empty file name"; vm_kernels+=("$val") ;;
+			--vm-cpus) parse_count vm_cpus "$opt" "$val" 1 ;;
+			*) vm_boot_opts+=("--${opt#--vm-}" "$val") ;;
+			esac
+			;;
+		*) vm_rest+=("$arg") ;;
+		esac
+	done
+}
+
+vm_meta_lines() {	# inside a guest: meta lines about the VM and the host; nothing elsewhere
+	[ -n "${SB_VM-}" ] || return 0
+	meta_lines vm "$SB_VM" vm_accel "${SB_VM_ACCEL-}" vm_cpus "${SB_VM_CPUS-}" vm_mem "${SB_VM_MEM-}" \
+		vm_fs "${SB_VM_FS-}" vm_topology "${SB_VM_TOPOLOGY-}" vm_image "${SB_VM_IMAGE-}" \
+		guest_kernel_release "$(uname -r)" guest_kernel_version "$(uname -v)" \
+		host_kernel "${SB_VM_HOST_KERNEL-}" host_cpu "${SB_VM_HOST_CPU-}"
+}
+
+vm_progress_tag() {	# inside a TCG guest: the warning every progress line carries
+	if [ "${SB_VM_ACCEL-}" = tcg ]; then printf '  [TCG: emulated, not for comparing kernels]'; fi
+}
+
+# vm_main ARG...: the sweep of every --kernel (ARG: the command line, for
+# meta); exits with the sweep's status
+vm_main() {
+	local k r rounds per rc=0 plan
+	# shellcheck source=vm/meta.sh
+	. "$ROOT/vm/meta.sh"
+	vm_boot=${SB_VM_BOOT:-$ROOT/vm/boot.sh}
+	[ -x "$vm_boot" ] || die 3 "$(shown "$vm_boot") is missing: this checkout has no VM support"
+	if [ -z "$vm_cpus" ]; then	# as many as the sweep needs, at most the host's cores
+		vm_cpus=$largest
+		if [ "$vm_cpus" -gt "${topo[cores]}" ]; then vm_cpus=${topo[cores]}; fi
+	fi
+	declare -gA vm_release=() vm_label=() vm_accel=()
+	for k in "${!vm_kernels[@]}"; do	# everything checked before any boot: exit 2 or 3 here
+		rc=0
+		plan=$("$vm_boot" --check --kernel "${vm_kernels[k]}" --cpus "$vm_cpus" "${vm_boot_opts[@]}" 2>"$TMP/vm.err") || rc=$?
+		if [ "$rc" != 0 ]; then
+			cat "$TMP/vm.err" >&2
+			exit "$rc"
+		fi
+		if [ "$opt_dry_run" = 1 ]; then printf 'kernel %d:\n%s\n' $((k + 1)) "$(printf '%s\n' "$plan" | sed 's/^/  /')"; fi
+		vm_release[$k]=$(printf '%s\n' "$plan" | sed -n 's/^release=//p')
+		vm_accel[$k]=$(printf '%s\n' "$plan" | sed -n 's/^accel=//p')
+		vm_label[$k]=$opt_label
+		if [ -z "$opt_label" ]; then
+			vm_label[$k]=$(printf '%s' "${vm_release[$k]}" | tr -c 'A-Za-z0-9._-' '_')
+			vm_label[$k]=${vm_label[$k]#[.-]}
+		fi
+	done
+	if [ "$opt_dry_run" = 1 ]; then
+		print_plan
+		exit 0
+	fi
+	check_results
+	machine_facts "$@"
+	vm_results=$(CDPATH='' cd -- "$results" && pwd)
+	# one kernel: one boot, the sweep's own runs; several: one run a point a round
+	rounds=1 per=''
+	if [ ${#vm_kernels[@]} -gt 1 ]; then
+		rounds=$(vm_rounds) per=1
+	fi
+	phase=sweep		# a signal from here on stops the sweep; vm_finish marks the runs
+	vm_make_runs
+	for ((r = 1; r <= rounds; r++)); do
+		for k in "${!vm_kernels[@]}"; do
+			if [ "$interrupted" = 1 ]; then break 2; fi
+			if [ "$rounds" -gt 1 ]; then note "round $r/$rounds: kernel ${vm_release[$k]} (${vm_kernels[k]})"; fi
+			vm_round "$k" $(((r - 1) * ${per:-0})) "$per"
+			if [ "$vm_rc" != 0 ]; then break 2; fi
+		done
+	done
+	vm_finish
+}
+
+# vm_make_runs: a run directory per kernel and testcase, its meta "running"
+# -> vm_dir[K,TEST], vm_active (the run directories not final yet)
+vm_make_runs() {
+	local k t id stamp n err
+	declare -gA vm_dir=()
+	vm_active=()
+	for k in "${!vm_kernels[@]}"; do
+		for t in "${runnable[@]}"; do
+			stamp=$(date -u +%Y%m%dT%H%M%S) n=1
+			id=${vm_label[$k]}-$stamp
+			while ! err=$(mkdir -- "$vm_results/$t/$id" 2>&1); do
+				[ -e "$vm_results/$t/$id" ] || die 3 "cannot create $(shown "$vm_results/$t/$id"): $(reason "$err")"
+				n=$((n + 1))
+				id=${vm_label[$k]}-$stamp-$n
+			done
+			vm_dir[$k,$t]=$vm_results/$t/$id
+			vm_active+=("$vm_results/$t/$id")
+			write_file "$vm_results/$t/$id/meta" meta_lines test "$t" description "${t_desc[$t]}" \
+				label "${vm_label[$k]}" run_id "$id" status running error '' \
+				date "${stamp:0:4}-${stamp:4:2}-${stamp:6:2}T${stamp:9:2}:${stamp:11:2}:${stamp:13:2}Z" \
+				vm qemu vm_accel "${vm_accel[$k]}" vm_cpus "$vm_cpus" vm_image "${vm_kernels[k]}" \
+				guest_kernel_release "${vm_release[$k]}" host_kernel "$m_kernel" host_cpu "$m_cpu" \
+				host_command "$m_command" git_revision "$m_git"
+			point_latest "$vm_results/$t" "$id"
+		done
+	done
+}
+
+# vm_rounds: several kernels: the rounds, one run of every point each: --repeat
+# (else the sweep's least number of runs); a stopping rule is not applied
+# across guests, so its options are refused
+vm_rounds() {
+	local o
+	for o in "${opt_precision-}" "${opt_min_runs-}" "${opt_max_runs-}" "${opt_point_budget_ms-}" "${opt_budget_ms-}"; do
+		[ -z "$o" ] || usage_error "several --kernel run in fixed rounds: give --repeat R (R rounds), not --precision, --min-runs, --max-runs or budgets"
+	done
+	printf '%s' "${opt_repeat:-${min_runs:-3}}"
+}
+
+# vm_timeout PER: "--timeout S" for a boot whose sweep runs PER runs a point
+# (all of the sweep's when empty): three times the plan and 5 minutes
+vm_timeout() {
+	local runs=${plan_runs:-0}
+	if [ -n "$1" ]; then runs=$((runs / opt_repeat * $1)); fi
+	if [ "$runs" -gt 0 ] && [ -n "${run_ms-}" ]; then
+		printf -- '--timeout %d' $((300 + 3 * runs * run_ms / 1000))
+	fi
+}
+
+# vm_round K BASE [PER]: one boot of kernel K whose sweep runs PER runs of every
+# point (the sweep's own number when empty), numbered from BASE + 1, into
+# kernel K's run directories -> vm_rc
+vm_round() {
+	local k=$1 stage=$TMP/vm-stage-$1-$2 rc=0 t runs=() env=(env "SB_BUILD=$build_abs") err bopts=()
+	mkdir -p -- "$stage"
+	read -ra bopts <<<"$(vm_timeout "${3-}")"
+	if [ "$opt_quiet" = 1 ]; then bopts+=(--quiet); fi
+	for t in "${runnable[@]}"; do runs+=(--run-dir "${vm_dir[$k,$t]}"); done
+	if [ "$own_tests" = 0 ]; then env+=("SB_TESTS_DIR=$tests_dir"); fi
+	env+=(MAKE=true)	# built on the host just now; make's checks are slow in an emulated guest
+	if [ -n "${CC-}" ]; then env+=("CC=$CC"); fi
+	if [ -n "${CFLAGS-}" ]; then env+=("CFLAGS=$CFLAGS"); fi
+	# vm/boot.sh gets SIGTERM if this script dies, even by SIGKILL, and takes QEMU with it
+	{
+		TMPDIR=$TMP setpriv --pdeathsig TERM -- "$vm_boot" --kernel "${vm_kernels[k]}" --cpus "$vm_cpus" \
+			"${vm_boot_opts[@]}" --share "$stage" --keep "$ROOT" --keep "$build_abs" --keep "$tests_dir" --console "$TMP/console.$k" "${runs[@]}" \
+			"${bopts[@]}" -- \
+			"${env[@]}" "$ROOT/runtest.sh" "${vm_rest[@]}" ${3:+--repeat "$3"} --label "${vm_label[$k]}" \
+			--results "$stage" >"$TMP/vm.out" 2>&3 &
+		child=$!
+		while :; do
+			sigflag=0 rc=0
+			wait "$child" || rc=$?
+			if [ "$sigflag" = 0 ] || ! kill -0 "$child"; then break; fi
+		done
+		if [ "$sigflag" = 1 ]; then wait "$child" || rc=$?; fi
+		child=''
+	} 3>&2 2>/dev/null
+	if [ "$interrupted" = 1 ]; then rc=130; fi
+	for t in "${runnable[@]}"; do
+		err=''
+		vm_merge "${vm_dir[$k,$t]}" "$stage/$t" "$2" || err=$?
+		if [ -s "$TMP/console.$k" ]; then cp -- "$TMP/console.$k" "${vm_dir[$k,$t]}/console.log"; fi
+		if [ -n "$err" ] && [ "$rc" = 0 ]; then rc=$err; fi
+	done
+	rm -rf -- "$stage"
+	vm_rc=$rc
+}
+
+# vm_merge DIR STAGE BASE: the guest's run in STAGE (one run directory) into
+# DIR: its samples.csv rows appended with run numbers + BASE, summary.csv
+# made anew, meta from the guest's with DIR's name. Status 3 when a write fails.
+vm_merge() {
+	local dir=$1 src g rows err
+	for src in "$2"/*/; do
+		[ -f "$src/meta" ] || continue
+		src=${src%/}
+		g=$src
+	done
+	[ -n "${g-}" ] || return 0	# the guest made no run: vm/boot.sh said why in DIR's meta
+	if [ -f "$g/samples.csv" ]; then
+		if [ ! -f "$dir/samples.csv" ]; then head -n 1 -- "$g/samples.csv" >"$dir/.samples.new" || return 3
+		else cp -- "$dir/samples.csv" "$dir/.samples.new" || return 3; fi
+		awk -F, -v OFS=, -v base="$3" 'NR > 1 { $3 += base; print }' "$g/samples.csv" >>"$dir/.samples.new" || return 3
+		mv -f -- "$dir/.samples.new" "$dir/samples.csv" || return 3
+		rows=$(($(wc -l <"$dir/samples.csv") - 1))
+		if [ "$rows" -gt 0 ] && ! err=$("$tool_summary" -o "$dir/summary.csv" "$dir/samples.csv" 2>&1); then
+			warn "cannot summarise $(shown "$dir"): $(reason "$err")"
+			return 3
+		fi
+	fi
+	cp -- "$g/meta" "$dir/.meta.new" || return 3
+	mv -f -- "$dir/.meta.new" "$dir/meta.guest" || return 3
+	vm_meta_keep "$dir"
+}
+
+# vm_meta_keep DIR: meta = the guest's last meta (meta.guest) under DIR's own
+# name, with the runs counted over all rounds
+vm_meta_keep() {
+	local dir=$1 id date runs st
+	id=$(meta_get "$dir/meta" run_id) date=$(meta_get "$dir/meta" date)
+	runs=$(awk -F, 'NR > 1 && $4 == "measure" { r[$3] = 1 } END { print length(r) }' "$dir/samples.csv" 2>/dev/null || echo 0)
+	st=$(meta_get "$dir/meta.guest" status || true)
+	cp -- "$dir/meta.guest" "$dir/.meta.new" && mv -f -- "$dir/.meta.new" "$dir/meta" || return 3
+	rm -f -- "$dir/meta.guest"
+	# complete only when every round is: vm_finish says so
+	if [ "$st" = complete ]; then st=running; fi
+	if [ ${#vm_kernels[@]} -gt 1 ]; then	# rounds: exactly one run a point each
+		meta_set "$dir/meta" "repeat=$runs" "vm_rounds=$runs" || return 3
+	fi
+	meta_set "$dir/meta" "run_id=$id" "date=$date" "status=$st" "host_command=$m_command" || return 3
+}
+
+# vm_finish: each run's final status; the run directories on stdout; exit
+vm_finish() {
+	local k t dir st
+	phase=report
+	for k in "${!vm_kernels[@]}"; do
+		for t in "${runnable[@]}"; do
+			dir=${vm_dir[$k,$t]}
+			st=$(meta_get "$dir/meta" status || true)
+			if [ "$interrupted" = 1 ] || [ "$vm_rc" = 130 ]; then
+				if [ "$st" != failed ]; then meta_set "$dir/meta" status=interrupted || true; fi
+			elif [ "$vm_rc" != 0 ] && [ "$st" != failed ]; then
+				meta_set "$dir/meta" status=failed "error=the sweep in the guest ended with status $vm_rc" || true
+			elif [ "$vm_rc" = 0 ] && [ "$st" = running ]; then
+				meta_set "$dir/meta" status=complete || true
+			fi
+			printf '%s\n' "$(shown "$dir")"
+			if [ "$opt_quiet" = 0 ]; then
+				printf '%s on %s: %s, %s\n' "$t" "${vm_release[$k]}" "$(meta_get "$dir/meta" status || true)" \
+					"$(shown "$dir")" >&2
+				if [ -f "$dir/summary.csv" ]; then table "$dir" >&2; fi
+			fi
+		done
+	done
+	vm_active=()
+	if [ "$interrupted" = 1 ] || [ "$vm_rc" = 130 ]; then
+		warn "interrupted"
+		exit 130
+	fi
+	exit "$vm_rc"
+}
+
+vm_abandon() {	# on_exit: run directories a failed vm_main leaves running say why
+	local dir
+	for dir in "${vm_active[@]}"; do
+		if [ "$(meta_get "$dir/meta" status || true)" = running ]; then
+			if [ "$interrupted" = 1 ]; then meta_set "$dir/meta" status=interrupted || true
+			else meta_set "$dir/meta" status=failed "error=runtest.sh stopped with exit status $1" || true; fi
+		fi
+	done
+}
