@@ -150,7 +150,7 @@ trap 'umount "$M" 2>/dev/null; rm -rf -- "$T"' EXIT
 ./runtest.sh getppid1 "${SLOW[@]}" --results "$M/r" >"$T/out" 2>"$T/err" &
 pid=$!
 for ((i = 0; i < 300; i++)); do
-	lines=$(wc -l <"$M/r/getppid1/latest/summary.csv" 2>/dev/null || echo 0)
+	lines=$({ wc -l <"$M/r/getppid1/latest/summary.csv"; } 2>/dev/null || echo 0)
 	if [ "$lines" -gt 2 ]; then break; fi
 	sleep 0.1
 done
