@@ -38,6 +38,8 @@ child=''		# the runner at work
 active_run=''		# the run directory whose meta is not final yet
 progress_open=0		# a progress line without its newline is on the terminal
 TMP=''			# the working directory (make_workdir), removed at exit
+janitor_fd=''		# the pipe to the janitor (start_janitor)
+janitor_out=''
 vm_active=()		# --kernel: the run directories not final yet
 
 usage() {
@@ -311,7 +313,10 @@ on_exit() {
 	fi
 	if [ -n "${vm_active[*]-}" ]; then vm_abandon "$rc"; fi
 	end_progress
-	if [ -n "$TMP" ]; then rm -rf -- "$TMP"; fi
+	if [ -n "$TMP" ]; then
+		if [ -s "$TMP/probe" ] && read -r probe <"$TMP/probe"; then rm -f -- "$probe"; fi
+		rm -rf -- "$TMP"
+	fi
 	exit "$rc"
 }
 
@@ -516,13 +521,51 @@ stop_rule() {
 	if [ "$min_runs" = "$max_runs" ]; then adaptive=0 precision='' point_budget_ms=''; fi
 }
 
-make_workdir() {	# -> TMP (on_exit removes it)
-	local dir=${TMPDIR:-/tmp} made
+make_workdir() {	# -> TMP (on_exit removes it; the janitor too if runtest.sh is killed)
+	local dir=${TMPDIR:-/tmp} line=''
 	[ -e "$dir" ] || die 3 "TMPDIR $dir does not exist"
 	[ -d "$dir" ] || die 3 "TMPDIR $dir is not a directory"
-	made=$(mktemp -d "$dir/runtest.XXXXXX" 2>&1) ||
-		die 3 "cannot make a working directory in TMPDIR $dir: $(reason "$made")"
-	TMP=$made
+	start_janitor "$dir"
+	read -r line <&"$janitor_out" || true
+	case $line in
+	"ok $dir/runtest."*) TMP=${line#ok } ;;
+	*) die 3 "cannot make a working directory in TMPDIR $dir: $(reason "${line#err }")" ;;
+	esac
+}
+
+# start_janitor DIR: a process that outlives runtest.sh by design. It makes the
+# working directory in DIR (so that no moment exists when the directory is
+# there and nobody will remove it), says "ok PATH" (or "err MESSAGE"), then
+# reads its standard input, a pipe only runtest.sh writes, to its end: however
+# runtest.sh ended (SIGKILL included) it then stops the runner at work
+# ($TMP/child), marks the run in progress ($TMP/active) interrupted and
+# removes the directory. The runner and make do not get the
+# pipe (they may outlive runtest.sh). -> janitor_fd, janitor_out
+start_janitor() {
+	coproc JANITOR {
+		trap '' INT TERM HUP
+		if ! made=$(mktemp -d "$1/runtest.XXXXXX" 2>&1); then
+			printf 'err %s\n' "${made//$'\n'/ }"
+			exit 0
+		fi
+		printf 'ok %s\n' "$made"
+		exec >/dev/null 2>&1
+		cat >/dev/null
+		if read -r pid <"$made/child"; then kill -TERM "$pid"; fi
+		if read -r probe <"$made/probe"; then rm -f -- "$probe"; fi
+		# a run whose meta still says running was cut short (SIGKILL): say so, atomically
+		if read -r run <"$made/active" && grep -qx 'status=running' "$run/meta"; then
+			if ! { sed 's/^status=running$/status=interrupted/' "$run/meta" >"$run/.meta.$$.tmp" &&
+				mv -f -- "$run/.meta.$$.tmp" "$run/meta"; }; then
+				rm -f -- "$run/.meta.$$.tmp"
+			fi
+		fi
+		rm -rf -- "$made"
+	} 2>/dev/null
+	# (a copy: bash keeps a coprocess's own descriptors from subshells, and a
+	# protected write that runtest.sh's death leaves running must hold the pipe too)
+	exec {janitor_fd}>&"${JANITOR[1]}"
+	janitor_out=${JANITOR[0]}
 }
 
 # ---- phase: the testcases, the build, the topology ------------------------------
@@ -582,7 +625,7 @@ build_tools() {	# make what the sweep runs -> tool_summary, tool_topology
 	fi
 	command -v "${MAKE:-make}" >/dev/null 2>&1 ||
 		die 3 "make not found: install GNU make (or run 'make deps' as root)"
-	if ! "${MAKE:-make}" -s -C "$ROOT" BUILD="$build" "${targets[@]}" >"$TMP/make.log" 2>&1; then
+	if ! "${MAKE:-make}" -s -C "$ROOT" BUILD="$build" "${targets[@]}" >"$TMP/make.log" 2>&1 {janitor_fd}>&-; then
 		end_progress
 		tail -n 25 "$TMP/make.log" >&2
 		die 3 "the build failed (make output above)"
@@ -842,20 +885,44 @@ order_text() {	# the order of the points in each round
 
 # ---- phase: the results directory, the machine ----------------------------------
 
+# check_runners: every runnable testcase's runner, in each mode, --check of the
+# sweep's options at its largest point (check_runner_values asks the first one only:
+# a second testcase's --param dir, a mode's own limits) (parameters,
+# their directories, the placement, TMPDIR), before a run directory exists: its
+# one line and its exit code (2 input, 3 environment)
+check_runners() {
+	local t m modes rc err
+	for t in "${runnable[@]}"; do
+		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
+		for m in "${modes[@]}"; do
+			rc=0
+			err=$("$tests_dir/${t}_$m" --check -t "$largest" --placement "$placement" "${opt_pass[@]}" 2>&1 >/dev/null) || rc=$?
+			if [ "$rc" != 0 ]; then
+				err=$(awk 'NF { last = $0 } END { print last }' <<<"$err")
+				case $rc in 2 | 3) ;; *) rc=3 ;; esac
+				die "$rc" "${err:-${t}_$m --check failed with status $rc}"
+			fi
+		done
+	done
+}
+
 check_results() {	# each results/<test>: made, writable, not full, its latest ours to replace
 	local t dir probe err
 	for t in "${runnable[@]}"; do
 		dir=$results/$t
 		err=$(mkdir -p -- "$dir" 2>&1) ||
 			die 3 "cannot create the results directory $(shown "$dir"): ${err##*$'\n'}"
-		probe=$(mktemp "$dir/.probe.XXXXXX" 2>/dev/null) ||
+		# named first, so that on_exit and the janitor remove it however runtest.sh ends
+		probe=$dir/.probe.$$
+		printf '%s\n' "$probe" >"$TMP/probe"
+		{ : >"$probe"; } 2>/dev/null ||
 			die 3 "the results directory $(shown "$dir") is not writable"
 		# a page of data: an empty file still fits on a full disk
 		if ! err=$({ head -c 4096 /dev/zero >"$probe"; } 2>&1); then
 			rm -f -- "$probe"
 			die 3 "cannot write in the results directory $(shown "$dir"): $(reason "$err")"
 		fi
-		rm -f -- "$probe"
+		rm -f -- "$probe" "$TMP/probe"
 		if [ -d "$dir/latest" ] && [ ! -L "$dir/latest" ]; then
 			die 3 "$(shown "$dir/latest") is a directory, not the link to the newest run: move it away"
 		fi
@@ -1020,6 +1087,7 @@ start_run() {
 		exit 3
 	fi
 	active_run=$run_dir
+	printf '%s\n' "$run_dir" >"$TMP/active"
 	protect publish
 	protect point_latest "$results/$1" "$run_id"
 }
@@ -1035,9 +1103,14 @@ run_once() {
 	# bash reports a job killed by a signal ("Killed") on its standard error
 	# when it notices the death: inside this group, where nobody hears it.
 	{
-		"${aslr_wrap[@]}" "$tests_dir/${t}_$m" -t "$n" -s "$samples" "${warmup_args[@]}" \
-			--period-ms "$period" --placement "$placement" "${opt_pass[@]}" "${fmt[@]}" \
-			>"$TMP/out" 2>"$TMP/err" &
+		# The runner's pid is in $TMP/child before it runs (and before this job lets
+		# go of the janitor's pipe), so a janitor woken by runtest.sh's death finds it.
+		{
+			printf '%s\n' "$BASHPID" >"$TMP/child"
+			exec "${aslr_wrap[@]}" "$tests_dir/${t}_$m" -t "$n" -s "$samples" "${warmup_args[@]}" \
+				--period-ms "$period" --placement "$placement" "${opt_pass[@]}" "${fmt[@]}" \
+				>"$TMP/out" 2>"$TMP/err" {janitor_fd}>&-
+		} &
 		child=$!
 		while :; do
 			sigflag=0 rc=0
@@ -1051,6 +1124,7 @@ run_once() {
 			break
 		done
 		child=''
+		rm -f -- "$TMP/child"
 	} 2>/dev/null
 	if [ "$rc" = 0 ] && samples_rows "$m" "$n" "$4" "$TMP/out" >>"$TMP/point"; then
 		runner_messages
@@ -1272,6 +1346,7 @@ sweep_test() {
 	if [ "$status" = complete ]; then protect write_meta complete; fi
 	if [ "$status" = interrupted ]; then protect write_meta interrupted; fi
 	active_run=''
+	rm -f -- "$TMP/active"
 	t_status[$t]=$status
 }
 
@@ -1389,6 +1464,7 @@ main() {
 	if [ "$largest" -gt "$capacity" ]; then
 		warn "warning: points above $capacity tasks are oversubscribed (placement $placement: $capacity $cap_unit)"
 	fi
+	check_runners		# the runners accept the options (--param dir=...)
 	check_results		# writable, before anything runs
 	check_space		# room for the run's files
 	profile_preflight	# perf works, before anything runs

@@ -160,8 +160,7 @@ void sb_output_sample(const struct sb_options *o, const struct sb_sample *s)
 		text_row(o, s);
 	else
 		csv_row(o, s);
-	if (fflush(stdout) == EOF)
-		sb_die(SB_EXIT_ENV, "writing the output failed");
+	sb_flush_stdout();
 }
 
 void sb_output_end(const struct sb_options *o, double average)

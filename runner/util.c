@@ -76,13 +76,19 @@ void sb_warn(const char *fmt, ...)
 
 void sb_flush_stdout(void)
 {
-	if (fflush(stdout) == EOF || ferror(stdout))
-		sb_die(SB_EXIT_ENV, "writing the output failed");
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		e = errno;
+		sb_die(SB_EXIT_ENV, "writing the output failed%s%s", e ? ": " : "", e ? strerror(e) : "");
+	}
 }
 
 int sb_errno_is_env(int e)
 {
-	return e == ENOSPC || e == EDQUOT;
+	/* no room, or a limit on open files (RLIMIT_NOFILE, the system's table) */
+	return e == ENOSPC || e == EDQUOT || e == EMFILE || e == ENFILE;
 }
 
 long long sb_parse_ll(const char *opt, const char *s, long long min, long long max)

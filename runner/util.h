@@ -35,7 +35,7 @@ void sb_flush_stdout(void);
 void sb_exit(int code) __attribute__((noreturn));
 void sb_exit_through(void (*finish)(void));
 
-/* ENOSPC, EDQUOT: a failure of the environment (exit 3), not of the measurement. */
+/* ENOSPC, EDQUOT, EMFILE, ENFILE: a failure of the environment (exit 3), not of the measurement. */
 int sb_errno_is_env(int e);
 
 /* Strict numbers: the whole string, in [min, max], or exit 2 naming opt. */
