@@ -194,6 +194,10 @@ install: all
 # Under sanitizers a crash must still be a plain signal death (the runner
 # reports it), and any undefined behaviour must fail the test that hit it.
 T ?= selftest
+# Two test files at a time: a selftest spends most of its time waiting for
+# sample periods, and each one works in its own directories (PROVE_FLAGS=
+# runs them one by one).
+PROVE_FLAGS ?= -j2
 SAN_ENV := $(if $(SAN),ASAN_OPTIONS=handle_segv=0:$(ASAN_OPTIONS) UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:$(UBSAN_OPTIONS))
 check: all fixtures
 	SB_BUILD=$(BUILD) SB_SAN=$(SAN) SB_OS=$(OS) $(SAN_ENV) prove $(PROVE_FLAGS) $(T)
