@@ -196,11 +196,12 @@ install: all
 T ?= selftest
 # Two test files at a time: a selftest spends most of its time waiting for
 # sample periods, and each one works in its own directories (PROVE_FLAGS=
-# runs them one by one). SOLO_TESTS oversubscribe the machine on purpose
-# (hundreds of tasks): they run alone, after the others, so that no
-# neighbour's 100 ms samples are starved.
+# runs them one by one). SOLO_TESTS run alone, after the others: two
+# oversubscribe the machine on purpose (hundreds of tasks would starve a
+# neighbour's 100 ms samples), and the fault matrix sets RLIMIT_NPROC for the
+# user nobody, whose processes other tests start too.
 PROVE_FLAGS ?= -j2
-SOLO_TESTS := selftest/runner_start.t selftest/runner_run.t
+SOLO_TESTS := selftest/runner_start.t selftest/runner_run.t selftest/fault_matrix.t
 SAN_ENV := $(if $(SAN),ASAN_OPTIONS=handle_segv=0:$(ASAN_OPTIONS) UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:$(UBSAN_OPTIONS))
 CHECK_ENV = SB_BUILD=$(BUILD) SB_SAN=$(SAN) SB_OS=$(OS) $(SAN_ENV)
 check: all fixtures
