@@ -221,7 +221,9 @@ else
 	skip "RLIMIT_NOFILE: needs prlimit"
 fi
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v prlimit >/dev/null &&
-	setpriv --reuid=65534 --regid=65534 --clear-groups test -r runtest.sh; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$PWD/runtest.sh" -a -x "$PWD/runtest.sh" -a -x "$d"; then
+	# (absolute paths: runtest.sh resolves its own directory, and every directory
+	# above a checkout in a private temporary directory shuts nobody out)
 	n=$((n + 1)) R=$d/r$n
 	chmod 777 "$d/tmp" && mkdir -m 777 "$R"
 	setpriv --reuid=65534 --regid=65534 --clear-groups prlimit --nproc=12 \
@@ -233,7 +235,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v prlimit >/d
 	outcome "RLIMIT_NPROC too low (as nobody)" 3 "^runtest\.sh: phases: processes at 24 tasks failed: .*could not start task [0-9]+: fork: .*RLIMIT_NPROC" failed ''
 	chmod 755 "$d/tmp"
 else
-	skip "RLIMIT_NPROC: needs root, setpriv, prlimit and a checkout nobody can read"
+	skip "RLIMIT_NPROC: needs root, setpriv, prlimit, and a checkout and TMPDIR the user nobody can reach"
 fi
 
 # ---- read-only results: at the start, and mid-sweep (a tmpfs remounted; root only) ----
