@@ -54,8 +54,25 @@ sweep() {
 		./runtest.sh "$@" --results "$R" >"$d/out" 2>"$d/err" &
 	pid=$!
 }
-finish() { rc=0; wait "$pid" 2>/dev/null || rc=$?; }
-runner_of() { pgrep -o -f -- "$d/bin/.* --run [0-9]" || true; }
+# finish: runtest.sh's exit status -> rc; one that outlives 60 s is a failure
+# of the case (killed, with its runner), never a hung selftest
+finish() {
+	local i
+	rc=0
+	for ((i = 0; i < 600; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "# runtest.sh ($pid) still running after 60 s: killed"
+		kill -KILL "$pid" 2>/dev/null
+		pkill -KILL -f -- "$d/bin/" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null || rc=$?
+}
+# The runner: runtest.sh's child (its janitor has the same command line, and
+# may have started in the same clock tick, so "the oldest" could be either).
+runner_of() { pgrep -P "$pid" -f -- "$d/bin/.* --run [0-9]" | head -n 1 || true; }
 have_mark() { [ -e "$d/mark" ]; }
 
 # outcome NAME RC MESSAGE_REGEX STATUS POINTS: the whole outcome of the last sweep.
