@@ -296,11 +296,21 @@ on_signal() {
 }
 
 on_exit() {
-	local rc=$?
+	local rc=$? i
 	trap - EXIT INT TERM HUP
 	if [ -n "$child" ]; then
 		kill -TERM "$child" 2>/dev/null || true
-		wait "$child" 2>/dev/null || true
+		# Not a bare wait: when a signal cut the sweep's own wait short, bash
+		# may have reaped the runner already and would then wait for any
+		# child, the janitor (which waits for us) included. Wait only for a
+		# runner that still exists, and reap it once it is a zombie.
+		for ((i = 0; i < 100; i++)); do
+			case $(ps -o stat= -p "$child" 2>/dev/null) in
+			'' | Z*) break ;;
+			esac
+			sleep 0.05
+		done
+		if kill -0 "$child" 2>/dev/null; then wait "$child" 2>/dev/null || true; fi
 	fi
 	profile_stop 2>/dev/null || true	# a perf recording (profile/record.sh)
 	# Leaving mid-run (a helper died, a disk filled): a true status, if it can
