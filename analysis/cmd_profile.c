@@ -721,11 +721,12 @@ static void verdict(const struct sb_run *b, const struct sb_run *x, const struct
 	}
 	*pct = d.rel_pct;
 	*half = d.rel_halfwidth_pct;
-	if (!d.significant)
+	/* compare's rule: the relative interval printed beside it decides */
+	if (!d.rel_significant)
 		snprintf(word, wlen, "no difference proven");
 	else
 		snprintf(word, wlen, "%s", d.diff > 0 ? "faster" : "slower");
-	*slower = d.significant && d.diff < 0;
+	*slower = d.rel_significant && d.diff < 0;
 }
 
 static int parse_point(const char *s, struct ppoint *pt)

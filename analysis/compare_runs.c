@@ -151,7 +151,8 @@ static void compare_pair(struct pair *pr, const struct sb_cmp_opts *o)
 			pr->nna++;
 			continue;
 		}
-		if (!r->d.significant) {
+		/* The verdict is the printed interval's: change +/- its half-width. */
+		if (!r->d.rel_significant) {
 			r->v = V_SAME;
 			pr->nsame++;
 			continue;

@@ -398,5 +398,6 @@ int sb_tdiff(size_t n0, double mean0, double var0, size_t n, double mean,
 	out->rel_pct = out->diff * 100 / mean0;
 	out->rel_halfwidth_pct = re * 100 / mean0;
 	out->significant = fabs(out->diff) > out->halfwidth;
+	out->rel_significant = fabs(out->rel_pct) > out->rel_halfwidth_pct;
 	return 0;
 }

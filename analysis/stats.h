@@ -63,7 +63,14 @@ struct sb_tdiff {
 	double halfwidth;	/* t * pooled_s * sqrt(1/n + 1/n0) */
 	double rel_pct;		/* 100 * diff / mean0 */
 	double rel_halfwidth_pct; /* 100 * re / mean0, re the error of the ratio */
-	int significant;	/* |diff| > halfwidth */
+	int significant;	/* |diff| > halfwidth: ministat's "Difference at" test */
+	/*
+	 * |rel_pct| > rel_halfwidth_pct: the relative interval excludes 0. The
+	 * two tests can disagree near the edge (the ratio's error is wider for a
+	 * gain than for a loss); a verdict printed next to the relative interval
+	 * uses this one, so that "faster +7.15% +/- 7.27%" cannot be printed.
+	 */
+	int rel_significant;
 };
 
 /*

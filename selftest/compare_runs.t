@@ -262,4 +262,20 @@ exits 1 "--force compares the TCG run (the planted regression)"
 run "$BASE" "$tmp/kvm/unix1/${NEW##*/}"
 exits 1 "a KVM run compares as usual"
 
+# The verdict is the printed interval's. New's run means 1012.8, 1022.8, 1032.8 against
+# base's 990, 1000, 1010 at processes:1: d = 22.8 > e = 2.776 * 10 * sqrt(2/3) = 22.67
+# (ministat's absolute test would say "Difference"), but the ratio's error
+# re = 2.776 * sqrt((200 + 200 * 1022.8^2/1000^2) / 6) = 22.93 > 22.8: +2.28% +/- 2.29%
+# contains 0, so the verdict must be "no difference proven", not "faster".
+mkdir -p "$tmp/edge/unix1"
+cp -R "$BASE" "$tmp/edge/unix1/"
+e=$tmp/edge/unix1/${BASE##*/}
+sed -i 's/^label=base/label=edge/; s/^run_id=.*/run_id=edge/' "$e/meta"
+awk -F, -v OFS=, '$1 == "processes" && $2 == 1 && $4 == "measure" { $8 = sprintf("%.6f", $8 + 22.8) } { print }' \
+	"$BASE/samples.csv" >"$e/samples.csv.new" && mv "$e/samples.csv.new" "$e/samples.csv"
+run --fail-on change "$BASE" "$e"
+exits 0 "a change whose relative interval holds 0 is no change (--fail-on change)"
+has '^ +1  processes +1000 +1023 +\+2\.28% +2\.29% +3/3 .* no difference proven$'
+ok $? "+2.28% +/- 2.29%: no difference proven, as the interval says"
+
 echo "1..$n"
