@@ -22,6 +22,7 @@
 static const char usage_text[] =
 	"usage: compare.sh [-Anqs] [-C column] [-c level] [-d delimiters] [-w width] FILE...\n"
 	"       compare.sh [options] BASE NEW [NEW...]\n"
+	"       compare.sh [options] BASE... --vs NEW...\n"
 	"\n"
 	"FILEs hold numbers, one data set a file ('-' is standard input): the output\n"
 	"is FreeBSD ministat's. BASE and NEW are run directories (results/<test>/<run-id>)\n"
@@ -36,11 +37,15 @@ static const char usage_text[] =
 	"  -C COLUMN            column of each line to read (default 1)\n"
 	"  -d DELIMITERS        column delimiters (default space and tab)\n"
 	"  -c, --confidence L   80, 90, 95, 98, 99 or 99.5 (default 95)\n"
-	"  --format F           text, markdown or csv (run directories; default text)\n"
+	"  --format F           text, markdown, csv, or the change as dashboard JSON:\n"
+	"                       gab (github-action-benchmark) or bencher (run\n"
+	"                       directories; default text)\n"
 	"  --point MODE:TASKS   the full ministat block of one point\n"
 	"  --threshold PCT      a significant change smaller than PCT %% is not a\n"
 	"                       regression (default 0)\n"
 	"  --fail-on WHAT       regression (default), change or never: what exits 1\n"
+	"  --vs                 BASE... --vs NEW...: each side is pooled from several\n"
+	"                       sweeps (their runs are one side's independent values)\n"
 	"  --force              compare different testcases, runs without common\n"
 	"                       points, failed or interrupted runs\n"
 	"\n"
@@ -185,7 +190,11 @@ static enum sb_cmp_format parse_format(const char *arg)
 		return SB_CMP_MARKDOWN;
 	if (strcmp(arg, "csv") == 0)
 		return SB_CMP_CSV;
-	usage_error("--format '%s': expected text, markdown or csv", arg);
+	if (strcmp(arg, "gab") == 0)
+		return SB_CMP_GAB;
+	if (strcmp(arg, "bencher") == 0)
+		return SB_CMP_BENCHER;
+	usage_error("--format '%s': expected text, markdown, csv, gab or bencher", arg);
 }
 
 static enum sb_fail_on parse_fail_on(const char *arg)
@@ -281,6 +290,40 @@ static int parse_args(int argc, char **argv, struct cli *o)
 	return optind;
 }
 
+/*
+ * --vs splits the operands into two sides, each pooled from several sweeps.
+ * getopt would move it away from the operands around it, so it is replaced
+ * by a marker operand first (up to a "--"), which keeps its place.
+ */
+static const char vs_marker[] = "\001--vs";
+
+static void mark_vs(int argc, char **argv)
+{
+	int seen = 0;
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--vs") == 0) {
+			if (seen++)
+				usage_error("--vs given twice: BASE... --vs NEW... has two sides");
+			argv[i] = (char *)vs_marker;
+		}
+}
+
+/* The marker out of the operands -> how many remain; o->co.pool = the base side's count. */
+static int take_vs(int argc, char **argv, struct cli *o)
+{
+	for (int i = 0; i < argc; i++)
+		if (argv[i] == vs_marker) {
+			if (i == 0 || i == argc - 1)
+				usage_error("--vs needs run directories on both sides: BASE... --vs NEW...");
+			memmove(argv + i, argv + i + 1, (size_t)(argc - i - 1) * sizeof(*argv));
+			o->co.pool = i;
+			o->run_only = "--vs";
+			return argc - 1;
+		}
+	return argc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli o = {
@@ -297,9 +340,11 @@ int main(int argc, char **argv)
 		printf("sb-compare (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
 		return 0;
 	}
+	mark_vs(argc, argv);
 	first = parse_args(argc, argv, &o);
 	argc -= first;
 	argv += first;
+	argc = take_vs(argc, argv, &o);
 	if (o.mo.width < 0)
 		o.mo.width = default_width();
 

@@ -1,10 +1,12 @@
 /* Comparing scalebench runs point by point: the table, peak and scalability, the CI verdict. */
+#define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "msg.h"
 #include "results.h"
 #include "compare_runs.h"
@@ -651,6 +653,74 @@ static void report_csv(const struct ctx *c)
 		fprintf(stderr, "compare: note: %s\n", correlated_note);
 }
 
+/*
+ * The change of every point, as github-action-benchmark's customBiggerIsBetter
+ * list or Bencher's BMF: one entry a point, the value the change in % of
+ * base, the range its interval. A point without a change (n/a) is left out,
+ * never written as 0; one compared on samples (--force) has no range.
+ */
+static void report_json(const struct ctx *c)
+{
+	int gab = c->o->format == SB_CMP_GAB, first = 1;
+
+	fputs(gab ? "[" : "{", c->out);
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		for (size_t k = 0; k < pr->nrows; k++) {
+			const struct row *r = &pr->rows[k];
+			char name[900], extra[1200], range[64], who[600] = "";
+
+			if (r->v == V_NA)
+				continue;
+			/* one new run: a stable name, so the dashboard keeps its history */
+			if (c->nruns > 2)
+				snprintf(who, sizeof(who), gab ? " (%s)" : "/%s", pr->x->name);
+			if (gab)
+				snprintf(name, sizeof(name), "%s %s, %ld task%s: change%s", pr->base->test,
+					 r->b->mode, r->b->tasks, r->b->tasks == 1 ? "" : "s", who);
+			else
+				snprintf(name, sizeof(name), "%s/%s/%ld%s", pr->base->test, r->b->mode,
+					 r->b->tasks, who);
+			fputs(first ? "\n  " : ",\n  ", c->out);
+			first = 0;
+			if (!gab) {
+				sb_json_str(c->out, name);
+				fputs(": {\"change_pct\": {\"value\": ", c->out);
+				sb_json_num(c->out, r->d.rel_pct);
+				if (r->means) {
+					fputs(", \"lower_value\": ", c->out);
+					sb_json_num(c->out, r->d.rel_pct - r->d.rel_halfwidth_pct);
+					fputs(", \"upper_value\": ", c->out);
+					sb_json_num(c->out, r->d.rel_pct + r->d.rel_halfwidth_pct);
+				}
+				fputs("}}", c->out);
+				continue;
+			}
+			fputs("{\"name\": ", c->out);
+			sb_json_str(c->out, name);
+			fputs(", \"unit\": \"%\", \"value\": ", c->out);
+			sb_json_num(c->out, r->d.rel_pct);
+			if (r->means) {
+				snprintf(range, sizeof(range), "± %.6g", r->d.rel_halfwidth_pct);
+				fputs(", \"range\": ", c->out);
+				sb_json_str(c->out, range);
+			}
+			snprintf(extra, sizeof(extra), "%s against %s: %s; runs %zu/%zu; %s%s%s",
+				 pr->x->name, pr->base->name, verdict_word(r), r->b->nruns, r->x->nruns,
+				 r->means ? "range: 95% confidence interval of the change across runs"
+					  : "per-second samples compared (correlated): no interval",
+				 pr->machine[0] ? "; machine differs: " : "", pr->machine);
+			fputs(", \"extra\": ", c->out);
+			sb_json_str(c->out, extra);
+			fputc('}', c->out);
+		}
+	}
+	fputs(gab ? "\n]\n" : "\n}\n", c->out);
+	if (c->correlated)
+		fprintf(stderr, "compare: note: %s\n", correlated_note);
+}
+
 static int parse_point(const char *spec, char *mode, size_t mlen, long *tasks)
 {
 	const char *colon = strrchr(spec, ':');
@@ -757,8 +827,8 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 	long tasks;
 	int rc = 0, n = 0, md = c->o->format == SB_CMP_MARKDOWN, means = 1;
 
-	if (c->o->format == SB_CMP_CSV)
-		return sb_fail(err, errlen, 2, "--point has no csv form: use text or markdown");
+	if (c->o->format != SB_CMP_TEXT && c->o->format != SB_CMP_MARKDOWN)
+		return sb_fail(err, errlen, 2, "--point has no csv or JSON form: use text or markdown");
 	if (parse_point(c->o->point, mode, sizeof(mode), &tasks) != 0)
 		return sb_fail(err, errlen, 2, "--point '%s': expected MODE:TASKS, e.g. processes:4",
 			    c->o->point);
@@ -886,6 +956,84 @@ static void unique_names(struct ctx *c)
 	}
 }
 
+/* One side's sweeps: the same testcase, complete, and one machine, unless --force. */
+static int check_side(const struct ctx *c, int from, int to, char *err, size_t errlen)
+{
+	const struct sb_run *f = &c->runs[from];
+	char diff[96];
+
+	for (int i = from; i < to && !c->o->force; i++) {
+		const struct sb_run *r = &c->runs[i];
+
+		if (strcmp(r->status, "complete") != 0)
+			return sb_fail(err, errlen, 2, "%s: the run's status is %s, not complete; "
+				    "--force compares it anyway", r->dir, r->status);
+		if (strcmp(r->test, f->test) != 0)
+			return sb_fail(err, errlen, 2, "--vs: one side mixes testcases: %s is %s, %s is %s",
+				    f->dir, f->test, r->dir, r->test);
+		machine_diff(f, r, diff, sizeof(diff));
+		if (diff[0])
+			return sb_fail(err, errlen, 2, "--vs: %s and %s, one side, were measured on "
+				    "different machines: %s differ; --force pools them anyway",
+				    f->dir, r->dir, diff);
+	}
+	return 0;
+}
+
+/* Runs from..to-1 pooled into runs[from], named by their shared label or "FIRST+N". */
+static int pool_side(struct ctx *c, int from, int to, char *err, size_t errlen)
+{
+	struct sb_run *f = &c->runs[from];
+	int same = 1;
+	char *name, *dir;
+
+	for (int i = from + 1; i < to; i++) {
+		if (sb_run_pool(f, &c->runs[i]) != 0)
+			return sb_fail(err, errlen, 3, "out of memory");
+		same &= strcmp(c->runs[i].name, f->name) == 0;
+		/* the side is as complete as its worst sweep (only with --force) */
+		if (strcmp(c->runs[i].status, "complete") != 0)
+			f->status = "incomplete";	/* runs[i]'s meta is freed below */
+	}
+	if (to - from == 1)
+		return 0;
+	if (same ? asprintf(&name, "%s", f->name) < 0 : asprintf(&name, "%s+%d", f->name, to - from - 1) < 0)
+		return sb_fail(err, errlen, 3, "out of memory");
+	if (asprintf(&dir, "%s and %d more", f->dir, to - from - 1) < 0) {
+		free(name);
+		return sb_fail(err, errlen, 3, "out of memory");
+	}
+	free(f->name);
+	free(f->dir);
+	f->name = name;
+	f->dir = dir;
+	return 0;
+}
+
+/* --vs: runs[0..k-1] become base, runs[k..] new, each one pooled run. */
+static int pool_sides(struct ctx *c, int k, char *err, size_t errlen)
+{
+	int rc = check_side(c, 0, k, err, errlen);
+
+	if (rc == 0)
+		rc = check_side(c, k, c->nruns, err, errlen);
+	if (rc == 0)
+		rc = pool_side(c, 0, k, err, errlen);
+	if (rc == 0)
+		rc = pool_side(c, k, c->nruns, err, errlen);
+	if (rc != 0)
+		return rc;
+	for (int i = 1; i < c->nruns; i++)
+		if (i != k)
+			sb_run_free(&c->runs[i]);
+	if (k != 1) {
+		c->runs[1] = c->runs[k];
+		memset(&c->runs[k], 0, sizeof(c->runs[k]));
+	}
+	c->nruns = 2;
+	return 0;
+}
+
 int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 		    char *err, size_t errlen)
 {
@@ -904,6 +1052,12 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 			sb_run_free(&c.runs[c.nruns]);
 			goto out;
 		}
+	}
+	if (o->pool > 0) {
+		rc = pool_sides(&c, o->pool, err, errlen);
+		if (rc != 0)
+			goto out;
+		n = c.nruns;
 	}
 	unique_names(&c);
 	for (int i = 1; i < n; i++) {
@@ -931,6 +1085,8 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 		report_md(&c);
 	} else if (o->format == SB_CMP_CSV) {
 		report_csv(&c);
+	} else if (o->format == SB_CMP_GAB || o->format == SB_CMP_BENCHER) {
+		report_json(&c);
 	} else {
 		report_text(&c);
 	}

@@ -7,7 +7,8 @@
 
 #include "ministat.h"
 
-enum sb_cmp_format { SB_CMP_TEXT, SB_CMP_MARKDOWN, SB_CMP_CSV };
+/* GAB and BENCHER: the change of every point as dashboard JSON (export.h's formats). */
+enum sb_cmp_format { SB_CMP_TEXT, SB_CMP_MARKDOWN, SB_CMP_CSV, SB_CMP_GAB, SB_CMP_BENCHER };
 enum sb_fail_on { SB_FAIL_REGRESSION, SB_FAIL_CHANGE, SB_FAIL_NEVER };
 
 struct sb_cmp_opts {
@@ -17,6 +18,7 @@ struct sb_cmp_opts {
 	double threshold;	/* a significant change below this many percent does not count */
 	const char *point;	/* "MODE:TASKS": the ministat block of one point */
 	int force;		/* compare what would otherwise be refused */
+	int pool;		/* > 0: dirs[0..pool-1] are base's sweeps, the rest new's; each side pooled */
 	struct sb_mopts mopts;	/* plot options for --point */
 };
 

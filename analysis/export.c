@@ -31,7 +31,7 @@ static int take_meta(void *ctx, const char *key, const char *value)
 }
 
 /* s as a JSON string: quotes, backslashes and control characters escaped. */
-static void json_str(FILE *out, const char *s)
+void sb_json_str(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (; *s; s++) {
@@ -48,7 +48,7 @@ static void json_str(FILE *out, const char *s)
 }
 
 /* A finite number, exactly enough digits to read back. */
-static void json_num(FILE *out, double v)
+void sb_json_num(FILE *out, double v)
 {
 	fprintf(out, "%.15g", v);
 }
@@ -61,15 +61,15 @@ static void gab_entry(FILE *out, const struct meta *m, const char *mode, long ta
 	snprintf(name, sizeof(name), "%s %s, %ld task%s", m->test, mode, tasks, tasks == 1 ? "" : "s");
 	fputs(first ? "\n  {" : ",\n  {", out);
 	fputs("\"name\": ", out);
-	json_str(out, name);
+	sb_json_str(out, name);
 	fputs(", \"unit\": \"ops/s\", \"value\": ", out);
-	json_num(out, mean);
+	sb_json_num(out, mean);
 	if (!isnan(ci)) {
 		char range[64];
 
 		snprintf(range, sizeof(range), "± %.6g", ci);
 		fputs(", \"range\": ", out);
-		json_str(out, range);
+		sb_json_str(out, range);
 	}
 	{
 		char extra[900];
@@ -78,7 +78,7 @@ static void gab_entry(FILE *out, const struct meta *m, const char *mode, long ta
 			 isnan(ci) ? "" : ", range: 95% confidence interval of the mean across runs",
 			 m->run_id);
 		fputs(", \"extra\": ", out);
-		json_str(out, extra);
+		sb_json_str(out, extra);
 	}
 	fputc('}', out);
 }
@@ -90,14 +90,14 @@ static void bencher_entry(FILE *out, const struct meta *m, const char *mode, lon
 
 	snprintf(name, sizeof(name), "%s/%s/%ld", m->test, mode, tasks);
 	fputs(first ? "\n  " : ",\n  ", out);
-	json_str(out, name);
+	sb_json_str(out, name);
 	fputs(": {\"throughput\": {\"value\": ", out);
-	json_num(out, mean);
+	sb_json_num(out, mean);
 	if (!isnan(ci)) {
 		fputs(", \"lower_value\": ", out);
-		json_num(out, mean - ci);
+		sb_json_num(out, mean - ci);
 		fputs(", \"upper_value\": ", out);
-		json_num(out, mean + ci);
+		sb_json_num(out, mean + ci);
 	}
 	fputs("}}", out);
 }

@@ -13,4 +13,8 @@ enum sb_export { SB_EXPORT_GAB, SB_EXPORT_BENCHER };
  */
 int sb_export_run(FILE *out, const char *dir, enum sb_export f, char *err, size_t errlen);
 
+/* JSON pieces, shared with the comparison export of compare_runs.c. */
+void sb_json_str(FILE *out, const char *s);	/* a string, escaped */
+void sb_json_num(FILE *out, double v);	/* a finite number, enough digits to read back */
+
 #endif

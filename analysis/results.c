@@ -765,6 +765,76 @@ const struct sb_point *sb_run_find(const struct sb_run *r, const char *mode, lon
 	return NULL;
 }
 
+/* Append n values to vs; 0, or -1 without memory. */
+static int values_append(struct sb_values *vs, const double *v, size_t n)
+{
+	double *nv = realloc(vs->v, (vs->n + n + 1) * sizeof(*nv));
+
+	if (nv == NULL)
+		return -1;
+	memcpy(nv + vs->n, v, n * sizeof(*v));
+	vs->v = nv;
+	vs->n += n;
+	return 0;
+}
+
+/* The run means of p: its means, or the one run's mean for a single run. */
+static const double *run_means(const struct sb_point *p, size_t *n)
+{
+	if (p->means.n > 0) {
+		*n = p->means.n;
+		return p->means.v;
+	}
+	*n = p->nruns == 1 && p->samples.n > 0 ? 1 : 0;
+	return &p->samples.st.mean;
+}
+
+int sb_run_pool(struct sb_run *dst, const struct sb_run *src)
+{
+	for (size_t i = 0; i < src->npts; i++) {
+		const struct sb_point *p = &src->pts[i];
+		struct sb_point *q = (struct sb_point *)sb_run_find(dst, p->mode, p->tasks);
+		const double *pm;
+		double qm;
+		size_t pn, qn;
+
+		if (q == NULL) {
+			struct sb_point *np = realloc(dst->pts, (dst->npts + 1) * sizeof(*np));
+
+			if (np == NULL)
+				return 3;
+			dst->pts = np;
+			q = &dst->pts[dst->npts++];
+			memset(q, 0, sizeof(*q));
+			snprintf(q->mode, sizeof(q->mode), "%s", p->mode);
+			q->tasks = p->tasks;
+		}
+		/* q's own single run becomes a run mean before the samples mix */
+		run_means(q, &qn);
+		qm = q->samples.st.mean;
+		if (q->means.n == 0 && qn == 1 && values_append(&q->means, &qm, 1) != 0)
+			return 3;
+		pm = run_means(p, &pn);
+		if (values_append(&q->means, pm, pn) != 0 ||
+		    values_append(&q->samples, p->samples.v, p->samples.n) != 0)
+			return 3;
+		q->nruns += p->nruns;
+		q->scap = q->samples.n;
+		if (sb_stats_compute_var(q->samples.v, q->samples.n, &q->samples.st, &q->samples.var,
+					 NULL) != 0)
+			return 3;
+		if (!sb_runs_independent(q->means.n)) {
+			q->means.n = 0;	/* as loaded: below SB_INDEPENDENT_RUNS, no run means */
+			continue;
+		}
+		if (sb_stats_compute_var(q->means.v, q->means.n, &q->means.st, &q->means.var,
+					 NULL) != 0)
+			return 3;
+	}
+	qsort(dst->pts, dst->npts, sizeof(*dst->pts), cmp_points);
+	return 0;
+}
+
 const struct sb_values *sb_point_values(const struct sb_point *p)
 {
 	return p->means.n > 0 ? &p->means : &p->samples;

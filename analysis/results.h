@@ -104,6 +104,15 @@ int sb_run_load(const char *arg, struct sb_run *r, char *err, size_t errlen);
 void sb_run_free(struct sb_run *r);
 const struct sb_point *sb_run_find(const struct sb_run *r, const char *mode, long tasks);
 
+/*
+ * Pool src's runs into dst, for one side of a comparison measured by several
+ * sweeps: every point's run means and samples are appended to dst's point
+ * (a point only src has is added), and the figures recomputed. A single-run
+ * point's run mean is its samples' mean. dst's meta stays. Returns 0, or 3
+ * when memory runs out (dst is then freed by sb_run_free as usual).
+ */
+int sb_run_pool(struct sb_run *dst, const struct sb_run *src);
+
 /* The means of independent runs (sb_runs_independent), else the samples. */
 const struct sb_values *sb_point_values(const struct sb_point *p);
 

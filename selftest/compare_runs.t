@@ -278,4 +278,44 @@ exits 0 "a change whose relative interval holds 0 is no change (--fail-on change
 has '^ +1  processes +1000 +1023 +\+2\.28% +2\.29% +3/3 .* no difference proven$'
 ok $? "+2.28% +/- 2.29%: no difference proven, as the interval says"
 
+# --vs: each side pooled from several sweeps. The 3-run fixtures split into 3 single-run
+# directories a side must compare exactly as the 3-run runs do (the same run means).
+for d in base-20260101T000000 new-20260102T000000; do
+	for k in 1 2 3; do
+		mkdir -p "$tmp/vs/unix1/$d-$k"
+		sed "s/^run_id=.*/run_id=$d-$k/; s/^repeat=.*/repeat=1/" "$R/$d/meta" >"$tmp/vs/unix1/$d-$k/meta"
+		awk -F, -v OFS=, -v k="$k" 'NR == 1 || $3 == k { if (NR > 1) $3 = 1; print }' "$R/$d/samples.csv" \
+			>"$tmp/vs/unix1/$d-$k/samples.csv"
+	done
+done
+V=$tmp/vs/unix1
+run "$V"/base-20260101T000000-1 "$V"/new-20260102T000000-1
+exits 2 "one single-run sweep a side is no gate (no --vs)"
+run "$V"/base-20260101T000000-? --vs "$V"/new-20260102T000000-?
+exits 1 "--vs: 3 single-run sweeps a side find the planted regression"
+has '^ +2  processes +2000 +1800 +-10\.00% +1\.08% +3/3 +1\.24%/1\.38%  slower$'
+ok $? "--vs: the same change, interval, runs and precision as one sweep of 3 runs"
+has '^new against base \(compared: the means of independent runs\)'
+ok $? "--vs: each side is named by its sweeps' shared label"
+has 'base-20260101T000000-1 and 2 more'
+ok $? "--vs: the heading names a side's first sweep and how many more"
+run --format csv "$V"/base-20260101T000000-1 "$V"/base-20260101T000000-2 --vs "$V"/new-20260102T000000-3 "$V"/new-20260102T000000-1
+exits 1 "--vs: 2 sweeps a side (options first, operands after)"
+[ "$(awk -F, 'NR > 1 && $4 == "processes" && $5 == 2 { print $20 "/" $21 }' "$tmp/out")" = 2/2 ]
+ok $? "--vs: csv counts the pooled runs of each side (2/2)"
+run "$V"/base-20260101T000000-1 --vs
+exits 2 "--vs without a new side is a usage error"
+like_err() { grep -q -- "$1" "$tmp/err"; }
+like_err "both sides"
+ok $? "the message says both sides need run directories"
+run "$V"/base-20260101T000000-1 --vs "$V"/new-20260102T000000-1 --vs "$V"/new-20260102T000000-2
+exits 2 "--vs twice is a usage error"
+sed -i 's/^host=.*/host=box2/' "$V/new-20260102T000000-2/meta"
+run "$V"/base-20260101T000000-? --vs "$V"/new-20260102T000000-?
+exits 2 "--vs: a side whose sweeps ran on different machines is refused"
+like_err "one side, were measured on different machines: host differ"
+ok $? "the refusal names the key that differs (host)"
+run --force "$V"/base-20260101T000000-? --vs "$V"/new-20260102T000000-?
+exits 1 "--force pools them anyway"
+
 echo "1..$n"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sb-summary --format gab / bencher: a run as github-action-benchmark's customBiggerIsBetter list and as
+# sb-summary --format gab / bencher (and compare.sh's, of a comparison): a run as github-action-benchmark's customBiggerIsBetter list and as
 # Bencher's metric format, one entry per point (test, mode, tasks), the run-level mean and its interval.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
@@ -59,5 +59,44 @@ run "$S" --format gab "$tmp/nonexistent"
 is "$rc" 2 "a missing run directory is an input error (exit 2)"
 run "$S" --format gab --table "$run_dir"
 is "$rc" 2 "--format gab with --table is a usage error"
+
+# A comparison (compare.sh --format gab / bencher): the change of every point in % of base, the
+# range its interval, as compare's csv has them. Fixtures: "new" is "base" with processes at
+# 2 tasks 10% slower (selftest/data/compare/make_fixtures.py).
+R=selftest/data/compare/results/unix1
+CB=$R/base-20260101T000000 CN=$R/new-20260102T000000
+./compare.sh --format csv --fail-on never "$CB" "$CN" >"$tmp/cmp.csv" 2>/dev/null
+cmp_at() { awk -F, -v m="$1" -v t="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$(c["mode"]) == m && $(c["tasks"]) == t { printf "%.15g ± %.6g\n", $(c["change_pct"]), $(c["change_pm_pct"]) }' "$tmp/cmp.csv"; }
+run ./compare.sh --format gab "$CB" "$CN"
+is "$rc" 1 "compare --format gab keeps the gate's exit code (the planted regression: 1)"
+printf '%s\n' "$out" >"$tmp/cgab.json"
+python3 -m json.tool "$tmp/cgab.json" >/dev/null 2>&1
+ok $? "compare --format gab is valid JSON"
+if command -v jq >/dev/null; then
+	is "$(jq -r 'length' "$tmp/cgab.json")" 6 "one entry per point both runs have (6)"
+	is "$(jq -r '[.[] | select(.unit == "%" and (.value | type) == "number" and (.range | type) == "string" and (.extra | type) == "string")] | length' "$tmp/cgab.json")" \
+		6 "every entry: unit %, a number, a range and an extra"
+	is "$(jq -r '.[] | select(.name == "unix1 processes, 2 tasks: change") | "\(.value) \(.range)"' "$tmp/cgab.json")" \
+		"$(cmp_at processes 2)" "processes at 2 tasks: the change and its interval, as compare's csv"
+	like "$(jq -r '.[] | select(.name == "unix1 processes, 2 tasks: change") | .extra' "$tmp/cgab.json")" \
+		'^new against base: slower; runs 3/3; range: 95% confidence interval' "extra: the sides, the verdict, the runs"
+else
+	skip "no jq: the comparison list is not checked"
+fi
+run ./compare.sh --format bencher --fail-on never "$CB" "$CN"
+is "$rc" 0 "compare --format bencher with --fail-on never exits 0"
+printf '%s\n' "$out" >"$tmp/cbmf.json"
+if command -v jq >/dev/null; then
+	is "$(jq -r '."unix1/processes/2".change_pct | "\(.value) \(.lower_value < .value and .value < .upper_value)"' "$tmp/cbmf.json")" \
+		"$(cmp_at processes 2 | cut -d ' ' -f 1) true" "bencher: change_pct with its bounds around it"
+	is "$(jq -r 'keys | length' "$tmp/cbmf.json")" 6 "bencher: one benchmark per point"
+else
+	skip "no jq: the comparison object is not checked"
+fi
+run ./compare.sh --format gab --point processes:2 "$CB" "$CN"
+is "$rc" 2 "--point has no JSON form (exit 2)"
+run ./compare.sh --format json "$CB" "$CN"
+is "$rc" 2 "an unknown --format is a usage error"
 plan "$_n"
 exit "$_failed"

@@ -12,6 +12,11 @@
 # rounds): drift of the machine then hits both sides alike, so the rate
 # measures the statistics (independent runs, Student's t), not how steady the
 # machine is from one sweep to the next.
+# SWEEPS=S (2 or more): instead, each pair is 2S sweeps, the sides alternating
+# (a b a b ...), each sweep --repeat 1 unless SWEEP_ARGS says otherwise; compare
+# pools each side's sweeps (compare.sh A... --vs B...). This is the recipe for
+# kernels (one sweep a boot, the kernels' boots alternated): the drift of the
+# machine between sweeps is then in the spread of each side, not between them.
 # Prints one line per point comparison, then the totals.
 set -eu
 
@@ -22,7 +27,9 @@ load() { cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || uptime; }
 # compare_pair DIR TEST N: the CSV rows of compare b<N> against a<N> -> stdout
 compare_pair() {
 	local rc=0
-	./compare.sh --format csv --fail-on never "$1/$2"/a"$3"-* "$1/$2"/b"$3"-* >"$1/cmp.csv" 2>"$1/cmp.err" || rc=$?
+	local vs=()
+	if [ -n "${SWEEPS:-}" ]; then vs=(--vs); fi
+	./compare.sh --format csv --fail-on never "$1/$2"/a"$3"-* "${vs[@]}" "$1/$2"/b"$3"-* >"$1/cmp.csv" 2>"$1/cmp.err" || rc=$?
 	if [ "$rc" != 0 ]; then
 		cat "$1/cmp.err" >&2
 		log "aa.sh: compare of $2 pair $3 failed (exit status $rc)"
@@ -49,7 +56,7 @@ split_run() {
 }
 
 main() {
-	local tests points mode pairs extra=() tmp p side t0 t1 ms=0 lines total alarms nmodes=1 nsw
+	local tests points mode pairs extra=() tmp p side k t0 t1 ms=0 lines total alarms nmodes=1 nsw per
 	cd "$(dirname "$0")/../.."
 	read -ra tests <<<"${TESTS:-getppid1 pipe1 page_fault1}"
 	points=${POINTS:-1,2} mode=${MODE:-processes} pairs=${PAIRS:-7}
@@ -69,8 +76,20 @@ main() {
 			ms=$((ms + (t1 - t0) / 1000000))
 			while read -r d; do split_run "$tmp" "$d" "$p"; done <"$tmp/dirs"
 		fi
+		if [ -n "${SWEEPS:-}" ]; then
+			if [ ${#extra[@]} = 0 ]; then extra=(--repeat 1); fi
+			for ((k = 1; k <= SWEEPS; k++)); do
+				for side in a b; do
+					t0=$(date +%s%N)
+					./runtest.sh "${tests[@]}" --points "$points" --mode "$mode" --label "$side$p" \
+						--results "$tmp" --quiet "${extra[@]}" >/dev/null
+					t1=$(date +%s%N)
+					ms=$((ms + (t1 - t0) / 1000000))
+				done
+			done
+		fi
 		for side in a b; do
-			if [ -n "${SPLIT:-}" ]; then break; fi
+			if [ -n "${SPLIT:-}" ] || [ -n "${SWEEPS:-}" ]; then break; fi
 			t0=$(date +%s%N)
 			./runtest.sh "${tests[@]}" --points "$points" --mode "$mode" --label "$side$p" --results "$tmp" \
 				--quiet "${extra[@]}" >/dev/null
@@ -86,8 +105,10 @@ main() {
 		"$(awk -v a="$alarms" -v n="$total" 'BEGIN { printf "%.1f", n ? 100 * a / n : 0 }')"
 	nsw=$((2 * pairs))
 	if [ -n "${SPLIT:-}" ]; then nsw=$pairs; fi
-	printf 'sweeps: %d, wall time %d s, %.1f s a point (a point: one mode at one task count)\n' "$nsw" \
-		$((ms / 1000)) "$(awk -v ms="$ms" -v n=$((nsw * nmodes * ${#tests[@]} * $(tr ',' '\n' <<<"$points" | wc -l))) \
+	per=$((2 * pairs))	# "a point": one side's point, all its runs
+	if [ -n "${SWEEPS:-}" ]; then nsw=$((2 * pairs * SWEEPS)) per=$((2 * pairs)); fi
+	printf 'sweeps: %d, wall time %d s, %.1f s a point (a point: one mode at one task count, one side)\n' "$nsw" \
+		$((ms / 1000)) "$(awk -v ms="$ms" -v n=$((per * nmodes * ${#tests[@]} * $(tr ',' '\n' <<<"$points" | wc -l))) \
 			'BEGIN { printf "%.1f", ms / 1000 / n }')"
 	printf 'load at the end: %s; %s\n' "$(load)" "$(date -u +%FT%TZ)"
 }
