@@ -523,6 +523,13 @@ static const char correlated_note[] =
 	"measure both sides with runtest.sh's default runs (3 or more a point) to compare "
 	"the means of independent runs";
 
+/* Said under every text and markdown report of single sweeps (no --vs). */
+static const char drift_note[] =
+	"each side is one sweep: its interval holds the spread of the runs within that sweep, "
+	"not the drift of the machine between two sweeps (two sweeps of one kernel one after "
+	"the other can differ by more); for a gate, alternate several sweeps of each side and "
+	"pool them with --vs (docs/COMPARE.md)";
+
 /* The verdict sentence, e.g. "REGRESSION: 1 of 8 points ..." (without markup). */
 static void print_verdict(const struct ctx *c, int md)
 {
@@ -596,6 +603,8 @@ static void report_text(const struct ctx *c)
 	print_curves(c);
 	if (c->correlated)
 		fprintf(c->out, "\nNote: %s.\n", correlated_note);
+	else if (c->o->pool == 0)
+		fprintf(c->out, "\nNote: %s.\n", drift_note);
 	fputs("\n", c->out);
 	print_verdict(c, 0);
 }
@@ -610,6 +619,8 @@ static void report_md(const struct ctx *c)
 	print_curves(c);
 	if (c->correlated)
 		fprintf(c->out, "\n> **Note:** %s.\n", correlated_note);
+	else if (c->o->pool == 0)
+		fprintf(c->out, "\n> **Note:** %s.\n", drift_note);
 }
 
 static void report_csv(const struct ctx *c)

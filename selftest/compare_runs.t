@@ -299,6 +299,11 @@ has '^new against base \(compared: the means of independent runs\)'
 ok $? "--vs: each side is named by its sweeps' shared label"
 has 'base-20260101T000000-1 and 2 more'
 ok $? "--vs: the heading names a side's first sweep and how many more"
+! has 'each side is one sweep'
+ok $? "--vs: no note about drift between single sweeps"
+run "$BASE" "$NEW"
+has '^Note: each side is one sweep: .* pool them with --vs'
+ok $? "without --vs the report says that drift between sweeps is not in the intervals"
 run --format csv "$V"/base-20260101T000000-1 "$V"/base-20260101T000000-2 --vs "$V"/new-20260102T000000-3 "$V"/new-20260102T000000-1
 exits 1 "--vs: 2 sweeps a side (options first, operands after)"
 [ "$(awk -F, 'NR > 1 && $4 == "processes" && $5 == 2 { print $20 "/" $21 }' "$tmp/out")" = 2/2 ]
