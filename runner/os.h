@@ -16,8 +16,12 @@ int sb_os_cpu_times(struct sb_cpu_times *t);
 /* In a new task: die when `parent` dies, even by SIGKILL. */
 void sb_os_die_with_parent(pid_t parent);
 
-/* Make orphaned descendants (partners) our children, so we can reap them. */
-void sb_os_become_subreaper(void);
+/*
+ * Make orphaned descendants (partners) our children, so we can reap them.
+ * Returns 1 when that took effect, 0 when the OS cannot: the runner then
+ * watches each partner process by its pid instead (tasks.c).
+ */
+int sb_os_become_subreaper(void);
 
 /*
  * Raise the calling thread's scheduling priority as far as it is allowed to:

@@ -69,9 +69,13 @@ void sb_os_die_with_parent(pid_t parent)
 		_exit(1);
 }
 
-/* No subreaper in POSIX: an orphaned partner is adopted by init and ends by its own watcher. */
-void sb_os_become_subreaper(void)
+/*
+ * No subreaper in POSIX: an orphaned partner is adopted by init and ends by
+ * its own watcher; the runner notices its death by polling its pid.
+ */
+int sb_os_become_subreaper(void)
 {
+	return 0;
 }
 
 /* POSIX's statvfs names no filesystem type. */

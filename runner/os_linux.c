@@ -73,9 +73,9 @@ void sb_os_die_with_parent(pid_t parent)
 		_exit(1);
 }
 
-void sb_os_become_subreaper(void)
+int sb_os_become_subreaper(void)
 {
-	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+	return prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
 }
 
 static struct {

@@ -26,6 +26,7 @@ static struct {
 	pid_t *pids;		/* processes: one per task; threads: [0] is the task process */
 	unsigned long npids;
 	pid_t pgid;		/* every task and partner lives in this group */
+	int reaper;		/* partners are our children (a subreaper): waitpid sees them die */
 	int ready[2];		/* each task writes one byte once pinned */
 	struct sb_task_times times;
 } T = { .ready = { -1, -1 } };
@@ -253,7 +254,7 @@ void sb_tasks_start(unsigned long n, const struct sb_placement *pl, double stall
 		sb_die(SB_EXIT_ENV, "out of memory for %lu tasks", n);
 	if (pipe(T.ready) < 0)
 		sb_die(SB_EXIT_ENV, "start gate: pipe: %s", strerror(errno));
-	sb_os_become_subreaper();
+	T.reaper = sb_os_become_subreaper();
 	/* Not outrun by the tasks we create (they start at the default: child_init). */
 	sb_os_raise_priority(prio, sizeof(prio));
 	T.times.start = now_s();
@@ -330,6 +331,35 @@ static long task_of_pid(pid_t pid)
 	return -1;
 }
 
+/*
+ * Without a subreaper a partner process is init's child, so its death never
+ * reaches our waitpid: look for its pid instead. Its exit status is init's
+ * to read, so the message can only say that it is gone. (A pid reused
+ * within one check period would hide the death; the partner's own watcher
+ * still ends it with us.)
+ */
+static int partner_gone(char *msg, size_t size)
+{
+	if (T.reaper || sb_threads_mode())
+		return 0;
+	for (unsigned long i = 0; i < T.n; i++) {
+		struct sb_task_ctl *c = &sb_ctr.ctl[i];
+		int np = __atomic_load_n(&c->npartners, __ATOMIC_ACQUIRE);
+
+		for (int j = 0; j < np && j < SB_MAX_PARTNERS; j++) {
+			pid_t pid = __atomic_load_n(&c->partner[j], __ATOMIC_ACQUIRE);
+
+			if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) {
+				snprintf(msg, size, "task %lu's partner (pid %d) is gone (died or exited; "
+					 "without a subreaper its exit status is not the runner's to read)",
+					 i, (int)pid);
+				return SB_EXIT_FAIL;
+			}
+		}
+	}
+	return 0;
+}
+
 /* A task's own account of its failure, if it left one. */
 static int reported(char *msg, size_t size)
 {
@@ -403,7 +433,7 @@ int sb_tasks_check(char *msg, size_t size)
 			continue;
 		return SB_EXIT_FAIL;
 	}
-	return 0;
+	return partner_gone(msg, size);
 }
 
 void sb_tasks_check_or_exit(void)

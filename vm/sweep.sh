@@ -183,7 +183,13 @@ vm_round() {
 			wait "$child" || rc=$?
 			if [ "$sigflag" = 0 ] || ! kill -0 "$child"; then break; fi
 		done
-		if [ "$sigflag" = 1 ]; then wait "$child" || rc=$?; fi
+		# after a signal, wait only for a zombie: bash may have reaped the
+		# child during the trap, and a wait for it could then block for good
+		if [ "$sigflag" = 1 ]; then
+			case $(ps -o stat= -p "$child" 2>/dev/null) in
+			Z*) wait "$child" || rc=$? ;;
+			esac
+		fi
 		child=''
 	} 3>&2 2>/dev/null
 	if [ "$interrupted" = 1 ]; then rc=130; fi
