@@ -310,10 +310,7 @@ on_exit() {
 			esac
 			sleep 0.05
 		done
-		# only a zombie: a wait for a runner bash reaped during a trap can block for good
-		case $(ps -o stat= -p "$child" 2>/dev/null) in
-		Z*) wait "$child" 2>/dev/null || true ;;
-		esac
+		if kill -0 "$child" 2>/dev/null; then wait "$child" 2>/dev/null || true; fi
 	fi
 	profile_stop 2>/dev/null || true	# a perf recording (profile/record.sh)
 	# Leaving mid-run (a helper died, a disk filled): a true status, if it can
@@ -1129,25 +1126,11 @@ run_once() {
 			sigflag=0 rc=0
 			wait "$child" || rc=$?
 			if [ "$sigflag" = 0 ]; then break; fi
-			# A signal came during the wait: rc is the trap's, not the runner's
-			# (which on_signal has sent SIGTERM). A second wait can block for
-			# good when bash reaped the runner while the trap ran (seen with
-			# bash 5.2), so poll until it is a zombie or gone, and wait only
-			# for a zombie; a runner already reaped leaves its status unknown,
-			# which is an interrupted run anyway.
-			rc=130
-			while :; do
-				case $(ps -o stat= -p "$child" 2>/dev/null) in
-				'') break ;;
-				Z*)
-					r2=0
-					wait "$child" || r2=$?
-					if [ "$r2" != 127 ]; then rc=$r2; fi
-					break
-					;;
-				esac
-				sleep 0.05
-			done
+			# A signal came during the wait: rc may be the trap's, not the runner's.
+			if kill -0 "$child"; then continue; fi
+			r2=0
+			wait "$child" || r2=$?
+			if [ "$r2" != 127 ]; then rc=$r2; fi
 			break
 		done
 		child=''
@@ -1239,6 +1222,10 @@ sweep_budget_over() {
 runner_messages() {
 	local line late=0
 	while IFS= read -r line; do
+		case $line in
+		*[![:space:]]*) ;;
+		*) continue ;;	# a blank line (a sanitizer's report has some) is no subscript
+		esac
 		case $line in
 		*": oversubscribed: "*) continue ;;	# warned about up front
 		*": warning: sampler woke up "*)

@@ -25,7 +25,7 @@ for bad in size=0 size=abc size=1e3 size=99999999999 size= nosuch=1 size =5; do
 	is "$rc" 2 "--param '$bad' exits 2 ($err)"
 done
 run "$bin" $short --param nosuch=1
-like "$err" "unknown parameter 'nosuch' \(this testcase has: size, word, expect_size, crash, dir\)" "an unknown name lists the known ones"
+like "$err" "unknown parameter 'nosuch' \(this testcase has: size, word, expect_size, crash, blank, dir\)" "an unknown name lists the known ones"
 
 is "$(ls -A "$dir")" "" "the tmp directory is gone after a normal run"
 run "$bin" -t 2 --period-ms 100 -s 20 --warmup 0 --param dir="$dir" --param crash=1

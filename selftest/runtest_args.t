@@ -63,6 +63,12 @@ rc=0
 SB_TESTS_DIR=$SB_BUILD/selftest ./runtest.sh params --param size=0 "${FAST[@]}" --results "$R" >/dev/null 2>"$T/err" || rc=$?
 is "$rc" 2 "a parameter out of range: exit 2"
 is "$(ls -A "$R")" "" "nothing written"
+# blank lines on the runner's stderr are passed over; a note is shown once a sweep
+rc=0
+SB_TESTS_DIR=$SB_BUILD/selftest ./runtest.sh params --param blank=1 "${FAST[@]}" --results "$T/blank" >/dev/null 2>"$T/err" || rc=$?
+is "$rc" 0 "blank lines from the testcase: the sweep succeeds"
+is "$(grep -c 'a note after blank lines' "$T/err")" 1 "the note is shown once for both runs"
+is "$(grep -c '^[[:space:]]*$' "$T/err")" 0 "no blank line is passed on"
 
 # an unwritable results directory: exit 3 before anything runs (a path under a
 # regular file cannot be created, even by root)
