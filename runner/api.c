@@ -1,5 +1,6 @@
 /* The testcase API (testcase.h): task identity, fatal errors, partners, shared memory, parameters, spinning. */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -172,7 +173,7 @@ static void new_thread_partner(void *(*func)(void *), void *arg)
 	}
 }
 
-static void partner_process(void *(*func)(void *), void *arg, pid_t middle)
+static void partner_process(void *(*func)(void *), void *arg, pid_t middle, int slot)
 {
 	struct timespec tick = { 0, 100 * 1000 };
 
@@ -181,6 +182,15 @@ static void partner_process(void *(*func)(void *), void *arg, pid_t middle)
 	while (getppid() == middle)
 		nanosleep(&tick, NULL);
 	sb_os_die_with_parent(sb_runner_pid);
+	if (sb_ctr.lock_fd >= 0) {
+		/* Held until this process ends, however it ends (tasks.c partner_gone). */
+		struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_len = 1,
+				   .l_start = sb_partner_lock_byte((unsigned long)current_task, slot) };
+
+		if (fcntl(sb_ctr.lock_fd, F_SETLK, &l) < 0)
+			sb_fatal("new_task: partner lock");
+		__atomic_store_n(&sb_ctr.ctl[current_task].partner_locked[slot], 1, __ATOMIC_RELEASE);
+	}
 	func(arg);
 	partner_returned(current_task);
 	_exit(SB_EXIT_FAIL);
@@ -202,7 +212,7 @@ static void new_process_partner(void *(*func)(void *), void *arg)
 		if ((pid = fork()) < 0)
 			sb_fatal("new_task: fork");
 		if (pid == 0)
-			partner_process(func, arg, middle);
+			partner_process(func, arg, middle, slot);
 		/* Listed before the runner can see it: before this process exits. */
 		__atomic_store_n(&c->partner[slot], pid, __ATOMIC_RELEASE);
 		__atomic_store_n(&c->npartners, slot + 1, __ATOMIC_RELEASE);

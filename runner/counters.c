@@ -6,7 +6,7 @@
 #include "counters.h"
 #include "util.h"
 
-struct sb_counters sb_ctr;
+struct sb_counters sb_ctr = { .lock_fd = -1 };
 
 void *sb_map_shared(size_t size)
 {

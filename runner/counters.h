@@ -24,6 +24,7 @@ struct sb_task_ctl {
 	int by_partner;		/* SB_T_FAILED: sb_fatal was called in a partner */
 	int npartners;		/* processes mode: partner[] slots in use */
 	pid_t partner[SB_MAX_PARTNERS];
+	int partner_locked[SB_MAX_PARTNERS];	/* no subreaper: holds its byte of lock_fd */
 	char msg[240];
 };
 
@@ -43,7 +44,14 @@ struct sb_counters {
 	struct sb_shared_hdr *hdr;
 	struct sb_task_ctl *ctl;
 	char *slots;
+	int lock_fd;		/* no subreaper, processes: the partners' lock file, else -1 */
 };
+
+/* The byte of lock_fd that partner j of task i holds locked while it lives. */
+static inline long sb_partner_lock_byte(unsigned long i, int j)
+{
+	return (long)(i * SB_MAX_PARTNERS + (unsigned long)j);
+}
 
 extern struct sb_counters sb_ctr;
 

@@ -1,5 +1,6 @@
 /* Tasks: spawn (processes, or threads in one task process), start gate, failure detection, kill and reap. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
@@ -30,6 +31,8 @@ static struct {
 	int ready[2];		/* each task writes one byte once pinned */
 	struct sb_task_times times;
 } T = { .ready = { -1, -1 } };
+
+static void partner_locks_open(void);
 
 /* ---- the runner's signals ---- */
 
@@ -255,6 +258,8 @@ void sb_tasks_start(unsigned long n, const struct sb_placement *pl, double stall
 	if (pipe(T.ready) < 0)
 		sb_die(SB_EXIT_ENV, "start gate: pipe: %s", strerror(errno));
 	T.reaper = sb_os_become_subreaper();
+	if (!T.reaper && !sb_threads_mode())
+		partner_locks_open();
 	/* Not outrun by the tasks we create (they start at the default: child_init). */
 	sb_os_raise_priority(prio, sizeof(prio));
 	T.times.start = now_s();
@@ -307,6 +312,41 @@ const struct sb_task_times *sb_tasks_times(void)
 	return &T.times;
 }
 
+/*
+ * Without a subreaper a dead partner is init's zombie until init reaps it,
+ * which some inits (a container's, a VM agent's) do late or never, and
+ * kill(pid, 0) finds a zombie. So each partner holds a record lock on a byte
+ * of an unlinked file: the system drops it when the process ends, zombie or
+ * not, and F_GETLK sees that (POSIX, no /proc).
+ */
+static void partner_locks_open(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if (snprintf(path, sizeof(path), "%s/scalebench-partners.XXXXXX", dir) >= (int)sizeof(path))
+		sb_die(SB_EXIT_ENV, "partner lock file: TMPDIR is too long");
+	if ((fd = mkstemp(path)) < 0)
+		sb_die(SB_EXIT_ENV, "partner lock file in %s: %s", dir, strerror(errno));
+	if (unlink(path) < 0)
+		sb_die(SB_EXIT_ENV, "partner lock file %s: unlink: %s", path, strerror(errno));
+	sb_ctr.lock_fd = fd;
+}
+
+/* Is partner j of task i (pid) gone? A zombie counts as gone once it held its lock. */
+static int partner_dead(unsigned long i, int j, pid_t pid)
+{
+	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_len = 1,
+			   .l_start = sb_partner_lock_byte(i, j) };
+
+	if (sb_ctr.lock_fd >= 0 && __atomic_load_n(&sb_ctr.ctl[i].partner_locked[j], __ATOMIC_ACQUIRE))
+		return fcntl(sb_ctr.lock_fd, F_GETLK, &l) == 0 && l.l_type == F_UNLCK;
+	return kill(pid, 0) != 0 && errno == ESRCH;
+}
+
 /* Processes mode: the task whose partner this is, or -1. */
 static long partner_of_pid(pid_t pid)
 {
@@ -333,10 +373,8 @@ static long task_of_pid(pid_t pid)
 
 /*
  * Without a subreaper a partner process is init's child, so its death never
- * reaches our waitpid: look for its pid instead. Its exit status is init's
- * to read, so the message can only say that it is gone. (A pid reused
- * within one check period would hide the death; the partner's own watcher
- * still ends it with us.)
+ * reaches our waitpid: look at its lock (partner_dead) instead. Its exit
+ * status is init's to read, so the message can only say that it is gone.
  */
 static int partner_gone(char *msg, size_t size)
 {
@@ -349,7 +387,7 @@ static int partner_gone(char *msg, size_t size)
 		for (int j = 0; j < np && j < SB_MAX_PARTNERS; j++) {
 			pid_t pid = __atomic_load_n(&c->partner[j], __ATOMIC_ACQUIRE);
 
-			if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH) {
+			if (pid > 0 && partner_dead(i, j, pid)) {
 				snprintf(msg, size, "task %lu's partner (pid %d) is gone (died or exited; "
 					 "without a subreaper its exit status is not the runner's to read)",
 					 i, (int)pid);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Partners (new_task) are tasks: a partner that dies, exits, returns or gives up ends the run, in both modes.
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 34
 short="-t 2 --period-ms 100 --warmup 0 -s 50"
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
@@ -76,3 +76,22 @@ ok $? "processes: the runner has a task and a partner"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 ok "$(nothing_left "$bin" "$d" 3; echo $?)" "processes: no task or partner outlives a SIGKILLed runner"
+
+# An adopter that never reaps (some containers' and VM agents' init; here a
+# Linux subreaper that waits only for the runner): an exited partner stays a
+# zombie, which kill(pid, 0) still finds, and os_generic.c must still see it
+# gone (its record lock, docs/PORTING.md).
+if linux_only || [ "$(uname -s)" != Linux ] || ! command -v python3 >/dev/null 2>&1; then
+	for i in 1 2; do skip "a zombie partner: for make OS=generic on Linux with python3 (a subreaper by prctl)"; done
+else
+	rc=0
+	python3 - "$d/partner_processes" $short --param how=exit >"$d/out" 2>"$d/err" <<'PY' || rc=$?
+import ctypes, subprocess, sys
+PR_SET_CHILD_SUBREAPER = 36
+if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+    sys.exit("prctl: cannot become a subreaper")
+sys.exit(subprocess.run(sys.argv[1:]).returncode)
+PY
+	is "$rc" 1 "processes: a partner left a zombie by its adopter still fails the run"
+	like "$(cat "$d/err")" "^partner_processes: task 0's partner \(pid [0-9]+\) is gone" "and says it is gone"
+fi
