@@ -91,7 +91,13 @@ static void vfail(int with_errno, const char *fmt, va_list ap)
 	int code = with_errno && sb_errno_is_env(saved) ? SB_EXIT_ENV : SB_EXIT_FAIL;
 
 	if (with_errno && len >= 0 && (size_t)len < sizeof(buf))
-		snprintf(buf + len, sizeof(buf) - len, ": %s", strerror(saved));
+		len += snprintf(buf + len, sizeof(buf) - len, ": %s", strerror(saved));
+	/* "write: No space left on device" alone does not say which disk is full. */
+	const char *dir = sb_tmpdir_made ? sb_tmpdir_made() : NULL;
+
+	if ((saved == ENOSPC || saved == EDQUOT) && with_errno && dir && !strstr(buf, dir) &&
+	    len >= 0 && (size_t)len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len, " (in %s, on %s)", dir, sb_os_fs_name(dir));
 	if (current_task < 0 || getpid() == sb_runner_pid || !sb_ctr.ctl) {
 		/* In the runner (testcase_prepare or _cleanup): say so; the run's end cleans up. */
 		sb_die(code, "%s: %s", current_task < 0 ? "testcase" : "task", buf);

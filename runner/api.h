@@ -27,5 +27,7 @@ void sb_tmpdir_make(void) __attribute__((weak));
 /* Exit 2 (3 for the built-in defaults) unless the directory can be used: --check runs it too. */
 void sb_tmpdir_check(void) __attribute__((weak));
 void sb_tmpdir_remove(void) __attribute__((weak));
+/* The directory made for this run, or NULL before it is made (for messages). */
+const char *sb_tmpdir_made(void) __attribute__((weak));
 
 #endif

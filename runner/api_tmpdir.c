@@ -149,6 +149,11 @@ const char *sb_tmpdir(void)
 	return path;
 }
 
+const char *sb_tmpdir_made(void)
+{
+	return path[0] ? path : NULL;
+}
+
 void sb_tmpdir_make(void)
 {
 	(void)sb_tmpdir();

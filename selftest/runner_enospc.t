@@ -2,8 +2,8 @@
 # A runner whose private directory fills up keeps the cause: exit 3, ENOSPC and the path, in the runner's
 # one line and in runtest.sh's meta; a results disk too small for the plan is refused (a small tmpfs; root only).
 . "$(dirname "$0")/runtest_lib.sh"
-need_build "$SB_BUILD/bin/read1_processes" "$SB_BUILD/bin/read1_threads"
-private_bins "$SB_BUILD/bin" read1
+need_build "$SB_BUILD/bin/read1_processes" "$SB_BUILD/bin/read1_threads" "$SB_BUILD/bin/write1_processes"
+private_bins "$SB_BUILD/bin" read1 write1
 export SB_TESTS_DIR=$T/bin
 M=$T/mnt
 mkdir -p "$M"
@@ -23,6 +23,14 @@ for m in processes threads; do
 		"$m: one line with the path and the reason"
 	is "$(ls -A "$M")" "" "$m: and its directory is removed"
 done
+
+# write1 unlinks its file and its message names no path: the runner adds the full directory's.
+rc=0
+TMPDIR=$M "$T/bin/write1_processes" -t 1 --period-ms 100 -s 2 --warmup 0 >"$T/out" 2>"$T/err" || rc=$?
+is "$rc" 3 "write1: a full TMPDIR: exit 3"
+like "$(grep -v warning: "$T/err")" "^write1_processes: task 0: write: No space left on device \\(in $M/scalebench\\.[^/]+, on [^)]+\\)$" \
+	"write1: the message names the directory that is full and its filesystem"
+is "$(ls -A "$M")" "" "write1: and its directory is removed"
 
 # runtest.sh: the runner's line reaches meta's error, the sweep exits 3.
 rc=0
