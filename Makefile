@@ -41,7 +41,9 @@ HWLOC_LIBS := $(shell $(PKG_CONFIG) --libs hwloc 2>/dev/null)
 # Testcases and fixtures see runner/include (testcase.h) only; the harness also its own headers.
 SB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread -Irunner/include
 HARNESS_CFLAGS := -Irunner $(HWLOC_CFLAGS)
-SB_LDFLAGS := -pthread
+# -z now: symbols are bound once in the runner, not again in each of 1,024 forked tasks
+# (lazy binding was ~6% of a processes start here: docs/RUNTEST.md "Spawn and teardown").
+SB_LDFLAGS := -pthread -Wl,-z,now
 ifneq ($(SAN),)
 SB_CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer
 SB_LDFLAGS += -fsanitize=$(SAN)
