@@ -329,12 +329,13 @@ static void partner_locks_open(void)
 	if (!dir || !*dir)
 		dir = "/tmp";
 	if (snprintf(path, sizeof(path), "%s/scalebench-partners.XXXXXX", dir) >= (int)sizeof(path)) {
-		sb_warn("warning: no partner lock file (TMPDIR is too long): a partner's death is seen by its pid only");
+		sb_warn("warning: no partner lock file (TMPDIR is too long): a partner's death is seen by its pid only; "
+			"set TMPDIR to a short writable directory");
 		return;
 	}
 	if ((fd = mkstemp(path)) < 0) {
-		sb_warn("warning: no partner lock file in %s (%s): a partner's death is seen by its pid only",
-			dir, strerror(errno));
+		sb_warn("warning: no partner lock file in %s (%s): a partner's death is seen by its pid only; "
+			"set TMPDIR to a writable directory", dir, strerror(errno));
 		return;
 	}
 	if (unlink(path) < 0)	/* the lock works on the open file: a name left behind is only litter */

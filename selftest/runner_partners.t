@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Partners (new_task) are tasks: a partner that dies, exits, returns or gives up ends the run, in both modes.
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 36
 short="-t 2 --period-ms 100 --warmup 0 -s 50"
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
@@ -94,4 +94,16 @@ sys.exit(subprocess.run(sys.argv[1:]).returncode)
 PY
 	is "$rc" 1 "processes: a partner left a zombie by its adopter still fails the run"
 	like "$(cat "$d/err")" "^partner_processes: task 0's partner \(pid [0-9]+\) is gone" "and says it is gone"
+fi
+
+# os_generic.c without a lock file (an unwritable TMPDIR): the run goes on,
+# partners watched by pid, and says so once with what to do.
+if linux_only; then
+	for i in 1 2; do skip "no partner lock file: os_generic.c only (make OS=generic)"; done
+else
+	rc=0
+	TMPDIR=$d/missing "$d/partner_processes" -t 1 --period-ms 100 --warmup 0 -s 2 >"$d/out" 2>"$d/err" || rc=$?
+	is "$rc" 0 "processes: no partner lock file is not a failure"
+	like "$(grep -c 'no partner lock file in .*/missing (No such file or directory): .* set TMPDIR to a writable directory$' "$d/err")" "^1$" \
+		"and is said once, with what to do"
 fi
