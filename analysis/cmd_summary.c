@@ -30,7 +30,7 @@ static const char usage_text[] =
 	"       sb-summary --point MODE:TASKS [--values] RUNDIR\n"
 	"       sb-summary --table RUNDIR\n"
 	"       sb-summary --format plot RUNDIR\n"
-	"       sb-summary --format gab|bencher RUNDIR\n"
+	"       sb-summary --format gab|bencher RUNDIR...\n"
 	"Reads a run's samples.csv and writes its summary.csv (results/README.md)\n"
 	"to standard output, or to FILE through a temporary name and a rename.\n"
 	"--point: the point's progress figure (\"4.81M ops/s \302\261""0.4%\"), nothing when\n"
@@ -39,7 +39,8 @@ static const char usage_text[] =
 	"--table: the end-of-sweep table of the run (up to 12 points).\n"
 	"--format plot: the run's meta, summary.csv rows and peaks, checked, for plot.py.\n"
 	"--format gab: github-action-benchmark's customBiggerIsBetter JSON, --format bencher:\n"
-	"Bencher's metric format; one entry per point, the run-level mean and its interval.\n";
+	"Bencher's metric format; one entry per point, the run-level mean and its interval,\n"
+	"every point of every RUNDIR in one file (two runs of one test named apart by label).\n";
 
 /* One measured sample. */
 struct row {
@@ -524,6 +525,8 @@ static void usage_error(const char *fmt, const char *what)
 /* What the command line asks for. */
 struct args {
 	const char *out_path, *point, *input;
+	char **inputs;		/* --format gab|bencher: every run directory */
+	int ninputs;
 	int plot, values, table, mode;
 	int export;		/* 1 + enum sb_export, 0: none */
 	unsigned long tasks;
@@ -578,7 +581,11 @@ static void parse_args(int argc, char **argv, struct args *a)
 			bad_option("unknown option %s", argv[optind - 1], optopt);
 		}
 	}
-	if (argc - optind != 1)
+	a->inputs = argv + optind;
+	a->ninputs = argc - optind;
+	if (a->export && argc - optind < 1)
+		usage_error("%s", "expected one run directory or more");
+	if (argc - optind != 1 && !a->export)
 		usage_error("%s", a->point || a->table || a->plot || a->export ? "expected one run directory" :
 				  "expected one samples.csv");
 	a->input = argv[optind];
@@ -591,7 +598,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 	if (a->plot && (a->point || a->table || a->out_path))
 		usage_error("%s", "--format plot goes alone with a run directory");
 	if (a->export && (a->plot || a->point || a->table || a->out_path))
-		usage_error("%s", "--format gab or bencher goes alone with a run directory");
+		usage_error("%s", "--format gab or bencher goes alone with run directories");
 	if (a->point)
 		parse_point(a->point, &a->mode, &a->tasks);
 }
@@ -632,7 +639,8 @@ int main(int argc, char **argv)
 	}
 	parse_args(argc, argv, &a);
 	if (a.export) {
-		rc = sb_export_run(stdout, a.input, (enum sb_export)(a.export - 1), err, sizeof(err));
+		rc = sb_export_runs(stdout, a.ninputs, a.inputs, (enum sb_export)(a.export - 1), err,
+				    sizeof(err));
 		if (rc != 0)
 			sb_die(rc, "%s", err);
 		finish_output(stdout, NULL, NULL);

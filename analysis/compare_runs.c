@@ -665,10 +665,14 @@ static void report_csv(const struct ctx *c)
 }
 
 /*
- * The change of every point, as github-action-benchmark's customBiggerIsBetter
- * list or Bencher's BMF: one entry a point, the value the change in % of
- * base, the range its interval. A point without a change (n/a) is left out,
- * never written as 0; one compared on samples (--force) has no range.
+ * Every point as github-action-benchmark's customBiggerIsBetter list or
+ * Bencher's BMF: one entry a point, the value new's mean in % of base's
+ * (100 unchanged, bigger better), the range its interval. A ratio, not the
+ * signed change: gab alerts on previous/current of a bigger-is-better value,
+ * which a signed percentage turns upside down (-8 to -0.5 read as 16x worse).
+ * Bencher's lower bound is cut at 0 (a throughput ratio is never negative).
+ * A point without a change (n/a) is left out, never written as 100; one
+ * compared on samples (--force) has no range.
  */
 static void report_json(const struct ctx *c)
 {
@@ -681,6 +685,7 @@ static void report_json(const struct ctx *c)
 		for (size_t k = 0; k < pr->nrows; k++) {
 			const struct row *r = &pr->rows[k];
 			char name[900], extra[1200], range[64], who[600] = "";
+			double ratio = 100 + r->d.rel_pct, hw = r->d.rel_halfwidth_pct;
 
 			if (r->v == V_NA)
 				continue;
@@ -688,7 +693,7 @@ static void report_json(const struct ctx *c)
 			if (c->nruns > 2)
 				snprintf(who, sizeof(who), gab ? " (%s)" : "/%s", pr->x->name);
 			if (gab)
-				snprintf(name, sizeof(name), "%s %s, %ld task%s: change%s", pr->base->test,
+				snprintf(name, sizeof(name), "%s %s, %ld task%s: new/base%s", pr->base->test,
 					 r->b->mode, r->b->tasks, r->b->tasks == 1 ? "" : "s", who);
 			else
 				snprintf(name, sizeof(name), "%s/%s/%ld%s", pr->base->test, r->b->mode,
@@ -697,29 +702,30 @@ static void report_json(const struct ctx *c)
 			first = 0;
 			if (!gab) {
 				sb_json_str(c->out, name);
-				fputs(": {\"change_pct\": {\"value\": ", c->out);
-				sb_json_num(c->out, r->d.rel_pct);
+				fputs(": {\"ratio_pct\": {\"value\": ", c->out);
+				sb_json_num(c->out, ratio);
 				if (r->means) {
 					fputs(", \"lower_value\": ", c->out);
-					sb_json_num(c->out, r->d.rel_pct - r->d.rel_halfwidth_pct);
+					sb_json_num(c->out, fmax(ratio - hw, 0));
 					fputs(", \"upper_value\": ", c->out);
-					sb_json_num(c->out, r->d.rel_pct + r->d.rel_halfwidth_pct);
+					sb_json_num(c->out, ratio + hw);
 				}
 				fputs("}}", c->out);
 				continue;
 			}
 			fputs("{\"name\": ", c->out);
 			sb_json_str(c->out, name);
-			fputs(", \"unit\": \"%\", \"value\": ", c->out);
-			sb_json_num(c->out, r->d.rel_pct);
+			fputs(", \"unit\": \"% of base\", \"value\": ", c->out);
+			sb_json_num(c->out, ratio);
 			if (r->means) {
-				snprintf(range, sizeof(range), "± %.6g", r->d.rel_halfwidth_pct);
+				snprintf(range, sizeof(range), "± %.6g", hw);
 				fputs(", \"range\": ", c->out);
 				sb_json_str(c->out, range);
 			}
-			snprintf(extra, sizeof(extra), "%s against %s: %s; runs %zu/%zu; %s%s%s",
-				 pr->x->name, pr->base->name, verdict_word(r), r->b->nruns, r->x->nruns,
-				 r->means ? "range: 95% confidence interval of the change across runs"
+			snprintf(extra, sizeof(extra), "%s against %s: %s, %+.2f%%; runs %zu/%zu; %s%s%s",
+				 pr->x->name, pr->base->name, verdict_word(r), r->d.rel_pct, r->b->nruns,
+				 r->x->nruns,
+				 r->means ? "range: 95% confidence interval of the ratio across runs"
 					  : "per-second samples compared (correlated): no interval",
 				 pr->machine[0] ? "; machine differs: " : "", pr->machine);
 			fputs(", \"extra\": ", c->out);

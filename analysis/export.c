@@ -1,4 +1,4 @@
-/* A run as continuous-benchmarking JSON: github-action-benchmark's customBiggerIsBetter, Bencher's BMF. */
+/* Runs as continuous-benchmarking JSON: github-action-benchmark's customBiggerIsBetter, Bencher's BMF. */
 #define _GNU_SOURCE	/* asprintf */
 #include <math.h>
 #include <stdio.h>
@@ -53,12 +53,21 @@ void sb_json_num(FILE *out, double v)
 	fprintf(out, "%.15g", v);
 }
 
-static void gab_entry(FILE *out, const struct meta *m, const char *mode, long tasks,
-		      double mean, double ci, long n, int first)
-{
-	char name[600];
+/* One run's points, loaded whole before anything is written (no half-written file). */
+struct run {
+	struct meta m;
+	struct sb_summary_row *rows;
+	size_t n;
+	const char *who;	/* "" or the label that tells two runs of one test apart */
+};
 
-	snprintf(name, sizeof(name), "%s %s, %ld task%s", m->test, mode, tasks, tasks == 1 ? "" : "s");
+static void gab_entry(FILE *out, const struct run *r, const char *mode, long tasks,
+		      double mean, double ci, long runs, int first)
+{
+	char name[900];
+
+	snprintf(name, sizeof(name), "%s %s, %ld task%s%s%s%s", r->m.test, mode, tasks,
+		 tasks == 1 ? "" : "s", r->who[0] ? " (" : "", r->who, r->who[0] ? ")" : "");
 	fputs(first ? "\n  {" : ",\n  {", out);
 	fputs("\"name\": ", out);
 	sb_json_str(out, name);
@@ -74,75 +83,116 @@ static void gab_entry(FILE *out, const struct meta *m, const char *mode, long ta
 	{
 		char extra[900];
 
-		snprintf(extra, sizeof(extra), "%ld run%s%s; run %s", n, n == 1 ? "" : "s",
+		snprintf(extra, sizeof(extra), "%ld run%s%s; run %s", runs, runs == 1 ? "" : "s",
 			 isnan(ci) ? "" : ", range: 95% confidence interval of the mean across runs",
-			 m->run_id);
+			 r->m.run_id);
 		fputs(", \"extra\": ", out);
 		sb_json_str(out, extra);
 	}
 	fputc('}', out);
 }
 
-static void bencher_entry(FILE *out, const struct meta *m, const char *mode, long tasks,
+/* A rate is never below zero: an interval wider than the mean is cut at 0 (docs/COMPARE.md). */
+static void bencher_entry(FILE *out, const struct run *r, const char *mode, long tasks,
 			  double mean, double ci, int first)
 {
-	char name[600];
+	char name[900];
 
-	snprintf(name, sizeof(name), "%s/%s/%ld", m->test, mode, tasks);
+	snprintf(name, sizeof(name), "%s/%s/%ld%s%s", r->m.test, mode, tasks, r->who[0] ? "/" : "",
+		 r->who);
 	fputs(first ? "\n  " : ",\n  ", out);
 	sb_json_str(out, name);
 	fputs(": {\"throughput\": {\"value\": ", out);
 	sb_json_num(out, mean);
 	if (!isnan(ci)) {
 		fputs(", \"lower_value\": ", out);
-		sb_json_num(out, mean - ci);
+		sb_json_num(out, fmax(mean - ci, 0));
 		fputs(", \"upper_value\": ", out);
 		sb_json_num(out, mean + ci);
 	}
 	fputs("}}", out);
 }
 
-int sb_export_run(FILE *out, const char *dir, enum sb_export f, char *err, size_t errlen)
+static int load_run(const char *dir, struct run *r, char *err, size_t errlen)
 {
-	struct meta m = { "", "", "" };
-	struct sb_summary_row *rows = NULL;
 	char *meta = NULL, *summary = NULL, *text = NULL;
-	size_t n = 0;
-	int rc, first = 1;
+	int rc;
 
 	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0) {
 		snprintf(err, errlen, "out of memory");
 		free(meta);
 		return 3;
 	}
-	rc = sb_meta_read(meta, take_meta, &m, &text, err, errlen);
+	rc = sb_meta_read(meta, take_meta, &r->m, &text, err, errlen);
 	free(text);
 	if (rc == 0)
-		rc = sb_summary_read(summary, &rows, &n, err, errlen);
-	if (rc == 0 && !m.test[0]) {
+		rc = sb_summary_read(summary, &r->rows, &r->n, err, errlen);
+	if (rc == 0 && !r->m.test[0]) {
 		snprintf(err, errlen, "%s: no test= line", meta);
 		rc = 2;
 	}
-	if (rc == 0) {
-		fputs(f == SB_EXPORT_GAB ? "[" : "{", out);
-		for (int md = 0; md < SB_NMODES; md++)
-			for (size_t i = 0; i < n; i++) {
-				double mean = rows[i].mode[md].mean, ci = rows[i].mode[md].ci;
-
-				if (isnan(mean))
-					continue;
-				if (f == SB_EXPORT_GAB)
-					gab_entry(out, &m, sb_mode_name[md], rows[i].tasks, mean, ci,
-						  rows[i].mode[md].n, first);
-				else
-					bencher_entry(out, &m, sb_mode_name[md], rows[i].tasks, mean, ci,
-						      first);
-				first = 0;
-			}
-		fputs(f == SB_EXPORT_GAB ? "\n]\n" : "\n}\n", out);
-	}
-	free(rows);
 	free(meta);
 	free(summary);
+	return rc;
+}
+
+/*
+ * Two runs of one test are told apart by their labels (a stable name keeps
+ * the dashboard's history); two with one test and one label cannot be.
+ */
+static int name_runs(struct run *runs, int n, char **dirs, char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
+		runs[i].who = "";
+		for (int j = 0; j < n; j++)
+			if (j != i && strcmp(runs[i].m.test, runs[j].m.test) == 0) {
+				if (strcmp(runs[i].m.label, runs[j].m.label) == 0) {
+					snprintf(err, errlen, "%s and %s: two runs of %s labelled '%s' would have "
+						 "the same names: export them into separate files", dirs[i],
+						 dirs[j], runs[i].m.test, runs[i].m.label);
+					return 2;
+				}
+				runs[i].who = runs[i].m.label;
+			}
+	}
+	return 0;
+}
+
+int sb_export_runs(FILE *out, int ndirs, char **dirs, enum sb_export f, char *err, size_t errlen)
+{
+	struct run *runs = calloc((size_t)(ndirs > 0 ? ndirs : 1), sizeof(*runs));
+	int rc = 0, first = 1;
+
+	if (runs == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return 3;
+	}
+	for (int i = 0; i < ndirs && rc == 0; i++)
+		rc = load_run(dirs[i], &runs[i], err, errlen);
+	if (rc == 0)
+		rc = name_runs(runs, ndirs, dirs, err, errlen);
+	if (rc == 0) {
+		fputs(f == SB_EXPORT_GAB ? "[" : "{", out);
+		for (int ri = 0; ri < ndirs; ri++)
+			for (int md = 0; md < SB_NMODES; md++)
+				for (size_t i = 0; i < runs[ri].n; i++) {
+					const struct sb_summary_row *row = &runs[ri].rows[i];
+					double mean = row->mode[md].mean, ci = row->mode[md].ci;
+
+					if (isnan(mean))
+						continue;
+					if (f == SB_EXPORT_GAB)
+						gab_entry(out, &runs[ri], sb_mode_name[md], row->tasks, mean,
+							  ci, row->mode[md].runs, first);
+					else
+						bencher_entry(out, &runs[ri], sb_mode_name[md], row->tasks,
+							      mean, ci, first);
+					first = 0;
+				}
+		fputs(f == SB_EXPORT_GAB ? "\n]\n" : "\n}\n", out);
+	}
+	for (int i = 0; i < ndirs; i++)
+		free(runs[i].rows);
+	free(runs);
 	return rc;
 }

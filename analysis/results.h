@@ -46,7 +46,8 @@ struct sb_summary_row {
 	double linear;
 	struct {
 		double mean, idle, stddev, ci;
-		long n;
+		long n;		/* values: the runs, or a single run's samples */
+		long runs;	/* independent runs (_runs; from _n and _ci in older files) */
 	} mode[SB_NMODES];
 };
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# sb-summary --format gab / bencher (and compare.sh's, of a comparison): a run as github-action-benchmark's customBiggerIsBetter list and as
-# Bencher's metric format, one entry per point (test, mode, tasks), the run-level mean and its interval.
+# sb-summary --format gab / bencher (and compare.sh's, of a comparison): runs as github-action-benchmark's customBiggerIsBetter list and as
+# Bencher's metric format, one entry per point (test, mode, tasks), the run-level mean and its interval; several runs in one file;
+# bounds never below 0; a comparison as new/base in % that gab's alert reads the right way round.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -60,14 +61,87 @@ is "$rc" 2 "a missing run directory is an input error (exit 2)"
 run "$S" --format gab --table "$run_dir"
 is "$rc" 2 "--format gab with --table is a usage error"
 
-# A comparison (compare.sh --format gab / bencher): the change of every point in % of base, the
-# range its interval, as compare's csv has them. Fixtures: "new" is "base" with processes at
-# 2 tasks 10% slower (selftest/data/compare/make_fixtures.py).
+# --repeat 1: one run of 3 samples is "1 run", not its sample count (sb-summary writes its summary).
+mkdir -p "$tmp/rep1"
+cp selftest/data/compare/results/unix1/base-20260101T000000/meta "$tmp/rep1/meta"
+awk -F, 'NR == 1 || $3 == 1' selftest/data/compare/results/unix1/base-20260101T000000/samples.csv >"$tmp/rep1/samples.csv"
+"$S" -o "$tmp/rep1/summary.csv" "$tmp/rep1/samples.csv"
+run "$S" --format gab "$tmp/rep1"
+like "$out" '"extra": "1 run; ' "a --repeat 1 run says 1 run"
+unlike "$out" '[0-9] runs' "never its samples' count"
+
+# Several runs, one file: two labels of one test are named apart by label; one label twice cannot be.
+run "$S" --format gab "$run_dir" selftest/data/plot/good/unix1/6.1.0-old-20260101T100000 "$tmp/rep1"
+is "$rc" 0 "--format gab takes several run directories${err:+: $err}"
+printf '%s\n' "$out" >"$tmp/multi.json"
+if command -v jq >/dev/null; then
+	n_old=$(jq -r length <<<"$("$S" --format gab selftest/data/plot/good/unix1/6.1.0-old-20260101T100000)")
+	n_rep=$(jq -r length <<<"$("$S" --format gab "$tmp/rep1")")
+	is "$(jq -r 'length' "$tmp/multi.json")" "$((npoints + n_old + n_rep))" "one list of every run's points"
+	is "$(jq -r '[.[].name] | unique | length' "$tmp/multi.json")" "$((npoints + n_old + n_rep))" "with unique names"
+	like "$(jq -r '.[].name' "$tmp/multi.json" | grep -c ' (6.8.0-lock)$')" '^[1-9]' "the runs of unix1 named apart by label"
+	run "$S" --format bencher "$run_dir" selftest/data/plot/good/unix1/6.1.0-old-20260101T100000
+	is "$(jq -r 'keys | length' <<<"$out")" "$((npoints + n_old))" "--format bencher: one object of both runs' points"
+fi
+run "$S" --format gab "$run_dir" "$run_dir"
+is "$rc:$out" "2:" "one run twice (one test, one label) is an input error, with nothing written"
+like "$err" 'same names' "naming the problem"
+run "$S" --format gab "$run_dir" "$tmp/nonexistent"
+is "$rc:$out" "2:" "a missing second run: exit 2, nothing written"
+
+# Bencher's bounds are the interval's, cut at 0: a throughput is never negative.
+mkdir -p "$tmp/wide"
+cp "$run_dir/meta" "$tmp/wide/meta"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	$1 != 0 { $(c["processes_ci"]) = $(c["processes"]) * 2 } { print }' "$run_dir/summary.csv" >"$tmp/wide/summary.csv"
+run "$S" --format bencher "$tmp/wide"
+if command -v jq >/dev/null; then
+	is "$(jq -r '[.[].throughput | select(.lower_value < 0)] | length' <<<"$out")" 0 "an interval wider than the mean: no lower_value below 0"
+	is "$(jq -r '."unix1/processes/1".throughput | "\(.lower_value) \(.upper_value > 2 * .value)"' <<<"$out")" "0 true" \
+		"it is cut at 0; the upper bound stays the interval's"
+fi
+# compare: base steady, new's runs far apart: the ratio's interval is wider than 100%
+mkrun() {
+	mkdir -p "$tmp/w/$1"
+	sed "s/^label=.*/label=$1/; s/^run_id=.*/run_id=$1/" "$CB/meta" | grep -v '^points=\|^modes=' >"$tmp/w/$1/meta"
+	printf 'modes=processes\npoints=1\n' >>"$tmp/w/$1/meta"
+	{ echo mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct
+	  r=0; for v in $2; do r=$((r + 1)); for s in 1 2 3; do
+		echo "processes,1,$r,measure,$s,1.000000,$v,$v.000000,$v.000000,$v.000000,50.000000,60.000000"; done; done; } >"$tmp/w/$1/samples.csv"
+}
+R=selftest/data/compare/results/unix1
+CB=$R/base-20260101T000000
+mkrun wbase "1000 1000 1001"
+mkrun wnew "1 1000 3000"
+run ./compare.sh --format bencher --fail-on never "$tmp/w/wbase" "$tmp/w/wnew"
+is "$rc" 0 "compare --format bencher of a very noisy new side${err:+: $err}"
+if command -v jq >/dev/null; then
+	is "$(jq -r '."unix1/processes/1".ratio_pct | "\(.lower_value) \(.upper_value > 200)"' <<<"$out")" "0 true" \
+		"compare's ratio_pct: the lower bound is cut at 0, not below"
+fi
+
+# Bencher's metric format as its schema has it: an object of benchmarks, each an object of measures,
+# each {value, lower_value?, upper_value?} of numbers with lower <= value <= upper.
+if command -v jq >/dev/null; then
+	run "$S" --format bencher selftest/data/plot/good/unix1/6.1.0-old-20260101T100000 "$tmp/wide"
+	printf '%s\n' "$out" >"$tmp/bmf2.json"
+	./compare.sh --format bencher --fail-on never "$tmp/w/wbase" "$tmp/w/wnew" >"$tmp/bmf3.json" 2>/dev/null
+	for f in "$tmp/bmf2.json" "$tmp/bmf3.json"; do
+		is "$(jq -r '[to_entries[] | .value | to_entries[] | .value
+			| select((keys - ["value", "lower_value", "upper_value"]) != [] or (.value | type) != "number"
+				or ((.lower_value // .value) | . < 0 or . > $v) or ((.upper_value // .value) < .value))] | length' \
+			--argjson v 1e300 "$f")" 0 "${f##*/}: every measure is BMF's {value, lower_value, upper_value}, 0 <= lower <= value <= upper"
+	done
+fi
+
+# A comparison (compare.sh --format gab / bencher): new's mean in % of base's at every point (100:
+# unchanged, bigger is better), the range its interval, as compare's csv has them. Fixtures: "new" is
+# "base" with processes at 2 tasks 10% slower (selftest/data/compare/make_fixtures.py).
 R=selftest/data/compare/results/unix1
 CB=$R/base-20260101T000000 CN=$R/new-20260102T000000
 ./compare.sh --format csv --fail-on never "$CB" "$CN" >"$tmp/cmp.csv" 2>/dev/null
 cmp_at() { awk -F, -v m="$1" -v t="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$(c["mode"]) == m && $(c["tasks"]) == t { printf "%.15g ± %.6g\n", $(c["change_pct"]), $(c["change_pm_pct"]) }' "$tmp/cmp.csv"; }
+	$(c["mode"]) == m && $(c["tasks"]) == t { printf "%.15g ± %.6g\n", 100 + $(c["change_pct"]), $(c["change_pm_pct"]) }' "$tmp/cmp.csv"; }
 run ./compare.sh --format gab "$CB" "$CN"
 is "$rc" 1 "compare --format gab keeps the gate's exit code (the planted regression: 1)"
 printf '%s\n' "$out" >"$tmp/cgab.json"
@@ -75,25 +149,48 @@ python3 -m json.tool "$tmp/cgab.json" >/dev/null 2>&1
 ok $? "compare --format gab is valid JSON"
 if command -v jq >/dev/null; then
 	is "$(jq -r 'length' "$tmp/cgab.json")" 6 "one entry per point both runs have (6)"
-	is "$(jq -r '[.[] | select(.unit == "%" and (.value | type) == "number" and (.range | type) == "string" and (.extra | type) == "string")] | length' "$tmp/cgab.json")" \
-		6 "every entry: unit %, a number, a range and an extra"
-	is "$(jq -r '.[] | select(.name == "unix1 processes, 2 tasks: change") | "\(.value) \(.range)"' "$tmp/cgab.json")" \
-		"$(cmp_at processes 2)" "processes at 2 tasks: the change and its interval, as compare's csv"
-	like "$(jq -r '.[] | select(.name == "unix1 processes, 2 tasks: change") | .extra' "$tmp/cgab.json")" \
-		'^new against base: slower; runs 3/3; range: 95% confidence interval' "extra: the sides, the verdict, the runs"
+	is "$(jq -r '[.[] | select(.unit == "% of base" and (.value | type) == "number" and .value > 0 and (.range | type) == "string" and (.extra | type) == "string")] | length' "$tmp/cgab.json")" \
+		6 "every entry: unit '% of base', a positive number, a range and an extra"
+	is "$(jq -r '.[] | select(.name == "unix1 processes, 2 tasks: new/base") | "\(.value) \(.range)"' "$tmp/cgab.json")" \
+		"$(cmp_at processes 2)" "processes at 2 tasks: 100 + the change, and its interval, as compare's csv"
+	like "$(jq -r '.[] | select(.name == "unix1 processes, 2 tasks: new/base") | .extra' "$tmp/cgab.json")" \
+		'^new against base: slower, -10\.00%; runs 3/3; range: 95% confidence interval' "extra: the sides, the verdict, the change, the runs"
 else
 	skip "no jq: the comparison list is not checked"
+fi
+
+# gab's alert, reimplemented from github-action-benchmark's src/write.ts (getRatio, findAlerts): for
+# customBiggerIsBetter the ratio is previous/current, and a bench alerts when it exceeds the threshold.
+# The real action needs its node modules (npm, network): not run here. PREV and CUR are two exports
+# (two commits of the dashboard); prints the names that alert at THRESHOLD (a ratio, 1.05 = 105%).
+gab_alerts() {
+	jq -rn --slurpfile p "$1" --slurpfile c "$2" --argjson t "$3" '$c[0][] as $cur
+		| ($p[0][] | select(.name == $cur.name)) as $prev
+		| (if $prev.value == 0 and $cur.value == 0 then 1 else $prev.value / $cur.value end) as $r
+		| select($r > $t) | $cur.name'
+}
+if command -v jq >/dev/null; then
+	./compare.sh --format gab --fail-on never "$CB" "$CB" >"$tmp/same.json" 2>/dev/null
+	./compare.sh --format gab --fail-on never "$CN" "$CB" >"$tmp/better.json" 2>/dev/null
+	is "$(gab_alerts "$tmp/same.json" "$tmp/cgab.json" 1.05 | tr '\n' ' ')" "unix1 processes, 2 tasks: new/base " \
+		"gab alerts on the regression (100 -> 90: ratio 1.11 > 1.05), on it alone"
+	is "$(gab_alerts "$tmp/cgab.json" "$tmp/same.json" 1.05)" "" "and not when it is fixed (90 -> 100)"
+	is "$(gab_alerts "$tmp/same.json" "$tmp/better.json" 1.05)" "" "nor on an improvement (100 -> 111)"
+	is "$(gab_alerts "$tmp/better.json" "$tmp/cgab.json" 1.05 | wc -l)" 1 "an improvement lost is a regression again (111 -> 90)"
+else
+	skip "no jq: gab's alert is not replayed"
 fi
 run ./compare.sh --format bencher --fail-on never "$CB" "$CN"
 is "$rc" 0 "compare --format bencher with --fail-on never exits 0"
 printf '%s\n' "$out" >"$tmp/cbmf.json"
 if command -v jq >/dev/null; then
-	is "$(jq -r '."unix1/processes/2".change_pct | "\(.value) \(.lower_value < .value and .value < .upper_value)"' "$tmp/cbmf.json")" \
-		"$(cmp_at processes 2 | cut -d ' ' -f 1) true" "bencher: change_pct with its bounds around it"
+	is "$(jq -r '."unix1/processes/2".ratio_pct | "\(.value) \(.lower_value < .value and .value < .upper_value)"' "$tmp/cbmf.json")" \
+		"$(cmp_at processes 2 | cut -d ' ' -f 1) true" "bencher: ratio_pct with its bounds around it"
 	is "$(jq -r 'keys | length' "$tmp/cbmf.json")" 6 "bencher: one benchmark per point"
 else
 	skip "no jq: the comparison object is not checked"
 fi
+
 run ./compare.sh --format gab --point processes:2 "$CB" "$CN"
 is "$rc" 2 "--point has no JSON form (exit 2)"
 run ./compare.sh --format json "$CB" "$CN"
