@@ -7,7 +7,8 @@
 #   make check-vm     the VM selftest (boots a kernel in QEMU; slow under TCG)
 #   make test-kernel  install a small Debian kernel for it (root)
 #   make clean
-#   make install      PREFIX, DESTDIR, BINDIR, LIBEXECDIR, DATADIR, MANDIR (docs/INSTALL.md)
+#   make install      prefix (or PREFIX), DESTDIR, bindir, libexecdir, ... (docs/INSTALL.md)
+#   make uninstall    the same variables: removes what make install put there
 #   make OS=generic   the POSIX-only OS layer, into build-generic/ (docs/PORTING.md)
 #
 # SAN=address,undefined builds everything with sanitizers into build-san/.
@@ -78,7 +79,7 @@ ANALYSIS_LIB := $(BUILD)/libsbanalysis.a
 ANALYSIS_TOOLS := $(patsubst analysis/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard analysis/cmd_*.c))
 ANALYSIS_HEADERS := $(wildcard analysis/*.h)
 
-NEEDS_HWLOC := $(filter-out clean deps plot help analysis $(ANALYSIS_TOOLS),$(or $(MAKECMDGOALS),all))
+NEEDS_HWLOC := $(filter-out clean deps plot help analysis uninstall $(ANALYSIS_TOOLS),$(or $(MAKECMDGOALS),all))
 ifneq ($(NEEDS_HWLOC),)
 ifneq ($(HWLOC_OK),yes)
 $(error hwloc not found by $(PKG_CONFIG): install libhwloc-dev and pkg-config (Debian/Ubuntu), hwloc-devel (Fedora), hwloc (FreeBSD), or run 'make deps')
@@ -178,18 +179,41 @@ $(BUILD)/bin/runtest.py: runtest.py
 	cp runtest.py $@.tmp && chmod 755 $@.tmp && mv -f $@.tmp $@
 # ---- end lkp-tests drop-in ----
 
-# ---- install (ecosystem): make install [DESTDIR=...] [PREFIX=/usr/local] (docs/INSTALL.md) ----
-# Testcase binaries and runtest.py in $(LIBEXECDIR)/scalebench, sb-* tools and the drivers
-# (scalebench-runtest, scalebench-compare) in $(BINDIR), plot scripts in $(DATADIR)/scalebench.
-PREFIX ?= /usr/local
-BINDIR ?= $(PREFIX)/bin
-LIBEXECDIR ?= $(PREFIX)/libexec
-DATADIR ?= $(PREFIX)/share
-MANDIR ?= $(DATADIR)/man
-.PHONY: install
-install: all
-	DESTDIR='$(DESTDIR)' BINDIR='$(BINDIR)' LIBEXECDIR='$(LIBEXECDIR)' DATADIR='$(DATADIR)' \
-		MANDIR='$(MANDIR)' sh build-aux/install.sh '$(BUILD)'
+# ---- install (ecosystem): make install [DESTDIR=...] [prefix=/usr/local] (docs/INSTALL.md) ----
+# Testcase binaries, runtest.py and the internal sb-options in $(LIBEXECDIR)/scalebench, the user's
+# sb-* tools and the drivers (scalebench-runtest, scalebench-compare) in $(BINDIR), plot scripts
+# in $(DATADIR)/scalebench, testcase.h in $(INCLUDEDIR)/scalebench, the harness (one library a
+# mode) in $(LIBDIR) with its pkg-config files. GNU's lower-case names and the upper-case ones
+# both work: an upper-case one given wins, else it follows the lower-case one.
+prefix ?= /usr/local
+PREFIX ?= $(prefix)
+exec_prefix ?= $(PREFIX)
+bindir ?= $(exec_prefix)/bin
+libexecdir ?= $(exec_prefix)/libexec
+libdir ?= $(exec_prefix)/lib
+datarootdir ?= $(PREFIX)/share
+datadir ?= $(datarootdir)
+includedir ?= $(PREFIX)/include
+BINDIR ?= $(bindir)
+LIBEXECDIR ?= $(libexecdir)
+LIBDIR ?= $(libdir)
+DATADIR ?= $(datadir)
+mandir ?= $(DATADIR)/man
+MANDIR ?= $(mandir)
+INCLUDEDIR ?= $(includedir)
+INSTALL_ENV = DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' BINDIR='$(BINDIR)' LIBEXECDIR='$(LIBEXECDIR)' \
+	DATADIR='$(DATADIR)' MANDIR='$(MANDIR)' INCLUDEDIR='$(INCLUDEDIR)' LIBDIR='$(LIBDIR)' \
+	HWLOC_LIBS='$(HWLOC_LIBS)'
+# The harness with one mode each: a testcase links one (pkg-config scalebench-processes or -threads).
+MODE_LIBS := $(BUILD)/libscalebench-processes.a $(BUILD)/libscalebench-threads.a
+$(BUILD)/libscalebench-%.a: $(LIB_OBJ) $(BUILD)/obj/runner/mode_%.o
+	@rm -f $@
+	$(AR) rcs $@ $^
+.PHONY: install uninstall
+install: all $(MODE_LIBS)
+	$(INSTALL_ENV) sh build-aux/install.sh '$(BUILD)'
+uninstall:
+	$(INSTALL_ENV) sh build-aux/install.sh --uninstall
 # ---- end install ----
 
 # The selftests find the build through SB_BUILD; T=selftest/x.t runs one.
@@ -235,4 +259,4 @@ clean:
 	rm -rf -- $(if $(filter command line environment,$(origin BUILD)),'$(BUILD)',build build-san build-generic)
 
 help:
-	@sed -n '3,13p' Makefile
+	@sed -n '3,14p' Makefile

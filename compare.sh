@@ -14,7 +14,8 @@ if [ "${1-}" = --version ]; then
 	printf 'compare.sh (scalebench) %s git %s\n' "${v:-unknown}" "${g:-unknown}"
 	exit 0
 fi
-if [ -n "$SB_INSTALL" ]; then exec "$here/sb-compare" "$@"; fi
+# exec -a: the tool's --help and usage errors name the command the user ran
+if [ -n "$SB_INSTALL" ]; then exec -a "$(basename "$0")" "$here/sb-compare" "$@"; fi
 build=${SB_BUILD:-build}
 tool=sb-compare
 # --profile BASE NEW: the profiles of the points both runs profiled (sb-profile compare)
@@ -43,4 +44,5 @@ if stale; then
 		exit 3
 	fi
 fi
+if [ "$tool" = sb-compare ]; then exec -a "$(basename "$0")" "$bin" "$@"; fi
 exec "$bin" "$@"

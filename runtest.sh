@@ -42,8 +42,13 @@ janitor_fd=''		# the pipe to the janitor (start_janitor)
 janitor_out=''
 vm_active=()		# --kernel: the run directories not final yet
 
+# The command as the user runs it: ./runtest.sh in a checkout, scalebench-runtest installed.
+me() { if [ -n "$SB_INSTALL" ]; then printf scalebench-runtest; else printf ./runtest.sh; fi; }
+
 usage() {
-	cat <<'EOF'
+	local me
+	me=$(me)
+	sed "s#^usage: \./runtest\.sh#usage: $me#; s#^       \./runtest\.sh#       $me#" <<'EOF'
 usage: ./runtest.sh TEST... [options]     run a scaling sweep of each TEST ("all": every one)
        ./runtest.sh --list                 the testcases: name, modes, description, parameters
 
@@ -118,7 +123,7 @@ end_progress() {	# the progress line gets its newline before anything else is sa
 note() { if [ "${opt_quiet:-0}" = 0 ]; then end_progress; printf '%s\n' "$*" >&2; fi; }
 warn() { end_progress; printf '%s: %s\n' "$PROG" "$*" >&2; }
 die() { warn "${*:2}"; exit "$1"; }	# die CODE MESSAGE...
-usage_error() { die 2 "$* (see ./runtest.sh --help)"; }
+usage_error() { die 2 "$* (see $(me) --help)"; }
 
 shown() {	# PATH, relative to the current directory when it is below it
 	case $1 in
@@ -247,7 +252,7 @@ sweep_options() {
 	local b=${SB_BUILD:-build} out list f a s name names sbo
 	case $b in /*) ;; *) b=$ROOT/$b ;; esac
 	sbo=$b/bin/sb-options
-	if [ -n "$SB_INSTALL" ]; then sbo=$sb_tools/sb-options; fi	# installed: nothing to build
+	if [ -n "$SB_INSTALL" ]; then sbo=$sb_helpers/sb-options; fi	# installed: nothing to build
 	if [ -z "$SB_INSTALL" ] && command -v "${MAKE:-make}" >/dev/null 2>&1 &&
 		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$sbo" 2>&1); then
 		printf '%s\n' "$out" | tail -n 25 >&2
@@ -1422,12 +1427,14 @@ installed_dir() {
 }
 
 # installed_layout: -> ROOT (the data directory: plot/), SB_TESTS_DIR (the testcase binaries),
-# sb_tools (sb-summary and sb-topology), default_results (./results): nothing in a checkout
+# sb_tools (sb-summary and sb-topology), sb_helpers (sb-options, an internal helper in
+# LIBEXECDIR/scalebench), default_results (./results): nothing in a checkout
 installed_layout() {
 	[ -n "$SB_INSTALL" ] || return 0
 	sb_tools=$ROOT
 	export SB_TOOLS_DIR=$sb_tools	# plot.py's tools
-	export SB_TESTS_DIR=${SB_TESTS_DIR:-$(installed_dir "$sb_rel_libexec" "$sb_libexec")}
+	sb_helpers=$(installed_dir "$sb_rel_libexec" "$sb_libexec")
+	export SB_TESTS_DIR=${SB_TESTS_DIR:-$sb_helpers}
 	ROOT=$(installed_dir "$sb_rel_data" "$sb_datadir")
 	default_results=$PWD/results
 }

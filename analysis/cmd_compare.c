@@ -41,7 +41,7 @@ static const char usage_text[] =
 	"                       gab (github-action-benchmark) or bencher (run\n"
 	"                       directories; default text)\n"
 	"  --point MODE:TASKS   the full ministat block of one point\n"
-	"  --threshold PCT      a significant change smaller than PCT %% is not a\n"
+	"  --threshold PCT      a significant change smaller than PCT % is not a\n"
 	"                       regression (default 0)\n"
 	"  --fail-on WHAT       regression (default), change or never: what exits 1\n"
 	"  --vs                 BASE... --vs NEW...: each side is pooled from several\n"
@@ -52,7 +52,36 @@ static const char usage_text[] =
 	"Exit: 0 no significant regression beyond the threshold, 1 at least one,\n"
 	"2 usage or input error, 3 environment error.\n";
 
-#define usage_error(...) sb_usage_die("compare.sh --help for usage", __VA_ARGS__)
+/*
+ * The command as the user ran it: compare.sh (checkout), scalebench-compare
+ * (installed; both exec this tool under their own name) or sb-compare.
+ */
+static const char *me = "sb-compare";
+static char usage_hint[300];
+
+static void set_me(const char *argv0)
+{
+	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+
+	if (argv0 && *(slash ? slash + 1 : argv0))
+		me = slash ? slash + 1 : argv0;
+	snprintf(usage_hint, sizeof(usage_hint), "%.250s --help for usage", me);
+}
+
+/* usage_text with "compare.sh" spelt as the command was run */
+static void print_usage(FILE *out)
+{
+	const char *p = usage_text, *q;
+
+	while ((q = strstr(p, "compare.sh")) != NULL) {
+		fwrite(p, 1, (size_t)(q - p), out);
+		fputs(me, out);
+		p = q + strlen("compare.sh");
+	}
+	fputs(p, out);
+}
+
+#define usage_error(...) sb_usage_die(usage_hint, __VA_ARGS__)
 
 static long parse_long(const char *opt, const char *arg, long min, long max)
 {
@@ -276,7 +305,7 @@ static int parse_args(int argc, char **argv, struct cli *o)
 			break;
 		case 'h':
 		case OPT_HELP:
-			fputs(usage_text, stdout);
+			print_usage(stdout);
 			finish_output();
 			exit(0);
 		case ':':
@@ -336,6 +365,7 @@ int main(int argc, char **argv)
 	char err[ERRLEN];
 
 	sb_msg_prog(PROG);
+	set_me(argv[0]);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("sb-compare (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
 		return 0;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "ministat.h"
 #include "msg.h"
 #include "profile.h"
@@ -868,6 +869,10 @@ int main(int argc, char **argv)
 		usage_error("a command is required");
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		fputs(usage_text, stdout);
+		return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+	}
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("sb-profile (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
 		return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
