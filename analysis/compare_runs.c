@@ -30,7 +30,7 @@ struct pair {
 	size_t nrows;
 	size_t nfaster, nslower, nsame, nna, nregress, nchange;
 	int correlated;		/* some row compares per-second samples */
-	char machine[96];	/* the machine's meta keys that differ from base's ("host, cpu_model"), "" */
+	char machine[192];	/* the machine's meta keys that differ from base's ("host, cpu_model"), "" */
 };
 
 struct ctx {
@@ -46,13 +46,17 @@ struct ctx {
 /*
  * The machine's meta keys: runs that differ in one measured different
  * hardware (or placement) and are refused unless --force. A key absent from
- * either meta (an older run) cannot differ.
+ * either meta (an older run) cannot differ. A VM run's host_* keys are the
+ * machine QEMU ran on (every guest is host=scalebench-guest).
  */
 static void machine_diff(const struct sb_run *b, const struct sb_run *x, char *buf, size_t size)
 {
-	const char *const names[] = { "host", "cpu_model", "topology", "hwloc_version", "placement" };
-	const char *bv[] = { b->host, b->cpu_model, b->topology, b->hwloc_version, b->placement };
-	const char *xv[] = { x->host, x->cpu_model, x->topology, x->hwloc_version, x->placement };
+	const char *const names[] = { "host", "cpu_model", "topology", "hwloc_version", "placement",
+				      "host_name", "host_cpu", "host_topology" };
+	const char *bv[] = { b->host, b->cpu_model, b->topology, b->hwloc_version, b->placement,
+			     b->host_name, b->host_cpu, b->host_topology };
+	const char *xv[] = { x->host, x->cpu_model, x->topology, x->hwloc_version, x->placement,
+			     x->host_name, x->host_cpu, x->host_topology };
 	size_t len = 0;
 
 	buf[0] = '\0';
@@ -977,7 +981,7 @@ static void unique_names(struct ctx *c)
 static int check_side(const struct ctx *c, int from, int to, char *err, size_t errlen)
 {
 	const struct sb_run *f = &c->runs[from];
-	char diff[96];
+	char diff[192];
 
 	for (int i = from; i < to && !c->o->force; i++) {
 		const struct sb_run *r = &c->runs[i];

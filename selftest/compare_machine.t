@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# compare refuses runs from different machines (host, cpu_model, topology, hwloc_version, placement
-# differ: exit 2 naming the keys) unless --force, and then marks them in every format.
+# compare refuses runs from different machines (host, cpu_model, topology, hwloc_version, placement,
+# and a VM run's host_name, host_cpu, host_topology differ: exit 2 naming the keys) unless --force, and
+# then marks them in every format.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -21,6 +22,23 @@ mkrun other new-20260102T000000 's/^host=.*/host=box2/; s/^cpu_model=.*/cpu_mode
 mkrun placed new-20260102T000000 's/^host=.*/host=box1/; s/^placement=.*/placement=spread/'
 mkrun hwloc new-20260102T000000 's/^host=.*/host=box1/; s/^hwloc_version=.*/hwloc_version=2.10.0/'
 mkrun old new-20260102T000000 's/^host=.*/host=box1/; /^cpu_model=/d'
+
+# VM runs (runtest.sh --kernel): every guest is host=scalebench-guest with QEMU's CPU and topology;
+# the host_* keys are the machine QEMU ran on
+# vm NAME CPU TOPOLOGY: the sed edit of a VM run's meta on that host
+vm() { printf 's/^host=.*/host=scalebench-guest/; $a host_name=%s\\nhost_cpu=%s\\nhost_topology=%s' "$1" "$2" "$3"; }
+mkrun vmbase base-20260101T000000 "$(vm runner1 'AMD EPYC 7763' 'packages=1 numa=1 cores=2 pus=4')"
+mkrun vmsame new-20260102T000000 "$(vm runner1 'AMD EPYC 7763' 'packages=1 numa=1 cores=2 pus=4')"
+mkrun vmother new-20260102T000000 "$(vm runner2 'AMD EPYC 7763' 'packages=1 numa=1 cores=2 pus=4')"
+mkrun vmcpu new-20260102T000000 "$(vm runner1 'Intel Xeon 8370C' 'packages=1 numa=1 cores=4 pus=8')"
+run ./compare.sh "$tmp/r/vmbase" "$tmp/r/vmsame"
+is "$rc" 1 "two VM runs on one host: compared"
+run ./compare.sh "$tmp/r/vmbase" "$tmp/r/vmother"
+is "$rc:$(printf '%s' "$err" | grep -o "machines: [a-z_, ]* differ")" "2:machines: host_name differ" \
+	"two VM runs on two hosts (both host=scalebench-guest): refused, naming host_name"
+run ./compare.sh "$tmp/r/vmbase" "$tmp/r/vmcpu"
+is "$rc:$(printf '%s' "$err" | grep -o "machines: [a-z_, ]* differ")" "2:machines: host_cpu, host_topology differ" \
+	"another host CPU and topology under one host name: refused"
 
 run ./compare.sh "$tmp/r/base" "$tmp/r/same"
 is "$rc" 1 "the same machine: compared (the planted regression exits 1)"

@@ -129,8 +129,9 @@ vm_make_runs() {
 				label "${vm_label[$k]}" run_id "$id" status running error '' \
 				date "${stamp:0:4}-${stamp:4:2}-${stamp:6:2}T${stamp:9:2}:${stamp:11:2}:${stamp:13:2}Z" \
 				vm qemu vm_accel "${vm_accel[$k]}" vm_cpus "$vm_cpus" vm_image "${vm_kernels[k]}" \
-				guest_kernel_release "${vm_release[$k]}" host_kernel "$m_kernel" host_cpu "$m_cpu" \
-				host_command "$m_command" git_revision "$m_git"
+				guest_kernel_release "${vm_release[$k]}" host_name "$m_host" host_kernel "$m_kernel" \
+				host_cpu "$m_cpu" host_topology "${topo[topology]}" host_command "$m_command" \
+				git_revision "$m_git"
 			point_latest "$vm_results/$t" "$id"
 		done
 	done
@@ -231,7 +232,8 @@ vm_merge() {
 }
 
 # vm_meta_keep DIR: meta = the guest's last meta (meta.guest) under DIR's own
-# name, with the runs counted over all rounds
+# name, with the runs counted over all rounds and the host's machine (host_*:
+# every guest is host=scalebench-guest; compare's machine check reads these)
 vm_meta_keep() {
 	local dir=$1 id date runs st
 	id=$(meta_get "$dir/meta" run_id) date=$(meta_get "$dir/meta" date)
@@ -244,7 +246,8 @@ vm_meta_keep() {
 	if [ ${#vm_kernels[@]} -gt 1 ]; then	# rounds: exactly one run a point each
 		meta_set "$dir/meta" "repeat=$runs" "vm_rounds=$runs" || return 3
 	fi
-	meta_set "$dir/meta" "run_id=$id" "date=$date" "status=$st" "host_command=$m_command" || return 3
+	meta_set "$dir/meta" "run_id=$id" "date=$date" "status=$st" "host_command=$m_command" \
+		"host_name=$m_host" "host_kernel=$m_kernel" "host_cpu=$m_cpu" "host_topology=${topo[topology]}" || return 3
 }
 
 # vm_finish: each run's final status; the run directories on stdout; exit
