@@ -79,12 +79,14 @@ ok $([ "$kvm_step" -ge 0 ] && [ "$kvm_step" -lt "$deps_step" ] && [ "$deps_step"
 measure=$(v --arg j "$job" --argjson i "$measure_step" '.jobs[$j].steps[$i].run')
 is "$(printf '%s\n' "$measure" | grep -o -- '--kernel ' | wc -l)" 2 "the measure step boots two kernels (--kernel BASE --kernel NEW: alternating rounds)"
 like "$measure" '--repeat [0-9]+' "in a fixed number of rounds (--repeat)"
-like "$measure" '--vm-accel "\$\{\{ steps\.kvm\.outputs\.accel \}\}"' "with the accelerator the KVM step found"
+like "$measure" '--vm-accel "\$ACCEL"' "with the accelerator"
+is "$(v --arg j "$job" --argjson i "$measure_step" '.jobs[$j].steps[$i].env.ACCEL')" '${{ steps.kvm.outputs.accel }}' "the KVM step found"
 cmp=$(v --arg j "$job" --argjson i "$cmp_step" '.jobs[$j].steps[$i].run')
 ok $([ "$cmp_step" -gt "$measure_step" ] && echo 0 || echo 1) "the compare step comes after the measurement, in the same job"
 like "$cmp" 'GITHUB_STEP_SUMMARY' "it writes the job summary"
 like "$cmp" 'exit "\$status"' "and exits with compare.sh's status (the gate)"
 like "$cmp" 'tcg.*--force --fail-on never' "under TCG it reports without gating (compare.sh refuses TCG runs otherwise)"
+is "$(v --arg j "$job" --argjson i "$cmp_step" '.jobs[$j].steps[$i].env.ACCEL')" '${{ steps.kvm.outputs.accel }}' "as the KVM step found"
 for o in --force --fail-on --threshold --format; do
 	has_option ./compare.sh "$o"
 	ok $? "./compare.sh has the option $o"
@@ -119,6 +121,25 @@ like "$summary" 'does not gate' "in the job summary too"
 kvm no 1
 is "$rc" 1 "SB_REQUIRE_KVM=1 without KVM fails the job"
 
+# The run: scripts as actionlint checks them: shellcheck on each, its ${{ }} expressions replaced by
+# underscores, with the checks actionlint turns off for them (SC1091, SC2050, SC2154, SC2157, SC2194)
+if command -v shellcheck >/dev/null; then
+	for y in "$tmp/ci.yaml" "$tmp/vm.yaml"; do
+		n=$(python3 -c 'import sys, yaml; d = yaml.safe_load(open(sys.argv[1]))
+for j in d["jobs"].values():
+    for s in j["steps"]:
+        if "run" in s: print(len(s["run"]))' "$y" | wc -l)
+		for ((i = 0; i < n; i++)); do
+			python3 -c 'import re, sys, yaml; d = yaml.safe_load(open(sys.argv[1]))
+runs = [s["run"] for j in d["jobs"].values() for s in j["steps"] if "run" in s]
+sys.stdout.write(re.sub(r"\$\{\{.*?\}\}", lambda m: "_" * len(m.group(0)), runs[int(sys.argv[2])]))' "$y" "$i" >"$tmp/step.sh"
+			run shellcheck --norc -s bash -e SC1091,SC2050,SC2154,SC2157,SC2194 "$tmp/step.sh"
+			is "$rc:$out" "0:" "${y##*/}: run script $((i + 1)) of $n is shellcheck-clean"
+		done
+	done
+else
+	skip "no shellcheck: the run scripts are not checked"
+fi
 if command -v actionlint >/dev/null; then
 	mkdir -p "$tmp/wf/.github/workflows"
 	cp "$tmp/vm.yaml" "$tmp/wf/.github/workflows/vm.yml"
