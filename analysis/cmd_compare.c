@@ -13,6 +13,7 @@
 
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "compare_runs.h"
+#include "export.h"
 #include "msg.h"
 #include "ministat.h"
 
@@ -37,7 +38,7 @@ static const char usage_text[] =
 	"  -C COLUMN            column of each line to read (default 1)\n"
 	"  -d DELIMITERS        column delimiters (default space and tab)\n"
 	"  -c, --confidence L   80, 90, 95, 98, 99 or 99.5 (default 95)\n"
-	"  --format F           text, markdown, csv, or the change as dashboard JSON:\n"
+	"  --format F           text, markdown, csv, or new/base in % as dashboard JSON:\n"
 	"                       gab (github-action-benchmark) or bencher (run\n"
 	"                       directories; default text)\n"
 	"  --point MODE:TASKS   the full ministat block of one point\n"
@@ -46,6 +47,8 @@ static const char usage_text[] =
 	"  --fail-on WHAT       regression (default), change or never: what exits 1\n"
 	"  --vs                 BASE... --vs NEW...: each side is pooled from several\n"
 	"                       sweeps (their runs are one side's independent values)\n"
+	"                       (gab, bencher: sweeps of several testcases, each\n"
+	"                       testcase compared on its own, all in one file)\n"
 	"  --force              compare different testcases, runs without common\n"
 	"                       points, failed or interrupted runs\n"
 	"\n"
@@ -353,6 +356,76 @@ static int take_vs(int argc, char **argv, struct cli *o)
 	return argc;
 }
 
+/*
+ * --format gab|bencher, BASE... --vs NEW... of several testcases: each
+ * testcase's sweeps compared on their own (each side pooled, as --vs does),
+ * every entry in one file; nothing is written unless all compare. Returns
+ * the worst exit code, or -1 when the sweeps are of one testcase (the usual
+ * path then takes them).
+ */
+static int export_by_test(int argc, char **argv, const struct cli *o, char *err, size_t errlen)
+{
+	char (*test)[256] = calloc((size_t)argc, sizeof(*test));
+	char **pieces = calloc((size_t)argc, sizeof(*pieces)), **dirs = calloc((size_t)argc, sizeof(*dirs));
+	size_t *lens = calloc((size_t)argc, sizeof(*lens));
+	int rc = 0, ngroups = 0, several = 0;
+
+	if (test == NULL || pieces == NULL || dirs == NULL || lens == NULL)
+		sb_die(3, "out of memory");
+	for (int i = 0; i < argc; i++) {
+		if (sb_export_test_of(argv[i], test[i], sizeof(test[i])) != 0)
+			test[i][0] = '\0';
+		several |= strcmp(test[i], test[0]) != 0;
+	}
+	if (!several)
+		rc = -1;
+	for (int i = 0; i < argc && rc >= 0 && rc < 2; i++) {
+		struct sb_cmp_opts co = o->co;
+		int nb = 0, n = 0, seen = 0, r;
+		FILE *mem;
+
+		for (int j = 0; j < i; j++)
+			seen |= strcmp(test[j], test[i]) == 0;
+		if (seen)
+			continue;
+		if (i >= o->co.pool || !test[i][0]) {
+			rc = sb_fail(err, errlen, 2, "%s: %s", argv[i], !test[i][0] ?
+				     "no test= in its meta: cannot tell which testcase it measured" :
+				     "its testcase has no BASE sweep before --vs");
+			break;
+		}
+		for (int j = 0; j < argc; j++)
+			if (strcmp(test[j], test[i]) == 0) {
+				dirs[n++] = argv[j];
+				nb += j < o->co.pool;
+			}
+		if (n == nb) {
+			rc = sb_fail(err, errlen, 2, "%s: no NEW sweep after --vs", test[i]);
+			break;
+		}
+		co.pool = nb;
+		mem = open_memstream(&pieces[ngroups], &lens[ngroups]);
+		if (mem == NULL)
+			sb_die(3, "out of memory");
+		r = sb_compare_runs(n, dirs, &co, mem, err, errlen);
+		if (fclose(mem) != 0)
+			sb_die(3, "out of memory");
+		ngroups++;
+		rc = r > rc ? r : rc;
+	}
+	if (rc >= 0 && rc < 2 &&
+	    sb_json_join(stdout, pieces, (size_t)ngroups,
+			 o->co.format == SB_CMP_GAB ? SB_EXPORT_GAB : SB_EXPORT_BENCHER) != 0)
+		rc = sb_fail(err, errlen, 3, "internal error: a comparison's JSON is malformed");
+	for (int i = 0; i < ngroups; i++)
+		free(pieces[i]);
+	free(pieces);
+	free(dirs);
+	free(lens);
+	free(test);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli o = {
@@ -399,7 +472,12 @@ int main(int argc, char **argv)
 	o.co.mopts = o.mo;
 	o.co.conf = o.mo.conf;
 	{
-		int rc = sb_compare_runs(argc, argv, &o.co, stdout, err, sizeof(err));
+		int rc = -1;
+
+		if (o.co.pool > 0 && (o.co.format == SB_CMP_GAB || o.co.format == SB_CMP_BENCHER))
+			rc = export_by_test(argc, argv, &o, err, sizeof(err));
+		if (rc < 0)
+			rc = sb_compare_runs(argc, argv, &o.co, stdout, err, sizeof(err));
 
 		if (rc >= 2)
 			sb_die(rc, "%s", err);

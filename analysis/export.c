@@ -196,3 +196,47 @@ int sb_export_runs(FILE *out, int ndirs, char **dirs, enum sb_export f, char *er
 	free(runs);
 	return rc;
 }
+
+int sb_export_test_of(const char *dir, char *test, size_t len)
+{
+	struct meta m = { "", "", "" };
+	char *path = NULL, *text = NULL, err[64];
+	int rc = 2;
+
+	test[0] = '\0';
+	for (int latest = 0; latest < 2 && rc != 0; latest++) {
+		if (asprintf(&path, latest ? "%s/latest/meta" : "%s/meta", dir) < 0)
+			return 3;
+		rc = sb_meta_read(path, take_meta, &m, &text, err, sizeof(err));
+		free(text);
+		text = NULL;
+		free(path);
+	}
+	if (rc == 0)
+		snprintf(test, len, "%s", m.test);
+	return rc == 0 && test[0] ? 0 : 2;
+}
+
+int sb_json_join(FILE *out, char *const *pieces, size_t n, enum sb_export f)
+{
+	int first = 1;
+
+	/* each "[" or "{", the entries (each "\n  ..."), "\n]\n" or "\n}\n" */
+	for (size_t i = 0; i < n; i++)
+		if (strlen(pieces[i]) < 4 || pieces[i][0] != (f == SB_EXPORT_GAB ? '[' : '{'))
+			return -1;
+	fputs(f == SB_EXPORT_GAB ? "[" : "{", out);
+	for (size_t i = 0; i < n; i++) {
+		const char *p = pieces[i];
+		size_t len = strlen(p);
+
+		if (len == 4)
+			continue;	/* an empty list */
+		if (!first)
+			fputc(',', out);
+		fwrite(p + 1, 1, len - 4, out);
+		first = 0;
+	}
+	fputs(f == SB_EXPORT_GAB ? "\n]\n" : "\n}\n", out);
+	return 0;
+}

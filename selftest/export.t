@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # sb-summary --format gab / bencher (and compare.sh's, of a comparison): runs as github-action-benchmark's customBiggerIsBetter list and as
 # Bencher's metric format, one entry per point (test, mode, tasks), the run-level mean and its interval; several runs in one file;
-# bounds never below 0; a comparison as new/base in % that gab's alert reads the right way round.
+# bounds never below 0; a comparison as new/base in % that gab's alert reads the right way round; several
+# testcases' comparisons in one file (BASE... --vs NEW...).
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -190,6 +191,32 @@ if command -v jq >/dev/null; then
 else
 	skip "no jq: the comparison object is not checked"
 fi
+
+# Several testcases in one file: BASE... --vs NEW... with sweeps of unix1 and pipe1 on each side; each
+# testcase compared on its own, every entry in one list (one object for bencher).
+for side in base new; do
+	src=$CB; [ "$side" = new ] && src=$CN
+	mkdir -p "$tmp/multi/pipe1/$side"
+	cp "$src/samples.csv" "$tmp/multi/pipe1/$side/"
+	sed 's/^test=.*/test=pipe1/' "$src/meta" >"$tmp/multi/pipe1/$side/meta"
+done
+run ./compare.sh --format gab "$CB" "$tmp/multi/pipe1/base" --vs "$CN" "$tmp/multi/pipe1/new"
+is "$rc" 1 "two testcases a side, --format gab: the gate's exit code (the regression: 1)${err:+: $err}"
+printf '%s\n' "$out" >"$tmp/two.json"
+if command -v jq >/dev/null; then
+	is "$(jq -r 'length' "$tmp/two.json")" 12 "one list of both testcases' points (6 + 6)"
+	is "$(jq -r '[.[].name | split(" ")[0]] | unique | join(" ")' "$tmp/two.json")" "pipe1 unix1" "named by their testcases"
+	is "$(jq -r '.[] | select(.name == "pipe1 processes, 2 tasks: new/base") | .value' "$tmp/two.json")" 90 "each compared against its own base"
+	run ./compare.sh --format bencher --fail-on never "$CB" "$tmp/multi/pipe1/base" --vs "$CN" "$tmp/multi/pipe1/new"
+	is "$rc:$(jq -r 'keys | length' <<<"$out")" "0:12" "--format bencher: one object of both"
+else
+	skip "no jq: the two-testcase export is not checked"
+fi
+run ./compare.sh --format gab "$CB" "$tmp/multi/pipe1/base" --vs "$CN"
+is "$rc:$out" "2:" "a testcase with no NEW sweep: exit 2, nothing written"
+like "$err" 'pipe1: no NEW sweep after --vs' "naming it"
+run ./compare.sh --format gab "$CB" --vs "$CN" "$tmp/multi/pipe1/new"
+is "$rc:$out" "2:" "a NEW sweep of a testcase base lacks: exit 2, nothing written"
 
 run ./compare.sh --format gab --point processes:2 "$CB" "$CN"
 is "$rc" 2 "--point has no JSON form (exit 2)"
