@@ -181,6 +181,41 @@ if command -v jq >/dev/null; then
 else
 	skip "no jq: gab's alert is not replayed"
 fi
+# The same with github-action-benchmark's own getRatio and biggerIsBetter, taken out of its src/write.ts
+# (SB_GAB_SRC: a checkout of it; never part of this project) and run by node with its type annotations cut.
+if [ -n "${SB_GAB_SRC-}" ] && [ -f "$SB_GAB_SRC/src/write.ts" ] && command -v node >/dev/null; then
+	real_alerts() {
+		node - "$SB_GAB_SRC/src/write.ts" "$1" "$2" "$3" <<'JS'
+const fs = require('fs');
+const [src, prevFile, curFile, threshold] = [fs.readFileSync(process.argv[2], 'utf8'), process.argv[3], process.argv[4], +process.argv[5]];
+// the function NAME's text, its parameters' and return types cut (TypeScript to JavaScript)
+function grab(name) {
+	const start = src.indexOf('function ' + name + '(');
+	if (start < 0) throw new Error('no function ' + name + ' in write.ts');
+	let i = src.indexOf('{', start), depth = 0;
+	for (let j = i; j < src.length; j++) {
+		if (src[j] === '{') depth++;
+		if (src[j] === '}' && --depth === 0) { i = j + 1; break; }
+	}
+	return src.slice(start, i).replace(/^function (\w+)\(([^)]*)\)(\s*:\s*[\w<>\[\]]+)?/, (m, n, params) =>
+		'function ' + n + '(' + params.split(',').map((p) => p.split(':')[0].trim()).join(', ') + ')');
+}
+const getRatio = new Function(grab('biggerIsBetter') + '\n' + grab('getRatio') + '\nreturn getRatio;')();
+const prev = JSON.parse(fs.readFileSync(prevFile, 'utf8')), cur = JSON.parse(fs.readFileSync(curFile, 'utf8'));
+for (const c of cur) {
+	const p = prev.find((b) => b.name === c.name);
+	if (p !== undefined && getRatio('customBiggerIsBetter', p, c) > threshold) console.log(c.name);
+}
+JS
+	}
+	for pair in "same cgab" "cgab same" "same better" "better cgab"; do
+		set -- $pair
+		is "$(real_alerts "$tmp/$1.json" "$tmp/$2.json" 1.05)" "$(gab_alerts "$tmp/$1.json" "$tmp/$2.json" 1.05)" \
+			"github-action-benchmark's own getRatio alerts as the replay does ($1 -> $2)"
+	done
+else
+	skip "github-action-benchmark's own code: set SB_GAB_SRC to a checkout of it (node needed; not fetched here)"
+fi
 run ./compare.sh --format bencher --fail-on never "$CB" "$CN"
 is "$rc" 0 "compare --format bencher with --fail-on never exits 0"
 printf '%s\n' "$out" >"$tmp/cbmf.json"
