@@ -121,8 +121,10 @@ if command -v jq >/dev/null; then
 		"compare's ratio_pct: the lower bound is cut at 0, not below"
 fi
 
-# Bencher's metric format as its schema has it: an object of benchmarks, each an object of measures,
-# each {value, lower_value?, upper_value?} of numbers with lower <= value <= upper.
+# Bencher's metric format as its JSON schema (bencher.dev/bmf.json, draft-07) has it, restated here: an
+# object of benchmarks, each an object of measures, each with a number value and maybe number lower_value
+# and upper_value; and as its reference adds, benchmark names of at most 1024 characters, measures of 64.
+# scalebench adds 0 <= lower <= value <= upper.
 if command -v jq >/dev/null; then
 	run "$S" --format bencher selftest/data/plot/good/unix1/6.1.0-old-20260101T100000 "$tmp/wide"
 	printf '%s\n' "$out" >"$tmp/bmf2.json"
@@ -132,6 +134,8 @@ if command -v jq >/dev/null; then
 			| select((keys - ["value", "lower_value", "upper_value"]) != [] or (.value | type) != "number"
 				or ((.lower_value // .value) | . < 0 or . > $v) or ((.upper_value // .value) < .value))] | length' \
 			--argjson v 1e300 "$f")" 0 "${f##*/}: every measure is BMF's {value, lower_value, upper_value}, 0 <= lower <= value <= upper"
+		is "$(jq -r '[to_entries[] | select((.key | length) > 1024 or (.value | type) != "object"
+			or ([.value | keys[] | select(length > 64)] | length) > 0)] | length' "$f")" 0 "${f##*/}: names within BMF's lengths"
 	done
 fi
 
