@@ -137,7 +137,10 @@ do_uninstall() {
 }
 
 main() {
-	: "${BINDIR:?}" "${LIBEXECDIR:?}" "${DATADIR:?}" "${MANDIR:?}" "${INCLUDEDIR:?}" "${LIBDIR:?}" "${PREFIX:?}"
+	: "${BINDIR:?}" "${LIBEXECDIR:?}" "${DATADIR:?}" "${MANDIR:?}"
+	# make passes these too (INSTALL_ENV); a caller that does not gets GNU's defaults
+	PREFIX=${PREFIX:-/usr/local} INCLUDEDIR=${INCLUDEDIR:-${PREFIX:-/usr/local}/include}
+	LIBDIR=${LIBDIR:-${PREFIX:-/usr/local}/lib}
 	for v in "$PREFIX" "$BINDIR" "$LIBEXECDIR" "$DATADIR" "$MANDIR" "$INCLUDEDIR" "$LIBDIR"; do
 		case $v in /*) ;; *) die "'$v': the directory variables must be absolute paths" ;; esac
 	done
