@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # runtest.py's contract with lkp-tests and will-it-scale: a point's runs fill will-it-scale's warmup + duration,
-# the title is written before measuring (or the failure said), the one-argument form and runalltests, signals
+# passed on with a limit; make install-lkp's tree; with LKP_SRC (an lkp-tests checkout) lkp's own run and parse, and docs/LKP.md's package function under lkp's pkgbuild.sh.
 # passed on with a limit; make install-lkp's tree, and lkp's own run and parse scripts where LKP_SRC and ruby are.
 # Most cases use a stand-in runtest.sh (it records what runtest.py asks); the last ones run the real sweep.
 . "$(dirname "$0")/lib.sh"
@@ -193,25 +193,36 @@ if [ -n "${LKP_SRC-}" ] && [ -f "$LKP_SRC/programs/will-it-scale/run" ]; then
 	lkp_run() {	# lkp_run VAR=VALUE...: lkp's run script as a job runs it, on the tree above
 		run env LKP_SRC="$LKP_SRC" BENCHMARK_ROOT="$tmp/lkp/benchmarks" suite=will-it-scale test=getppid1 \
 			"$@" bash "$LKP_SRC/programs/will-it-scale/run"
+		err=$(printf '%s\n' "$err" | grep -v 'ulimit: open files')	# lkp raises it where it may
 	}
 	lkp_run runtime=6 nr_task=1 mode=process SB_RUNTEST_OPTIONS="--warmup 0"
-	is "$rc" 0 "lkp's run, one-shot (runtime=6 nr_task=1)${err:+: $(printf '%s' "$err" | grep -v ulimit | tail -n 2 | tr '\n' ' ')}"
+	is "$rc" 0 "lkp's run, one-shot (runtime=6 nr_task=1)${err:+: $(printf '%s' "$err" | tail -n 2 | tr '\n' ' ')}"
 	like "$out" 'python3 \./runtest\.py getppid1 1 process 0 0 1$' "calls runtest.py getppid1 1 process 0 0 1"
 	oneshot=$out
 	lkp_run runtime=1 mode=process SB_RUNTEST_OPTIONS="--warmup 0 --duration 0.2 --repeat 2"
-	is "$rc" 0 "lkp's run, a sweep (runtime=1, lkp's task counts)${err:+: $(printf '%s' "$err" | grep -v ulimit | tail -n 2 | tr '\n' ' ')}"
+	is "$rc" 0 "lkp's run, a sweep (runtime=1, lkp's task counts)${err:+: $(printf '%s' "$err" | tail -n 2 | tr '\n' ' ')}"
 	like "$out" 'python3 \./runtest\.py getppid1 5 process 0 0 1( [0-9]+)*$' "calls runtest.py getppid1 5 process 0 0 1 ..."
+	sweep=$out
+	# docs/LKP.md's PKGBUILD, its package() run as lkp's makepkg runs it (lkp's pkgbuild.sh sourced)
+	sed -n '/^```bash$/,/^```$/p' docs/LKP.md | sed '1d;$d' >"$tmp/PKGBUILD"
+	mkdir -p "$tmp/src"
+	ln -s "$PWD" "$tmp/src/scalebench"
+	run env LKP_SRC="$LKP_SRC" BUILD="$bb" bash -c 'srcdir=$1 pkgdir=$2 && . "$3" && package' sh \
+		"$tmp/src" "$tmp/pkgdir" "$tmp/PKGBUILD"
+	is "$rc" 0 "docs/LKP.md's package function runs under lkp's pkgbuild.sh${err:+: $(printf '%s' "$err" | tail -n 2 | tr '\n' ' ')}"
+	(cd "$tmp/pkgdir/lkp/benchmarks/will-it-scale" 2>/dev/null && ls *"getppid1_"* >/dev/null 2>&1 && [ -x runtest.py ])
+	ok $? "and fills lkp's \$pkgdir/lkp/benchmarks/will-it-scale (lkp's ls check passes, runtest.py there)"
 	if command -v ruby >/dev/null && ruby -e "require 'active_support'" 2>/dev/null; then
 		parsed=$(printf '%s\n' "$oneshot" | LKP_SRC=$LKP_SRC ruby "$LKP_SRC/programs/will-it-scale/parse" 2>&1)
 		like "$parsed" '^per_process_ops: [1-9][0-9]*$' "lkp's parse reads the one-shot's output (per_process_ops)"
 		like "$parsed" '^1\.processes: [1-9]' "and its rows"
-		parsed=$(printf '%s\n' "$out" | LKP_SRC=$LKP_SRC ruby "$LKP_SRC/programs/will-it-scale/parse" 2>&1)
+		parsed=$(printf '%s\n' "$sweep" | LKP_SRC=$LKP_SRC ruby "$LKP_SRC/programs/will-it-scale/parse" 2>&1)
 		like "$parsed" '^workload: [1-9][0-9]*$' "lkp's parse reads the sweep's output (workload)"
 	else
 		for _ in 1 2 3; do skip "lkp's parse: needs ruby and its active_support (ruby-activesupport)"; done
 	fi
 else
-	for _ in 1 2 3 4 5 6 7; do skip "lkp's own run and parse: set LKP_SRC to an lkp-tests checkout (CI has none: no network)"; done
+	for _ in 1 2 3 4 5 6 7 8 9; do skip "lkp's own run, parse and pkgbuild.sh: set LKP_SRC to an lkp-tests checkout (CI has none: no network)"; done
 fi
 plan "$_n"
 exit "$_failed"
