@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # runtest.py's contract with lkp-tests and will-it-scale: a point's runs fill will-it-scale's warmup + duration,
-# passed on with a limit; make install-lkp's tree; with LKP_SRC (an lkp-tests checkout) lkp's own run and parse, and docs/LKP.md's package function under lkp's pkgbuild.sh.
-# passed on with a limit; make install-lkp's tree, and lkp's own run and parse scripts where LKP_SRC and ruby are.
-# Most cases use a stand-in runtest.sh (it records what runtest.py asks); the last ones run the real sweep.
+# the title is written before measuring (or the failure said), the one-argument form and runalltests, signals
+# passed on with a limit; make install-lkp's tree; with LKP_SRC (an lkp-tests checkout) lkp's own run and parse,
+# and docs/LKP.md's package function under lkp's pkgbuild.sh. Most cases use a stand-in runtest.sh (it records
+# what runtest.py asks); the last ones run the real sweep.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
