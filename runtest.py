@@ -303,7 +303,7 @@ def measure(argv, tmp):
         rc = wait_sweep(child)
         check_interrupted()
         out.seek(0)
-        lines = out.read().split()
+        lines = out.read().strip().splitlines()	# the run directory is the last line
     run_dir = lines[-1] if lines else ""
     summary = os.path.join(run_dir, "summary.csv")
     if not run_dir or not os.path.exists(summary):
@@ -325,7 +325,10 @@ def main(argv):
         signal.signal(s, on_signal)
     tmp = None
     try:
-        tmp = tempfile.mkdtemp(prefix="runtest-py.")
+        try:
+            tmp = tempfile.mkdtemp(prefix="runtest-py.")
+        except OSError as e:
+            fail(3, "cannot make a temporary directory in %s: %s (set TMPDIR)" % (tempfile.gettempdir(), e.strerror))
         rc = measure(argv, tmp)
     except Interrupted:
         print("%s: interrupted" % PROG, file=sys.stderr)
