@@ -57,6 +57,9 @@ main() {
 	lkp_job "one-shot, runtime=7, mode=process" process 7 1
 	lkp_job "one-shot, runtime=7, mode=both" both 7 1
 	lkp_job "sweep, runtime=1, mode=both ($(nodes) node)" both 1
+	# The machine's load says how wide the intervals may honestly be.
+	echo
+	echo "load average after (1, 5, 15 min): $(cut -d ' ' -f 1-3 /proc/loadavg)"
 }
 
 main "$@"
