@@ -9,6 +9,7 @@
 #   make clean
 #   make install      prefix (or PREFIX), DESTDIR, bindir, libexecdir, ... (docs/INSTALL.md)
 #   make uninstall    the same variables: removes what make install put there
+#   make install-lkp  DESTDIR=DIR: lkp-tests' will-it-scale directory (docs/LKP.md)
 #   make OS=generic   the POSIX-only OS layer, into build-generic/ (docs/PORTING.md)
 #
 # SAN=address,undefined builds everything with sanitizers into build-san/.
@@ -173,10 +174,23 @@ SB_LIBS += $(LDLIBS)
 # ---- end version ----
 
 # ---- lkp-tests drop-in (ecosystem): runtest.py beside the binaries, as lkp runs it (docs/LKP.md) ----
-all: $(BUILD)/bin/runtest.py
-$(BUILD)/bin/runtest.py: runtest.py
+# runalltests too (will-it-scale's: runtest.py <test> for each testcase, into <test>.csv).
+all: $(BUILD)/bin/runtest.py $(BUILD)/bin/runalltests
+$(BUILD)/bin/runtest.py $(BUILD)/bin/runalltests: $(BUILD)/bin/%: %
 	@mkdir -p $(@D)
-	cp runtest.py $@.tmp && chmod 755 $@.tmp && mv -f $@.tmp $@
+	cp $< $@.tmp && chmod 755 $@.tmp && mv -f $@.tmp $@
+
+# A will-it-scale testcase dropped into tests/ unchanged includes no header of ours (the rule
+# tests/gen_tests_md.sh uses too): its code, not ours, so -Wextra's unused-parameter and
+# sign-compare warnings are not shown for it.
+UPSTREAM_TESTS := $(filter tests/%,$(shell grep -L '^[[:space:]]*\#[[:space:]]*include[[:space:]]*"' /dev/null $(wildcard tests/*.c)))
+$(patsubst tests/%.c,$(BUILD)/obj/tests/%.o,$(UPSTREAM_TESTS)): SB_CFLAGS += -Wno-unused-parameter -Wno-sign-compare
+
+# make install-lkp DESTDIR=DIR: DIR laid out as lkp-tests' will-it-scale directory
+# (binaries, runtest.py and runalltests at its top; docs/LKP.md has lkp's package function).
+.PHONY: install-lkp
+install-lkp: all
+	sh build-aux/install-lkp.sh '$(BUILD)' '$(DESTDIR)'
 # ---- end lkp-tests drop-in ----
 
 # ---- install (ecosystem): make install [DESTDIR=...] [prefix=/usr/local] (docs/INSTALL.md) ----

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Writes docs/TESTS.md from each tests/*.c header comment (and Reproduces block) and its built binary's --info.
+# Writes docs/TESTS.md from each tests/*.c header comment (and Reproduces block) and its built binary's --info;
+# a will-it-scale testcase dropped in unchanged (no header of ours included) is listed from its description.
 #
 #   tests/gen_tests_md.sh [OUTPUT]      (default docs/TESTS.md; run `make` first)
 #
@@ -68,6 +69,14 @@ seed_block() {
 	}' "$1"
 }
 
+# upstream SRC: 0 when SRC is a will-it-scale testcase dropped in unchanged: it includes
+# no header of ours ("testcase.h", tests/*.h), only the system's. Such a file has no
+# header comment to parse; a file of ours must have one.
+upstream() {
+	! grep -q '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$1"
+}
+UPSTREAM_STRESSES='not stated (a will-it-scale testcase taken unchanged: its file has no header comment)'
+
 # Table cells: a literal | would split the cell.
 cell() {
 	printf '%s' "$1" | sed 's/|/\\|/g'
@@ -93,25 +102,28 @@ files=(tests/*.c)
 
 for src in "${files[@]}"; do
 	name=$(basename "$src" .c)
-	line1=$(sed -n 1p "$src")
-	line2=$(sed -n 2p "$src")
-	case $line1 in
-	"/* $name: "?*) measures=${line1#"/* $name: "}; measures=${measures%.} ;;
-	*) die 2 "$src:1: header must start with '/* $name: <what it measures>'" ;;
-	esac
-	case $line2 in
-	" * Stresses: "?*". */") stresses=${line2#" * Stresses: "}; stresses=${stresses%". */"} ;;
-	*) die 2 "$src:2: header must be ' * Stresses: <kernel path>. */'" ;;
-	esac
-
-	seed=$(seed_block "$src" "$name" 2>"$tmp/err") || die 2 "$(head -n 1 "$tmp/err")"
-
 	bin=$build/bin/${name}_processes
 	[ -x "$bin" ] || bin=$build/bin/${name}_threads
 	[ -x "$bin" ] || die 3 "$build/bin/${name}_processes not found: run make first (or set SB_BUILD)"
 	"$bin" --info >"$tmp/info" 2>"$tmp/err" || die 3 "$bin --info failed: $(head -n 1 "$tmp/err")"
-
 	desc=$(sed -n 's/^description=//p' "$tmp/info")
+
+	if upstream "$src"; then
+		# will-it-scale's file as it is: its description says what it measures.
+		measures=$desc stresses=$UPSTREAM_STRESSES seed=''
+	else
+		line1=$(sed -n 1p "$src")
+		line2=$(sed -n 2p "$src")
+		case $line1 in
+		"/* $name: "?*) measures=${line1#"/* $name: "}; measures=${measures%.} ;;
+		*) die 2 "$src:1: header must start with '/* $name: <what it measures>'" ;;
+		esac
+		case $line2 in
+		" * Stresses: "?*". */") stresses=${line2#" * Stresses: "}; stresses=${stresses%". */"} ;;
+		*) die 2 "$src:2: header must be ' * Stresses: <kernel path>. */'" ;;
+		esac
+		seed=$(seed_block "$src" "$name" 2>"$tmp/err") || die 2 "$(head -n 1 "$tmp/err")"
+	fi
 	modes=$(sed -n 's/^modes=//p' "$tmp/info" | sed 's/,/, /g')
 	[ -n "$modes" ] || die 3 "$bin --info printed no modes= line"
 	case $linux_only in
