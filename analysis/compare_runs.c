@@ -850,12 +850,12 @@ static void print_detectable(const struct ctx *c, int md)
 		return;
 	fprintf(c->out, "%sDetectable (found 80%% of the time at the gate's level; smaller changes may "
 		"pass unseen): %s%.2f%%", md ? "" : "  ", pm, lo[0]);
-	if (hi[0] > lo[0])
+	if (hi[0] - lo[0] >= 0.005)	/* as printed */
 		fprintf(c->out, " to %s%.2f%%", pm, hi[0]);
 	fputs(" at a point", c->out);
 	if (!isinf(lo[1])) {
 		fprintf(c->out, ", %s%.2f%%", pm, lo[1]);
-		if (hi[1] > lo[1])
+		if (hi[1] - lo[1] >= 0.005)
 			fprintf(c->out, " to %s%.2f%%", pm, hi[1]);
 		fputs(" over a whole curve (geometric mean)", c->out);
 	}

@@ -74,9 +74,10 @@ struct sb_tdiff {
 	/*
 	 * The test behind the relative interval: rel_pct / rel_se_pct is
 	 * Student's t with df degrees of freedom (rel_se_pct = rel_halfwidth_pct
-	 * / t), p its two-sided p-value. null_se_pct is the change's standard
-	 * error were the means equal (pooled_s * sqrt(1/n + 1/n0) in % of
-	 * mean0): what the smallest detectable change is made of.
+	 * / t), p its two-sided p-value. null_se_pct is the relative change's
+	 * standard error from each side's relative spread, sqrt(var0 / (n0
+	 * mean0^2) + var / (n mean^2)) in %: what the smallest detectable
+	 * change is made of (it does not grow with the change itself).
 	 */
 	double rel_se_pct, p, null_se_pct;
 };

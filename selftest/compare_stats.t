@@ -67,7 +67,7 @@ int main(void)
 	 * (t = 100 / (125.2 / 1.533) = 1.22 at df 4: p = 0.29). */
 	sb_tdiff(3, 2, 1, 3, 4, 4, 80, &d);
 	ok(near(d.rel_se_pct, d.rel_halfwidth_pct / 1.533) && d.p > 0.2 && d.p < 0.35 && !d.rel_significant &&
-	   near(d.null_se_pct, 100 * sqrt(2.5) * sqrt(2.0 / 3) / 2), "tdiff: p-value and standard errors");
+	   near(d.null_se_pct, 100 * sqrt(1.0 / (3 * 4) + 4.0 / (3 * 16))), "tdiff: p-value and standard errors");
 
 	/* The incomplete beta function on closed forms: I_x(2, 3) = sum_{j=2..4} C(4,j) x^j (1-x)^(4-j),
 	 * 0.5248 at 0.4; I_x(a, 1) = x^a; I_x(1, 1) = x; I_0.5(a, a) = 1/2. */

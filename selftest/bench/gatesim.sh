@@ -16,7 +16,8 @@
 # GATES ("curves holm bh point", compare --gate) and, when OLD names an
 # sb-compare binary (a build of the commit before the gate), by it too.
 # Prints one line a cell: the rate of exit 1 for each gate, in %.
-# SEED (1) makes a table repeatable; KEEP=1 keeps the directories.
+# CELLS ("aa broad local") chooses cells. SEED (1) makes a table repeatable; KEEP=1 keeps
+# the directories. The tools are copied first, so a rebuild meanwhile does not mix versions.
 set -eu
 
 log() { printf '%s\n' "$*" >&2; }
@@ -101,24 +102,25 @@ main() {
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064
 	trap "if [ -z \"\${KEEP:-}\" ]; then rm -rf -- '$tmp'; else echo 'kept: $tmp' >&2; fi" EXIT
+	cp build/bin/sb-compare build/bin/sb-summary "$tmp/"
 	log "gatesim.sh: $N comparisons a cell, sd $SD%, $RUNS runs a point, $SAMPLES samples a run, drift $DRIFT%, seed $seed; $(date -u +%FT%TZ)"
 	line="points  cell   "
 	for g in "${gates[@]}"; do line+=$(printf '  %7s' "$g"); done
 	if [ -n "${OLD:-}" ]; then line+=$(printf '  %7s' old); fi
 	printf '%s\n' "$line"
 	for counts in ${COUNTS:-2 8 96}; do
-		for cell in aa broad local; do
+		for cell in ${CELLS:-aa broad local}; do
 			t0=$(date +%s)
 			rm -rf "${tmp:?}/c"
 			seed=$((seed + 1))
 			gen "$tmp/c" "$cell" "$counts" "$seed"
 			for ((i = 1; i <= N; i++)); do
-				build/bin/sb-summary -o "$tmp/c/$i/a/summary.csv" "$tmp/c/$i/a/samples.csv"
-				build/bin/sb-summary -o "$tmp/c/$i/b/summary.csv" "$tmp/c/$i/b/samples.csv"
+				"$tmp/sb-summary" -o "$tmp/c/$i/a/summary.csv" "$tmp/c/$i/a/samples.csv"
+				"$tmp/sb-summary" -o "$tmp/c/$i/b/summary.csv" "$tmp/c/$i/b/samples.csv"
 			done
 			line=$(printf '%6d  %-5s' $((2 * counts)) "$cell")
 			for g in "${gates[@]}"; do
-				line+=$(printf '  %6s%%' "$(rate "$tmp/c" build/bin/sb-compare --gate "$g")")
+				line+=$(printf '  %6s%%' "$(rate "$tmp/c" "$tmp/sb-compare" --gate "$g")")
 			done
 			if [ -n "${OLD:-}" ]; then line+=$(printf '  %6s%%' "$(rate "$tmp/c" "$OLD")"); fi
 			printf '%s\n' "$line"
