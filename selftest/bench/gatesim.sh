@@ -7,7 +7,9 @@
 # RUNS runs a point (3), SAMPLES samples a run (2, with 0.2% sd inside the run),
 # both modes, at COUNTS task counts ("2 8 96": 4, 16 and 192 points). DRIFT
 # (% sd, default 0) multiplies each sweep by its own factor: drift between
-# sweeps, which one sweep a side cannot see. Cells, for each size:
+# sweeps, which one sweep a side cannot see. SWEEPS=S (2 or more): each side
+# is S sweeps of RUNS runs a point, each with its own drift, pooled by compare
+# --vs (the recipe for a drifting machine). Cells, for each size:
 #   aa     both sides drawn alike: every exit 1 is a false alarm
 #   broad  new is BROAD % (-5) at every count of both modes
 #   local  new is LOCAL % (-20) at LOCAL_N (5) counts of processes, spread over
@@ -26,7 +28,7 @@ log() { printf '%s\n' "$*" >&2; }
 gen() {
 	awk -v dir="$1" -v cell="$2" -v counts="$3" -v n="$N" -v runs="$RUNS" -v samples="$SAMPLES" \
 		-v sd="$SD" -v drift="$DRIFT" -v broad="$BROAD" -v local_pct="$LOCAL" -v local_n="$LOCAL_N" \
-		-v seed="$4" '
+		-v seed="$4" -v sweeps="$SWEEPS" '
 	function gauss(  u, v) {	# Box-Muller: one standard normal value
 		do u = rand(); while (u == 0)
 		v = rand()
@@ -40,8 +42,8 @@ gen() {
 		# the local change: nloc counts spread evenly over the curve
 		for (j = 0; j < nloc; j++) hit[int((j + 0.5) * counts / nloc) + 1] = 1
 		for (i = 1; i <= n; i++) {
-			for (side = 0; side < 2; side++) {
-				d = dir "/" i "/" (side ? "b" : "a")
+			for (side = 0; side < 2; side++) for (sw = 1; sw <= (sweeps ? sweeps : 1); sw++) {
+				d = dir "/" i "/" (side ? "b" : "a") (sweeps ? sw : "")
 				system("mkdir -p " d)
 				f = d "/samples.csv"
 				print "mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct" > f
@@ -78,7 +80,11 @@ rate() {
 	shift 2
 	for ((i = 1; i <= N; i++)); do
 		rc=0
-		"$bin" --format csv "$@" "$dir/$i/a" "$dir/$i/b" >/dev/null 2>"$dir/err" || rc=$?
+		if [ "$SWEEPS" != 0 ]; then
+			"$bin" --format csv "$@" "$dir/$i"/a* --vs "$dir/$i"/b* >/dev/null 2>"$dir/err" || rc=$?
+		else
+			"$bin" --format csv "$@" "$dir/$i/a" "$dir/$i/b" >/dev/null 2>"$dir/err" || rc=$?
+		fi
 		case $rc in
 		0) ;;
 		1) ones=$((ones + 1)) ;;
@@ -93,9 +99,9 @@ rate() {
 }
 
 main() {
-	local tmp counts cell g line seed=${SEED:-1} i t0
+	local tmp counts cell g line seed=${SEED:-1} t0 d r
 	cd "$(dirname "$0")/../.."
-	N=${N:-200} RUNS=${RUNS:-3} SAMPLES=${SAMPLES:-2} SD=${SD:-2} DRIFT=${DRIFT:-0}
+	N=${N:-200} RUNS=${RUNS:-3} SAMPLES=${SAMPLES:-2} SD=${SD:-2} DRIFT=${DRIFT:-0} SWEEPS=${SWEEPS:-0}
 	BROAD=${BROAD:--5} LOCAL=${LOCAL:--20} LOCAL_N=${LOCAL_N:-5}
 	read -ra gates <<<"${GATES:-curves holm bh point}"
 	make -s build/bin/sb-compare build/bin/sb-summary >/dev/null
@@ -103,7 +109,7 @@ main() {
 	# shellcheck disable=SC2064
 	trap "if [ -z \"\${KEEP:-}\" ]; then rm -rf -- '$tmp'; else echo 'kept: $tmp' >&2; fi" EXIT
 	cp build/bin/sb-compare build/bin/sb-summary "$tmp/"
-	log "gatesim.sh: $N comparisons a cell, sd $SD%, $RUNS runs a point, $SAMPLES samples a run, drift $DRIFT%, seed $seed; $(date -u +%FT%TZ)"
+	log "gatesim.sh: $N comparisons a cell, sd $SD%, $RUNS runs a point, $SAMPLES samples a run, drift $DRIFT%, sweeps a side $((SWEEPS ? SWEEPS : 1)), seed $seed; $(date -u +%FT%TZ)"
 	line="points  cell   "
 	for g in "${gates[@]}"; do line+=$(printf '  %7s' "$g"); done
 	if [ -n "${OLD:-}" ]; then line+=$(printf '  %7s' old); fi
@@ -114,15 +120,18 @@ main() {
 			rm -rf "${tmp:?}/c"
 			seed=$((seed + 1))
 			gen "$tmp/c" "$cell" "$counts" "$seed"
-			for ((i = 1; i <= N; i++)); do
-				"$tmp/sb-summary" -o "$tmp/c/$i/a/summary.csv" "$tmp/c/$i/a/samples.csv"
-				"$tmp/sb-summary" -o "$tmp/c/$i/b/summary.csv" "$tmp/c/$i/b/samples.csv"
+			for d in "$tmp"/c/*/*/; do
+				"$tmp/sb-summary" -o "$d/summary.csv" "$d/samples.csv"
 			done
 			line=$(printf '%6d  %-5s' $((2 * counts)) "$cell")
 			for g in "${gates[@]}"; do
-				line+=$(printf '  %6s%%' "$(rate "$tmp/c" "$tmp/sb-compare" --gate "$g")")
+				r=$(rate "$tmp/c" "$tmp/sb-compare" --gate "$g") || exit 1
+				line+=$(printf '  %6s%%' "$r")
 			done
-			if [ -n "${OLD:-}" ]; then line+=$(printf '  %6s%%' "$(rate "$tmp/c" "$OLD")"); fi
+			if [ -n "${OLD:-}" ]; then
+				r=$(rate "$tmp/c" "$OLD") || exit 1
+				line+=$(printf '  %6s%%' "$r")
+			fi
 			printf '%s\n' "$line"
 			log "  ($(($(date +%s) - t0)) s)"
 		done
