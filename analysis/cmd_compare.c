@@ -52,7 +52,8 @@ static const char usage_text[] =
 	"  --force              compare different testcases, runs without common\n"
 	"                       points, failed or interrupted runs\n"
 	"\n"
-	"Exit: 0 no significant regression beyond the threshold, 1 at least one,\n"
+	"Exit: 0 no significant regression beyond the threshold, 1 the gate finds one\n"
+	"(its false alarms held at the level over the whole comparison),\n"
 	"2 usage or input error, 3 environment error.\n";
 
 #define usage_error(...) sb_usage_die("compare.sh --help for usage", __VA_ARGS__)

@@ -278,6 +278,26 @@ static double gate_level(const struct ctx *c, int curve)
 }
 
 /*
+ * sb_detectable's factor (the standard errors a detectable change is) for
+ * df and level: the points of a comparison share a few, and each takes two
+ * quantiles found by bisection, so the last ones are kept.
+ */
+static double detectable_factor(double df, double level)
+{
+	static double kdf[4], klevel[4], kf[4];
+	static int next;
+
+	for (int i = 0; i < 4; i++)
+		if (kdf[i] == df && klevel[i] == level)
+			return kf[i];
+	kdf[next] = df;
+	klevel[next] = level;
+	kf[next] = sb_detectable(1.0, df, level, SB_GATE_POWER);
+	next = (next + 1) % 4;
+	return kf[(next + 3) % 4];
+}
+
+/*
  * The gate over the whole comparison: every point of every pair (and, with
  * SB_GATE_CURVES, every curve) is one hypothesis of one family, tested by
  * the chosen procedure at 1 - conf/100; then each pair's tallies. A point the
@@ -340,8 +360,7 @@ static int gate(struct ctx *c)
 			r->gated = rej[k] && r->v != V_NA && r->d.rel_significant;
 			r->counts = r->gated && r->beyond;
 			r->detectable = r->v == V_NA ? NAN :
-					100 * sb_detectable(r->d.null_se_pct / 100, (double)r->d.df,
-							    gate_level(c, 0), SB_GATE_POWER);
+					r->d.null_se_pct * detectable_factor((double)r->d.df, gate_level(c, 0));
 			pr->nchange += r->counts;
 			pr->nregress += r->counts && r->v == V_SLOWER;
 		}
@@ -351,8 +370,7 @@ static int gate(struct ctx *c)
 			ct->gated = rej[k] && ct->v != V_SAME;
 			ct->counts = ct->gated && fabs(ct->change) >= o->threshold;
 			ct->detectable = o->gate != SB_GATE_CURVES ? NAN :
-					 100 * sb_detectable(ct->tt.se, ct->tt.df, gate_level(c, 1),
-							     SB_GATE_POWER);
+					 100 * ct->tt.se * detectable_factor(ct->tt.df, gate_level(c, 1));
 			pr->nchange += ct->counts;
 			pr->nregress += ct->counts && ct->v == V_SLOWER;
 		}
