@@ -402,8 +402,13 @@ int sb_tdiff(size_t n0, double mean0, double var0, size_t n, double mean,
 	out->rel_se_pct = out->rel_halfwidth_pct / t;
 	/* each side's spread relative to its own mean: a 3x faster new side has 3x the ops/s spread */
 	out->null_se_pct = 100 * sqrt(var0 / (n0 * mean0 * mean0) + var / (n * mean * mean));
-	if (out->rel_se_pct > 0)
-		out->p = sb_student_p2(out->rel_pct / out->rel_se_pct, (double)df);
+	/*
+	 * p of the difference of the means (ministat's test): Student's t exactly
+	 * when the means are equal, in the far tail too, where a gate over many
+	 * points decides; the ratio's error is a first-order approximation there.
+	 */
+	if (out->halfwidth > 0)
+		out->p = sb_student_p2(out->diff * t / out->halfwidth, (double)df);
 	else
 		out->p = out->diff == 0 ? 1.0 : 0.0;	/* no spread: any difference is certain */
 	return 0;

@@ -72,9 +72,11 @@ struct sb_tdiff {
 	 */
 	int rel_significant;
 	/*
-	 * The test behind the relative interval: rel_pct / rel_se_pct is
-	 * Student's t with df degrees of freedom (rel_se_pct = rel_halfwidth_pct
-	 * / t), p its two-sided p-value. null_se_pct is the relative change's
+	 * rel_se_pct = rel_halfwidth_pct / t, the relative change's standard
+	 * error; p the two-sided p-value of the difference of the means
+	 * (diff / (halfwidth / t) is Student's t with df degrees of freedom when
+	 * the means are equal; the relative interval excludes 0 about when p is
+	 * below the level, not exactly). null_se_pct is the relative change's
 	 * standard error from each side's relative spread, sqrt(var0 / (n0
 	 * mean0^2) + var / (n mean^2)) in %: what the smallest detectable
 	 * change is made of (it does not grow with the change itself).

@@ -44,7 +44,7 @@ exits 1 "planted 10% regression fails the comparison"
 # 100 * 24.843 / 2000 = 1.24 %, / 1800 = 1.38 %. Detectable: the gate tests each of the 6 points
 # at 0.05 / 2 / 6 (half the level to the 2 curves): (t(1 - 0.05 / 24, 4) + t(0.8, 4)) * 100 *
 # sqrt(10^2 / (3 * 2000^2) + 10^2 / (3 * 1800^2)) = (5.888 + 0.941) * 0.4315 % = 2.95 %;
-# p = 1.4e-5, so the gate calls it changed.
+# p = 1.6e-5 (t = 200 / 8.165 = 24.5, df 4), so the gate calls it changed.
 has '^ +2  processes +2000 +1800 +-10\.00% +1\.08% +3/3 +1\.24%/1\.38% +\+/-2\.95% +changed  slower$'
 ok $? "regressed point: change, +/-, runs, precision of each side, detectable, gate, verdict"
 # Equal means: 0 %; re = 2.776 * sqrt((200 + 200) / 6) = 22.6659, 100 * re / 1000 = 2.27 %.
@@ -105,7 +105,7 @@ ok $? "markdown: a pass says so first"
 run --format csv "$BASE" "$NEW"
 exits 1 "csv fails the same way"
 [ "$(head -n 1 "$tmp/out")" = "test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression,base_runs,new_runs,base_precision_pct,new_precision_pct,machine,p_value,gate,detectable_pct,curve_change_pct,curve_gate" ] &&
-	has '^unix1,base,new,processes,2,3,2000\.000000,10\.000000,3,1800\.000000,10\.000000,runs,-200\.000000,22\.665945,-10\.000000,1\.078123,slower,1,1,3,3,1\.242169,1\.380188,same,1\.35142e-05,1,2\.945707,-3\.451124,1$' &&
+	has '^unix1,base,new,processes,2,3,2000\.000000,10\.000000,3,1800\.000000,10\.000000,runs,-200\.000000,22\.665945,-10\.000000,1\.078123,slower,1,1,3,3,1\.242169,1\.380188,same,1\.64831e-05,1,2\.945707,-3\.451124,1$' &&
 	[ "$(wc -l <"$tmp/out")" -eq 7 ]
 ok $? "csv: header and one row a point"
 

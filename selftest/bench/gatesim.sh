@@ -18,7 +18,8 @@
 # GATES ("curves holm bh point", compare --gate) and, when OLD names an
 # sb-compare binary (a build of the commit before the gate), by it too.
 # Prints one line a cell: the rate of exit 1 for each gate, in %.
-# CELLS ("aa broad local") chooses cells. SEED (1) makes a table repeatable; KEEP=1 keeps
+# CELLS ("aa broad local") chooses cells; COMPARE_ARGS adds compare options to
+# every call (e.g. "--fail-on change": false alarms either way). SEED (1) makes a table repeatable; KEEP=1 keeps
 # the directories. The tools are copied first, so a rebuild meanwhile does not mix versions.
 set -eu
 
@@ -104,6 +105,7 @@ main() {
 	N=${N:-200} RUNS=${RUNS:-3} SAMPLES=${SAMPLES:-2} SD=${SD:-2} DRIFT=${DRIFT:-0} SWEEPS=${SWEEPS:-0}
 	BROAD=${BROAD:--5} LOCAL=${LOCAL:--20} LOCAL_N=${LOCAL_N:-5}
 	read -ra gates <<<"${GATES:-curves holm bh point}"
+	read -ra cargs <<<"${COMPARE_ARGS:-}"
 	make -s build/bin/sb-compare build/bin/sb-summary >/dev/null
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064
@@ -125,11 +127,11 @@ main() {
 			done
 			line=$(printf '%6d  %-5s' $((2 * counts)) "$cell")
 			for g in "${gates[@]}"; do
-				r=$(rate "$tmp/c" "$tmp/sb-compare" --gate "$g") || exit 1
+				r=$(rate "$tmp/c" "$tmp/sb-compare" --gate "$g" "${cargs[@]}") || exit 1
 				line+=$(printf '  %6s%%' "$r")
 			done
 			if [ -n "${OLD:-}" ]; then
-				r=$(rate "$tmp/c" "$OLD") || exit 1
+				r=$(rate "$tmp/c" "$OLD" "${cargs[@]}") || exit 1
 				line+=$(printf '  %6s%%' "$r")
 			fi
 			printf '%s\n' "$line"
