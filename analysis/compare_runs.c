@@ -918,7 +918,7 @@ static void print_verdict(const struct ctx *c, int md)
 		total == 1 ? "" : "s", o->threshold);
 	if (change)
 		fprintf(c->out, ", %zu faster by %g%% or more", chg - reg, o->threshold);
-	if (c->gate_curves) {
+	if (c->gate_curves && c->o->point == NULL) {
 		fprintf(c->out, "; %zu of %zu curve%s slower", creg, c->gate_curves,
 			c->gate_curves == 1 ? "" : "s");
 		if (change)
@@ -1194,6 +1194,7 @@ static void keep_point_rows(struct ctx *c, const struct sb_point *base)
 			if (pr->rows[k].b == base)
 				pr->rows[keep++] = pr->rows[k];
 		pr->nrows = keep;
+		pr->ncurves = 0;	/* the point's verdict only (the gate was the whole comparison's) */
 		pr->nfaster = pr->nslower = pr->nsame = pr->nna = pr->nregress = pr->nchange = 0;
 		for (size_t k = 0; k < keep; k++) {
 			const struct row *r = &pr->rows[k];

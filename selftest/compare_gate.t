@@ -45,6 +45,11 @@ run ./compare.sh "$tmp/base16" "$tmp/one16"
 like "$out" '^ +4  processes +1000 +970 +-3\.00% .*  -  slower$' "its row: slower by its own interval, not changed by the gate"
 like "$out" 'Verdict: no regression: 0 of 16 points .*weighted Holm over 16 points and 2 curves' "the verdict names the procedure and the family"
 like "$out" 'Detectable .*: \+/-[0-9.]+%( to \+/-[0-9.]+%)? at a point, \+/-[0-9.]+%( to \+/-[0-9.]+%)? over a whole curve' "and what it could have detected"
+run ./compare.sh --point processes:4 "$tmp/base16" "$tmp/one16"
+is "$rc" 0 "--point: the point is judged by the gate of the whole comparison"
+like "$out" '^Verdict: no regression: 0 of 1 point .*weighted Holm over 16 points and 2 curves' "and says so"
+run ./compare.sh --gate point --point processes:4 "$tmp/base16" "$tmp/one16"
+is "$rc" 1 "--point with --gate point: the point alone fails"
 
 # 2. Every processes point 1.5% slower, its runs in alternating order (990 1000 1010, then 1010 1000
 # 990): each point alone is no difference (t = 15 / 8.16 = 1.84, p = 0.14), but the curve's runs
