@@ -45,6 +45,9 @@ static const char usage_text[] =
 	"  --threshold PCT      a significant change smaller than PCT % is not a\n"
 	"                       regression (default 0)\n"
 	"  --fail-on WHAT       regression (default), change or never: what exits 1\n"
+	"  --gate PROCEDURE     curves (default: each mode's curve and every point,\n"
+	"                       weighted Holm), holm, bh (points only) or point (each\n"
+	"                       point at the level: the gate before issue 24)\n"
 	"  --vs                 BASE... --vs NEW...: each side is pooled from several\n"
 	"                       sweeps (their runs are one side's independent values)\n"
 	"                       (gab, bencher: sweeps of several testcases, each\n"
@@ -52,7 +55,8 @@ static const char usage_text[] =
 	"  --force              compare different testcases, runs without common\n"
 	"                       points, failed or interrupted runs\n"
 	"\n"
-	"Exit: 0 no significant regression beyond the threshold, 1 at least one,\n"
+	"Exit: 0 no significant regression beyond the threshold, 1 the gate finds one\n"
+	"(its false alarms held at the level over the whole comparison),\n"
 	"2 usage or input error, 3 environment error.\n";
 
 /*
@@ -203,7 +207,7 @@ static int ministat_main(int nfiles, char **files, int column, const char *delim
 }
 
 enum {
-	OPT_FORMAT = 256, OPT_POINT, OPT_THRESHOLD, OPT_FAIL_ON, OPT_FORCE, OPT_HELP
+	OPT_FORMAT = 256, OPT_POINT, OPT_THRESHOLD, OPT_FAIL_ON, OPT_FORCE, OPT_HELP, OPT_GATE
 };
 
 /* What the command line asks for. */
@@ -229,6 +233,19 @@ static enum sb_cmp_format parse_format(const char *arg)
 	usage_error("--format '%s': expected text, markdown, csv, gab or bencher", arg);
 }
 
+static enum sb_gate parse_gate(const char *arg)
+{
+	if (strcmp(arg, "curves") == 0)
+		return SB_GATE_CURVES;
+	if (strcmp(arg, "holm") == 0)
+		return SB_GATE_HOLM;
+	if (strcmp(arg, "bh") == 0)
+		return SB_GATE_BH;
+	if (strcmp(arg, "point") == 0)
+		return SB_GATE_POINT;
+	usage_error("--gate '%s': expected curves, holm, bh or point", arg);
+}
+
 static enum sb_fail_on parse_fail_on(const char *arg)
 {
 	if (strcmp(arg, "regression") == 0)
@@ -250,6 +267,7 @@ static int parse_args(int argc, char **argv, struct cli *o)
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "gate", required_argument, NULL, OPT_GATE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -301,6 +319,10 @@ static int parse_args(int argc, char **argv, struct cli *o)
 		case OPT_FAIL_ON:
 			o->co.fail_on = parse_fail_on(optarg);
 			o->run_only = "--fail-on";
+			break;
+		case OPT_GATE:
+			o->co.gate = parse_gate(optarg);
+			o->run_only = "--gate";
 			break;
 		case OPT_FORCE:
 			o->co.force = 1;

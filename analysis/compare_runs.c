@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,9 @@
 
 enum verdict { V_NA, V_SAME, V_FASTER, V_SLOWER };
 
+/* The chance a change of the "detectable" size is caught: the usual 80%. */
+#define SB_GATE_POWER 0.8
+
 struct row {
 	const struct sb_point *b, *x;
 	const struct sb_values *bv, *xv;	/* what is compared: both per-run means, or both samples */
@@ -20,7 +24,26 @@ struct row {
 	double bprec, xprec;	/* each side's precision: its interval's half-width, % of its mean; NAN for samples */
 	struct sb_tdiff d;
 	enum verdict v;
-	int counts;		/* significant and at least the threshold */
+	int beyond;		/* significant (its own interval) and at least the threshold */
+	int gated;		/* the gate's procedure calls it changed (docs/COMPARE.md "The gate") */
+	int counts;		/* gated and at least the threshold: what exits 1 */
+	double detectable;	/* smallest change (%) detectable at the gate's level for it; NAN */
+};
+
+/*
+ * A mode's curve: the geometric mean of the change over its task counts.
+ * Each run index k gives one value a side, the mean over the points of
+ * log(run k's mean), so what one round (or sweep) shares across points is
+ * in the spread rather than mistaken for a change.
+ */
+struct curve_test {
+	const char *mode;
+	size_t npts, n0, n;	/* points in it; runs used a side (the fewest any point has) */
+	struct sb_ttest tt;	/* on the log values */
+	double change, lo, hi;	/* % change and its conf% interval */
+	double detectable;	/* % (100 x the log ratio) detectable at the gate's level; NAN */
+	enum verdict v;		/* its own interval's */
+	int gated, counts;
 };
 
 /* NEW against BASE: one row per point both have, and the tallies of the verdicts. */
@@ -30,6 +53,8 @@ struct pair {
 	size_t nrows;
 	size_t nfaster, nslower, nsame, nna, nregress, nchange;
 	int correlated;		/* some row compares per-second samples */
+	struct curve_test *curves;	/* one per mode with 2 or more points compared on runs */
+	size_t ncurves;
 	char machine[192];	/* the machine's meta keys that differ from base's ("host, cpu_model"), "" */
 };
 
@@ -40,6 +65,7 @@ struct ctx {
 	int nruns;
 	struct pair *pairs;	/* nruns - 1 */
 	int correlated;
+	size_t gate_points, gate_curves;	/* the gate's family */
 };
 
 
@@ -75,9 +101,9 @@ static const char *verdict_word(const struct row *r)
 {
 	switch (r->v) {
 	case V_FASTER:
-		return r->counts ? "faster" : "faster, under threshold";
+		return r->beyond ? "faster" : "faster, under threshold";
 	case V_SLOWER:
-		return r->counts ? "slower" : "slower, under threshold";
+		return r->beyond ? "slower" : "slower, under threshold";
 	case V_SAME:
 		return "no difference proven";
 	default:
@@ -164,17 +190,200 @@ static void compare_pair(struct pair *pr, const struct sb_cmp_opts *o)
 			continue;
 		}
 		r->v = r->d.diff > 0 ? V_FASTER : V_SLOWER;
-		r->counts = fabs(r->d.rel_pct) >= o->threshold;
+		r->beyond = fabs(r->d.rel_pct) >= o->threshold;
 		if (r->v == V_FASTER)
 			pr->nfaster++;
 		else
 			pr->nslower++;
-		if (r->counts) {
-			pr->nchange++;
-			if (r->v == V_SLOWER)
-				pr->nregress++;
+	}
+}
+
+/*
+ * The curve of each mode with 2 or more points compared on run means: the
+ * first n0 (n) run means of every point a side, n0 (n) the fewest any point
+ * has. Returns 0, or 3 when memory runs out.
+ */
+static int compare_curves(struct pair *pr, const struct sb_cmp_opts *o)
+{
+	pr->curves = calloc(pr->nrows + 1, sizeof(*pr->curves));
+	if (pr->curves == NULL)
+		return 3;
+	for (size_t i = 0; i < pr->nrows;) {
+		const char *mode = pr->rows[i].b->mode;
+		size_t end = i, npts = 0, n0 = SIZE_MAX, n = SIZE_MAX;
+		int ok = 1;
+
+		while (end < pr->nrows && strcmp(pr->rows[end].b->mode, mode) == 0)
+			end++;
+		for (size_t k = i; k < end; k++) {
+			const struct row *r = &pr->rows[k];
+
+			if (r->v == V_NA || !r->means)
+				continue;
+			npts++;
+			n0 = r->bv->n < n0 ? r->bv->n : n0;
+			n = r->xv->n < n ? r->xv->n : n;
+			for (size_t j = 0; j < r->bv->n; j++)
+				ok &= r->bv->v[j] > 0;
+			for (size_t j = 0; j < r->xv->n; j++)
+				ok &= r->xv->v[j] > 0;
+		}
+		if (ok && npts >= 2 && n0 >= 2 && n >= 2) {
+			struct curve_test *ct = &pr->curves[pr->ncurves];
+			double *g = calloc(n0 + n, sizeof(*g)), var0, var, q;
+			struct sb_stats s0, s1;
+
+			if (g == NULL)
+				return 3;
+			for (size_t k = i; k < end; k++) {
+				const struct row *r = &pr->rows[k];
+
+				if (r->v == V_NA || !r->means)
+					continue;
+				for (size_t j = 0; j < n0; j++)
+					g[j] += log(r->bv->v[j]) / (double)npts;
+				for (size_t j = 0; j < n; j++)
+					g[n0 + j] += log(r->xv->v[j]) / (double)npts;
+			}
+			if (sb_stats_compute_var(g, n0, &s0, &var0, NULL) != 0 ||
+			    sb_stats_compute_var(g + n0, n, &s1, &var, NULL) != 0) {
+				free(g);
+				return 3;
+			}
+			free(g);
+			sb_ttest2(n0, s0.mean, var0, n, s1.mean, var, &ct->tt);
+			ct->mode = mode;
+			ct->npts = npts;
+			ct->n0 = n0;
+			ct->n = n;
+			q = sb_student_quantile(1 - (1 - o->conf / 100) / 2, ct->tt.df);
+			ct->change = 100 * expm1(ct->tt.diff);
+			ct->lo = 100 * expm1(ct->tt.diff - q * ct->tt.se);
+			ct->hi = 100 * expm1(ct->tt.diff + q * ct->tt.se);
+			ct->v = ct->lo > 0 ? V_FASTER : ct->hi < 0 ? V_SLOWER : V_SAME;
+			pr->ncurves++;
+		}
+		i = end;
+	}
+	return 0;
+}
+
+/* The level the gate tests one of its family's points (curves) at when nothing has changed. */
+static double gate_level(const struct ctx *c, int curve)
+{
+	double alpha = 1 - c->o->conf / 100;
+
+	if (c->o->gate == SB_GATE_POINT)
+		return alpha;
+	if (c->o->gate != SB_GATE_CURVES || c->gate_curves == 0)
+		return alpha / (double)(c->gate_points ? c->gate_points : 1);
+	/* half the level to the curves, half to the points */
+	return alpha / 2 / (double)(curve ? c->gate_curves : c->gate_points ? c->gate_points : 1);
+}
+
+/*
+ * sb_detectable's factor (the standard errors a detectable change is) for
+ * df and level: the points of a comparison share a few, and each takes two
+ * quantiles found by bisection, so the last ones are kept.
+ */
+static double detectable_factor(double df, double level)
+{
+	static double kdf[4], klevel[4], kf[4];
+	static int next;
+
+	for (int i = 0; i < 4; i++)
+		if (kdf[i] == df && klevel[i] == level)
+			return kf[i];
+	kdf[next] = df;
+	klevel[next] = level;
+	kf[next] = sb_detectable(1.0, df, level, SB_GATE_POWER);
+	next = (next + 1) % 4;
+	return kf[(next + 3) % 4];
+}
+
+/*
+ * The gate over the whole comparison: every point of every pair (and, with
+ * SB_GATE_CURVES, every curve) is one hypothesis of one family, tested by
+ * the chosen procedure at 1 - conf/100; then each pair's tallies. A point the
+ * procedure rejects counts only when its own interval excludes 0 too (they
+ * agree but for the t table's 3 decimals) and by the threshold or more.
+ * Returns 0, or 3 when memory runs out.
+ */
+static int gate(struct ctx *c)
+{
+	const struct sb_cmp_opts *o = c->o;
+	double alpha = 1 - o->conf / 100, *p, *w;
+	size_t m = 0, k = 0;
+	int *rej, rc = 0;
+
+	c->gate_points = c->gate_curves = 0;
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		m += pr->nrows + pr->ncurves;
+		for (size_t j = 0; j < pr->nrows; j++)
+			c->gate_points += pr->rows[j].v != V_NA;
+		if (o->gate == SB_GATE_CURVES)
+			c->gate_curves += pr->ncurves;
+	}
+	p = calloc(m + 1, sizeof(*p));
+	w = calloc(m + 1, sizeof(*w));
+	rej = calloc(m + 1, sizeof(*rej));
+	if (p == NULL || w == NULL || rej == NULL) {
+		rc = 3;
+		goto out;
+	}
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		for (size_t j = 0; j < pr->nrows; j++, k++) {
+			p[k] = pr->rows[j].v == V_NA ? NAN : pr->rows[j].d.p;
+			w[k] = gate_level(c, 0);
+			rej[k] = pr->rows[j].v != V_NA && pr->rows[j].d.rel_significant;
+		}
+		for (size_t j = 0; j < pr->ncurves; j++, k++) {
+			p[k] = o->gate == SB_GATE_CURVES ? pr->curves[j].tt.p : NAN;
+			w[k] = gate_level(c, 1);
+			rej[k] = 0;
 		}
 	}
+	if (o->gate == SB_GATE_CURVES || o->gate == SB_GATE_HOLM)
+		rc = sb_holm(p, w, m, alpha, rej, NULL) < 0 ? 3 : 0;
+	else if (o->gate == SB_GATE_BH)
+		rc = sb_bh(p, m, alpha, rej, NULL) < 0 ? 3 : 0;
+	if (rc != 0)
+		goto out;
+	k = 0;
+	for (int i = 0; i < c->nruns - 1; i++) {
+		struct pair *pr = &c->pairs[i];
+
+		pr->nregress = pr->nchange = 0;
+		for (size_t j = 0; j < pr->nrows; j++, k++) {
+			struct row *r = &pr->rows[j];
+
+			r->gated = rej[k] && r->v != V_NA && r->d.rel_significant;
+			r->counts = r->gated && r->beyond;
+			r->detectable = r->v == V_NA ? NAN :
+					r->d.null_se_pct * detectable_factor((double)r->d.df, gate_level(c, 0));
+			pr->nchange += r->counts;
+			pr->nregress += r->counts && r->v == V_SLOWER;
+		}
+		for (size_t j = 0; j < pr->ncurves; j++, k++) {
+			struct curve_test *ct = &pr->curves[j];
+
+			ct->gated = rej[k] && ct->v != V_SAME;
+			ct->counts = ct->gated && fabs(ct->change) >= o->threshold;
+			ct->detectable = o->gate != SB_GATE_CURVES ? NAN :
+					 100 * ct->tt.se * detectable_factor(ct->tt.df, gate_level(c, 1));
+			pr->nchange += ct->counts;
+			pr->nregress += ct->counts && ct->v == V_SLOWER;
+		}
+	}
+out:
+	free(p);
+	free(w);
+	free(rej);
+	return rc;
 }
 
 static int failing(const struct ctx *c)
@@ -321,6 +530,73 @@ static const char *values_kind(const struct pair *pr)
 	       "else (--force) the per-second samples";
 }
 
+/* "+/-1.86%", "-" without one. */
+static const char *fmt_detectable(char *buf, size_t len, double d, const char *pm)
+{
+	if (isnan(d))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%s%.2f%%", pm, d);
+	return buf;
+}
+
+static const char *gate_word(int gated)
+{
+	return gated ? "changed" : "-";
+}
+
+static const char *curve_verdict(const struct ctx *c, const struct curve_test *ct)
+{
+	int beyond = fabs(ct->change) >= c->o->threshold;
+
+	switch (ct->v) {
+	case V_FASTER:
+		return beyond ? "faster" : "faster, under threshold";
+	case V_SLOWER:
+		return beyond ? "slower" : "slower, under threshold";
+	default:
+		return "no difference proven";
+	}
+}
+
+/*
+ * Each mode's curve: the geometric mean of the change over its task counts
+ * (docs/COMPARE.md "The gate"), text or markdown, after a pair's table.
+ */
+static void print_curves_test(const struct ctx *c, const struct pair *pr, int md)
+{
+	char dt[32], iv[64], rn[48];
+
+	if (pr->ncurves == 0)
+		return;
+	if (md)
+		fprintf(c->out, "**Curves** (the geometric mean of the change over a mode's task counts; "
+			"run k of every point gives one value a side)\n\n"
+			"| mode | points | runs | change | %g%% interval | detectable | gate | verdict |\n"
+			"|---|---:|---:|---:|---:|---:|---|---|\n", c->o->conf);
+	else
+		fprintf(c->out, "Curves (the geometric mean of the change over a mode's task counts; "
+			"run k of every point gives one value a side):\n"
+			"  %-9s  %6s  %7s  %9s  %22s  %10s  %7s  %s\n", "mode", "points", "runs", "change",
+			c->o->conf == 95 ? "95% interval" : "interval", "detectable", "gate", "verdict");
+	for (size_t k = 0; k < pr->ncurves; k++) {
+		const struct curve_test *ct = &pr->curves[k];
+
+		snprintf(rn, sizeof(rn), "%zu/%zu", ct->n0, ct->n);
+		snprintf(iv, sizeof(iv), "%+.2f%% to %+.2f%%", ct->lo, ct->hi);
+		fmt_detectable(dt, sizeof(dt), ct->detectable, md ? "±" : "+/-");
+		if (md)
+			fprintf(c->out, "| %s | %zu | %s | %+.2f%% | %s | %s | %s | %s%s%s |\n", ct->mode,
+				ct->npts, rn, ct->change, iv, dt, gate_word(ct->gated),
+				ct->counts && ct->v == V_SLOWER ? "**" : "", curve_verdict(c, ct),
+				ct->counts && ct->v == V_SLOWER ? "**" : "");
+		else
+			fprintf(c->out, "  %-9s  %6zu  %7s  %+8.2f%%  %22s  %10s  %7s  %s\n", ct->mode,
+				ct->npts, rn, ct->change, iv, dt, gate_word(ct->gated), curve_verdict(c, ct));
+	}
+	fputs(md ? "\n" : "", c->out);
+}
+
 static void print_table_text(const struct ctx *c, const struct pair *pr)
 {
 	char b1[48], b2[48];
@@ -333,11 +609,12 @@ static void print_table_text(const struct ctx *c, const struct pair *pr)
 	if (pr->nrows == 0)
 		fputs("  no point in common\n", c->out);
 	else
-		fprintf(c->out, "%6s  %-*s  %13s  %13s  %9s  %8s  %7s  %15s  %s\n", "tasks", mw, "mode",
-		"base ops/s", "new ops/s", "change", "+/-", "runs", "precision", "verdict");
+		fprintf(c->out, "%6s  %-*s  %13s  %13s  %9s  %8s  %7s  %15s  %10s  %7s  %s\n", "tasks",
+			mw, "mode", "base ops/s", "new ops/s", "change", "+/-", "runs", "precision",
+			"detectable", "gate", "verdict");
 	for (size_t i = 0; i < pr->nrows; i++) {
 		const struct row *r = &pr->rows[i];
-		char rn[48], pc[64];
+		char rn[48], pc[64], dt[32];
 
 		snprintf(rn, sizeof(rn), "%zu/%zu", r->b->nruns, r->x->nruns);
 		fmt_prec(pc, sizeof(pc), r);
@@ -345,13 +622,18 @@ static void print_table_text(const struct ctx *c, const struct pair *pr)
 			fmt_rate(b1, sizeof(b1), r->bv->st.mean),
 			fmt_rate(b2, sizeof(b2), r->xv->st.mean));
 		if (r->v == V_NA)
-			fprintf(c->out, "%9s  %8s  %7s  %15s  %s\n", "-", "-", rn, pc, verdict_word(r));
+			fprintf(c->out, "%9s  %8s  %7s  %15s  %10s  %7s  %s\n", "-", "-", rn, pc, "-", "-",
+				verdict_word(r));
 		else
-			fprintf(c->out, "%+8.2f%%  %7.2f%%  %7s  %15s  %s\n", r->d.rel_pct,
-				r->d.rel_halfwidth_pct, rn, pc, verdict_word(r));
+			fprintf(c->out, "%+8.2f%%  %7.2f%%  %7s  %15s  %10s  %7s  %s\n", r->d.rel_pct,
+				r->d.rel_halfwidth_pct, rn, pc, fmt_detectable(dt, sizeof(dt), r->detectable, "+/-"),
+				gate_word(r->gated), verdict_word(r));
 	}
 	print_only(c, pr->base, pr->x, "  ", "\n");
 	print_only(c, pr->x, pr->base, "  ", "\n");
+	if (pr->ncurves)
+		fputs("\n", c->out);
+	print_curves_test(c, pr, 0);
 }
 
 static void print_table_md(const struct ctx *c, const struct pair *pr)
@@ -366,12 +648,12 @@ static void print_table_md(const struct ctx *c, const struct pair *pr)
 	if (pr->nrows == 0)
 		fputs("No point in common.\n", c->out);
 	else
-		fputs("| tasks | mode | base ops/s | new ops/s | change | ± | runs | precision | verdict |\n"
-		      "|---:|---|---:|---:|---:|---:|---:|---:|---|\n", c->out);
+		fputs("| tasks | mode | base ops/s | new ops/s | change | ± | runs | precision | detectable | gate | verdict |\n"
+		      "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n", c->out);
 	for (size_t i = 0; i < pr->nrows; i++) {
 		const struct row *r = &pr->rows[i];
 		int strong = r->counts && r->v == V_SLOWER;
-		char pc[64];
+		char pc[64], dt[32];
 
 		fprintf(c->out, "| %ld | %s | %s | %s | ", r->b->tasks, r->b->mode,
 			fmt_rate(b1, sizeof(b1), r->bv->st.mean),
@@ -380,12 +662,15 @@ static void print_table_md(const struct ctx *c, const struct pair *pr)
 			fprintf(c->out, "- | - | ");
 		else
 			fprintf(c->out, "%+.2f%% | %.2f%% | ", r->d.rel_pct, r->d.rel_halfwidth_pct);
-		fprintf(c->out, "%zu/%zu | %s | %s%s%s |\n", r->b->nruns, r->x->nruns,
-			fmt_prec(pc, sizeof(pc), r), strong ? "**" : "", verdict_word(r), strong ? "**" : "");
+		fprintf(c->out, "%zu/%zu | %s | %s | %s | %s%s%s |\n", r->b->nruns, r->x->nruns,
+			fmt_prec(pc, sizeof(pc), r), fmt_detectable(dt, sizeof(dt), r->detectable, "±"),
+			r->v == V_NA ? "-" : gate_word(r->gated), strong ? "**" : "", verdict_word(r),
+			strong ? "**" : "");
 	}
 	fputs("\n", c->out);
 	print_only(c, pr->base, pr->x, "", "\n\n");
 	print_only(c, pr->x, pr->base, "", "\n\n");
+	print_curves_test(c, pr, 1);
 }
 
 struct curve {
@@ -534,18 +819,90 @@ static const char drift_note[] =
 	"the other can differ by more); for a gate, alternate several sweeps of each side and "
 	"pool them with --vs (docs/COMPARE.md)";
 
-/* The verdict sentence, e.g. "REGRESSION: 1 of 8 points ..." (without markup). */
-static void print_verdict(const struct ctx *c, int md)
+/* The procedure as the verdict names it, e.g. "weighted Holm over 6 points and 2 curves". */
+static void print_procedure(const struct ctx *c)
 {
 	const struct sb_cmp_opts *o = c->o;
-	size_t reg = 0, chg = 0, faster = 0, slower = 0, same = 0, na = 0, total = 0, listed = 0;
-	int bad = failing(c);
+	size_t np = c->gate_points, nc = c->gate_curves;
+
+	switch (o->gate) {
+	case SB_GATE_POINT:
+		fprintf(c->out, "%g%% confidence at each point alone, no control over the whole "
+			"comparison (--gate point)", o->conf);
+		return;
+	case SB_GATE_BH:
+		fprintf(c->out, "false discovery rate %g%% over the whole comparison: "
+			"Benjamini-Hochberg over %zu point%s", 100 - o->conf, np, np == 1 ? "" : "s");
+		return;
+	default:
+		fprintf(c->out, "%g%% confidence for the whole comparison: %s over %zu point%s",
+			o->conf, nc ? "weighted Holm" : "Holm", np, np == 1 ? "" : "s");
+		if (nc)
+			fprintf(c->out, " and %zu curve%s", nc, nc == 1 ? "" : "s");
+	}
+}
+
+/* "+/-1.20%" or "+/-1.20%..4.10%": the smallest and largest detectable change of points (curves). */
+static void print_detectable(const struct ctx *c, int md)
+{
+	double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+	const char *pm = md ? "±" : "+/-";
 
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];
 
-		reg += pr->nregress;
-		chg += pr->nchange;
+		for (size_t k = 0; k < pr->nrows; k++) {
+			double d = pr->rows[k].detectable;
+
+			if (!isnan(d)) {
+				lo[0] = fmin(lo[0], d);
+				hi[0] = fmax(hi[0], d);
+			}
+		}
+		for (size_t k = 0; k < pr->ncurves; k++) {
+			double d = pr->curves[k].detectable;
+
+			if (!isnan(d)) {
+				lo[1] = fmin(lo[1], d);
+				hi[1] = fmax(hi[1], d);
+			}
+		}
+	}
+	if (isinf(lo[0]))
+		return;
+	fprintf(c->out, "%sDetectable (found 80%% of the time at the gate's level; smaller changes may "
+		"pass unseen): %s%.2f%%", md ? "" : "  ", pm, lo[0]);
+	if (hi[0] - lo[0] >= 0.005)	/* as printed */
+		fprintf(c->out, " to %s%.2f%%", pm, hi[0]);
+	fputs(" at a point", c->out);
+	if (!isinf(lo[1])) {
+		fprintf(c->out, ", %s%.2f%%", pm, lo[1]);
+		if (hi[1] - lo[1] >= 0.005)
+			fprintf(c->out, " to %s%.2f%%", pm, hi[1]);
+		fputs(" over a whole curve (geometric mean)", c->out);
+	}
+	fputs(md ? ".\n\n" : ".\n", c->out);
+}
+
+/* The verdict sentence, e.g. "REGRESSION: 1 of 8 points ..." (without markup). */
+static void print_verdict(const struct ctx *c, int md)
+{
+	const struct sb_cmp_opts *o = c->o;
+	size_t reg = 0, chg = 0, creg = 0, cchg = 0, faster = 0, slower = 0, same = 0, na = 0;
+	size_t total = 0, listed = 0;
+	int bad = failing(c), change = o->fail_on == SB_FAIL_CHANGE;
+
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		for (size_t k = 0; k < pr->nrows; k++) {
+			reg += pr->rows[k].counts && pr->rows[k].v == V_SLOWER;
+			chg += pr->rows[k].counts;
+		}
+		for (size_t k = 0; k < pr->ncurves; k++) {
+			creg += pr->curves[k].counts && pr->curves[k].v == V_SLOWER;
+			cchg += pr->curves[k].counts;
+		}
 		faster += pr->nfaster;
 		slower += pr->nslower;
 		same += pr->nsame;
@@ -554,31 +911,52 @@ static void print_verdict(const struct ctx *c, int md)
 	}
 	if (md)
 		fprintf(c->out, "### %s: compare %s\n\n",
-			bad ? (o->fail_on == SB_FAIL_CHANGE ? "CHANGE" : "REGRESSION") : "PASS",
-			c->runs[0].test);
+			bad ? (change ? "CHANGE" : "REGRESSION") : "PASS", c->runs[0].test);
 	else
 		fprintf(c->out, "Verdict: %s: ",
-			bad ? (o->fail_on == SB_FAIL_CHANGE ? "CHANGE" : "REGRESSION") :
-			reg ? "regression, not failing (--fail-on never)" : "no regression");
+			bad ? (change ? "CHANGE" : "REGRESSION") :
+			reg + creg ? "regression, not failing (--fail-on never)" : "no regression");
 	if (md)
-		fprintf(c->out, "%s: ", bad ? (o->fail_on == SB_FAIL_CHANGE ? "**Change**" :
-					       "**Regression**") : "No regression");
+		fprintf(c->out, "%s: ", bad ? (change ? "**Change**" : "**Regression**") : "No regression");
 	fprintf(c->out, "%zu of %zu point%s significantly slower by %g%% or more", reg, total,
 		total == 1 ? "" : "s", o->threshold);
-	if (o->fail_on == SB_FAIL_CHANGE)
+	if (change)
 		fprintf(c->out, ", %zu faster by %g%% or more", chg - reg, o->threshold);
-	fprintf(c->out, " (%g%% confidence; %zu faster, %zu slower, %zu no difference proven",
+	if (c->gate_curves && c->o->point == NULL) {
+		fprintf(c->out, "; %zu of %zu curve%s slower", creg, c->gate_curves,
+			c->gate_curves == 1 ? "" : "s");
+		if (change)
+			fprintf(c->out, ", %zu faster", cchg - creg);
+	}
+	fputs(" (", c->out);
+	print_procedure(c);
+	fprintf(c->out, "; each point's own %g%% interval: %zu faster, %zu slower, %zu no difference proven",
 		o->conf, faster, slower, same);
 	if (na)
 		fprintf(c->out, ", %zu not comparable", na);
 	fputs(")", c->out);
-	for (int i = 0; i < c->nruns - 1 && (reg || (o->fail_on == SB_FAIL_CHANGE && chg)); i++) {
+	/* what fails: the curves first, then the points */
+	for (int i = 0; i < c->nruns - 1 && (reg + creg || (change && chg + cchg)); i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		for (size_t k = 0; k < pr->ncurves; k++) {
+			const struct curve_test *ct = &pr->curves[k];
+
+			if (!ct->counts || (ct->v != V_SLOWER && !change))
+				continue;
+			if (listed++ >= 8)
+				continue;
+			fprintf(c->out, "%s %s %s curve %+.2f%% (%+.2f%% to %+.2f%%)",
+				listed == 1 ? ":" : ",", pr->x->name, ct->mode, ct->change, ct->lo, ct->hi);
+		}
+	}
+	for (int i = 0; i < c->nruns - 1 && (reg + creg || (change && chg + cchg)); i++) {
 		const struct pair *pr = &c->pairs[i];
 
 		for (size_t k = 0; k < pr->nrows; k++) {
 			const struct row *r = &pr->rows[k];
 
-			if (!r->counts || (r->v != V_SLOWER && o->fail_on != SB_FAIL_CHANGE))
+			if (!r->counts || (r->v != V_SLOWER && !change))
 				continue;
 			if (listed++ >= 8)
 				continue;
@@ -591,6 +969,7 @@ static void print_verdict(const struct ctx *c, int md)
 	if (listed > 8)
 		fprintf(c->out, " and %zu more", listed - 8);
 	fputs(md ? ".\n\n" : ".\n", c->out);
+	print_detectable(c, md);
 }
 
 static void report_text(const struct ctx *c)
@@ -627,11 +1006,33 @@ static void report_md(const struct ctx *c)
 		fprintf(c->out, "\n> **Note:** %s.\n", drift_note);
 }
 
+/*
+ * The gate's columns of a point (issue 24): its p-value, whether the gate
+ * calls it changed, the smallest detectable change, and its mode's curve.
+ */
+static void csv_gate(FILE *out, const struct pair *pr, const struct row *r)
+{
+	const struct curve_test *ct = NULL;
+
+	for (size_t k = 0; k < pr->ncurves; k++)
+		if (strcmp(pr->curves[k].mode, r->b->mode) == 0)
+			ct = &pr->curves[k];
+	if (r->v == V_NA)
+		fputs(",,0,", out);
+	else
+		fprintf(out, ",%.6g,%d,%.6f", r->d.p, r->gated, r->detectable);
+	if (ct != NULL)
+		fprintf(out, ",%.6f,%d", ct->change, ct->gated);
+	else
+		fputs(",,", out);
+}
+
 static void report_csv(const struct ctx *c)
 {
 	fputs("test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,"
 	      "values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression,"
-	      "base_runs,new_runs,base_precision_pct,new_precision_pct,machine\n", c->out);
+	      "base_runs,new_runs,base_precision_pct,new_precision_pct,machine,"
+	      "p_value,gate,detectable_pct,curve_change_pct,curve_gate\n", c->out);
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];
 
@@ -661,6 +1062,7 @@ static void report_csv(const struct ctx *c)
 			/* "same", or the differing keys (only with --force) */
 			putc(',', c->out);
 			csv_cell(c->out, pr->machine[0] ? pr->machine : "same");
+			csv_gate(c->out, pr, r);
 			putc('\n', c->out);
 		}
 	}
@@ -714,6 +1116,8 @@ static void report_json(const struct ctx *c)
 					fputs(", \"upper_value\": ", c->out);
 					sb_json_num(c->out, ratio + hw);
 				}
+				fputs("}, \"detectable_pct\": {\"value\": ", c->out);
+				sb_json_num(c->out, r->detectable);
 				fputs("}}", c->out);
 				continue;
 			}
@@ -732,6 +1136,8 @@ static void report_json(const struct ctx *c)
 				 r->means ? "range: 95% confidence interval of the ratio across runs"
 					  : "per-second samples compared (correlated): no interval",
 				 pr->machine[0] ? "; machine differs: " : "", pr->machine);
+			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), "; gate: %s; detectable ± %.3g%%",
+				 r->gated ? "changed" : "no change", r->detectable);
 			fputs(", \"extra\": ", c->out);
 			sb_json_str(c->out, extra);
 			fputc('}', c->out);
@@ -798,6 +1204,7 @@ static void keep_point_rows(struct ctx *c, const struct sb_point *base)
 			if (pr->rows[k].b == base)
 				pr->rows[keep++] = pr->rows[k];
 		pr->nrows = keep;
+		pr->ncurves = 0;	/* the point's verdict only (the gate was the whole comparison's) */
 		pr->nfaster = pr->nslower = pr->nsame = pr->nna = pr->nregress = pr->nchange = 0;
 		for (size_t k = 0; k < keep; k++) {
 			const struct row *r = &pr->rows[k];
@@ -1092,8 +1499,16 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 			goto out;
 		}
 		compare_pair(pr, o);
+		if (compare_curves(pr, o) != 0) {
+			rc = sb_fail(err, errlen, 3, "out of memory");
+			goto out;
+		}
 		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
 		c.correlated |= pr->correlated;
+	}
+	if (gate(&c) != 0) {
+		rc = sb_fail(err, errlen, 3, "out of memory");
+		goto out;
 	}
 	rc = check_runs(&c, err, errlen);
 	if (rc != 0)
@@ -1113,8 +1528,10 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 	}
 	rc = failing(&c);
 out:
-	for (int i = 0; i < n - 1 && c.pairs != NULL; i++)
+	for (int i = 0; i < n - 1 && c.pairs != NULL; i++) {
 		free(c.pairs[i].rows);
+		free(c.pairs[i].curves);
+	}
 	for (int i = 0; i < c.nruns; i++)
 		sb_run_free(&c.runs[i]);
 	free(c.runs);

@@ -10,6 +10,13 @@
 /* GAB and BENCHER: the change of every point as dashboard JSON (export.h's formats). */
 enum sb_cmp_format { SB_CMP_TEXT, SB_CMP_MARKDOWN, SB_CMP_CSV, SB_CMP_GAB, SB_CMP_BENCHER };
 enum sb_fail_on { SB_FAIL_REGRESSION, SB_FAIL_CHANGE, SB_FAIL_NEVER };
+/*
+ * The procedure that holds the whole comparison's false alarms at the level
+ * (docs/COMPARE.md "The gate"): CURVES tests each mode's curve (the geometric
+ * mean change) and every point, weighted Holm; HOLM and BH the points only;
+ * POINT every point at the level alone (the gate before issue 24).
+ */
+enum sb_gate { SB_GATE_CURVES, SB_GATE_HOLM, SB_GATE_BH, SB_GATE_POINT };
 
 struct sb_cmp_opts {
 	enum sb_cmp_format format;
@@ -18,6 +25,7 @@ struct sb_cmp_opts {
 	double threshold;	/* a significant change below this many percent does not count */
 	const char *point;	/* "MODE:TASKS": the ministat block of one point */
 	int force;		/* compare what would otherwise be refused */
+	enum sb_gate gate;	/* the multiple-comparison procedure */
 	int pool;		/* > 0: dirs[0..pool-1] are base's sweeps, the rest new's; each side pooled */
 	struct sb_mopts mopts;	/* plot options for --point */
 };

@@ -71,6 +71,17 @@ struct sb_tdiff {
 	 * uses this one, so that "faster +7.15% +/- 7.27%" cannot be printed.
 	 */
 	int rel_significant;
+	/*
+	 * rel_se_pct = rel_halfwidth_pct / t, the relative change's standard
+	 * error; p the two-sided p-value of the difference of the means
+	 * (diff / (halfwidth / t) is Student's t with df degrees of freedom when
+	 * the means are equal; the relative interval excludes 0 about when p is
+	 * below the level, not exactly). null_se_pct is the relative change's
+	 * standard error from each side's relative spread, sqrt(var0 / (n0
+	 * mean0^2) + var / (n mean^2)) in %: what the smallest detectable
+	 * change is made of (it does not grow with the change itself).
+	 */
+	double rel_se_pct, p, null_se_pct;
 };
 
 /*
@@ -79,5 +90,62 @@ struct sb_tdiff {
  */
 int sb_tdiff(size_t n0, double mean0, double var0, size_t n, double mean,
 	     double var, double conf, struct sb_tdiff *out);
+
+/*
+ * I_x(a, b), the regularized incomplete beta function (a, b > 0, 0 <= x <=
+ * 1), by its continued fraction; NAN outside the domain.
+ */
+double sb_betai(double a, double b, double x);
+
+/* P(T <= t) for Student's t with df > 0 degrees of freedom (df need not be whole). */
+double sb_student_cdf(double t, double df);
+
+/* Two-sided p-value of t: P(|T| >= |t|). */
+double sb_student_p2(double t, double df);
+
+/* The q-quantile of Student's t (0 < q < 1), to about 1e-10; NAN outside. */
+double sb_student_quantile(double q, double df);
+
+/*
+ * The smallest true change a two-sided test at level alpha detects with
+ * probability `power`, in the units of se: (t(1 - alpha/2) + t(power)) * se
+ * at df degrees of freedom. NAN when df <= 0 or alpha is not in (0, 1).
+ */
+double sb_detectable(double se, double df, double alpha, double power);
+
+/* Two-sample Student's t on (n0, mean0, var0) and (n, mean, var): pooled variance. */
+struct sb_ttest {
+	double diff;		/* mean - mean0 */
+	double se;		/* pooled_s * sqrt(1/n + 1/n0) */
+	double df;		/* n + n0 - 2 */
+	double t, p;		/* diff / se and its two-sided p-value (1 when se is 0 and diff 0) */
+};
+
+/* Returns -1 when n or n0 is 0 or n + n0 < 3. */
+int sb_ttest2(size_t n0, double mean0, double var0, size_t n, double mean, double var,
+	      struct sb_ttest *out);
+
+/*
+ * Multiple comparisons: which of n hypotheses with p-values p[] to reject
+ * so that the family's error stays at alpha. reject[i] is set to 1 or 0,
+ * adj[i] (when not NULL) to the adjusted p-value (reject[i] iff adj[i] <=
+ * alpha); returns how many are rejected. A NAN p-value is never rejected
+ * and does not count in the family.
+ *
+ * sb_holm: Holm's step-down, weighted: the hypotheses are taken in order of
+ * p[i] / w[i]; the next one is rejected when p[i] <= alpha * w[i] / (the sum
+ * of the weights not yet rejected), and the first that is not stops the
+ * procedure. Controls the family-wise error rate (the chance of any false
+ * rejection) under any dependence. w == NULL: equal weights, Holm's own.
+ *
+ * sb_bh: Benjamini-Hochberg's step-up: with m p-values sorted, the largest
+ * k with p(k) <= k * alpha / m and every p at or below p(k) are rejected.
+ * Controls the false discovery rate (for independent or positively
+ * dependent tests); under the complete null its family-wise rate is alpha.
+ *
+ * Both return -1 (errno ENOMEM) when memory runs out.
+ */
+int sb_holm(const double *p, const double *w, size_t n, double alpha, int *reject, double *adj);
+int sb_bh(const double *p, size_t n, double alpha, int *reject, double *adj);
 
 #endif

@@ -41,13 +41,16 @@ exits 1 "planted 10% regression fails the comparison"
 # re = 2.776 * sqrt((2*100 + 2*100 * 1800^2/2000^2) * 6 / (3*3*4)) = 2.776 * 7.76745 = 21.5624,
 # 100 * re / 2000 = 1.08 %. Significant: |d| = 200 > e = 2.776 * 10 * sqrt(2/3) = 22.67.
 # Runs 3/3; each side's precision: t(2) = 4.303, 4.303 * 10 / sqrt(3) = 24.843,
-# 100 * 24.843 / 2000 = 1.24 %, / 1800 = 1.38 %.
-has '^ +2  processes +2000 +1800 +-10\.00% +1\.08% +3/3 +1\.24%/1\.38%  slower$'
-ok $? "regressed point: change, +/-, runs and precision of each side, verdict"
+# 100 * 24.843 / 2000 = 1.24 %, / 1800 = 1.38 %. Detectable: the gate tests each of the 6 points
+# at 0.05 / 2 / 6 (half the level to the 2 curves): (t(1 - 0.05 / 24, 4) + t(0.8, 4)) * 100 *
+# sqrt(10^2 / (3 * 2000^2) + 10^2 / (3 * 1800^2)) = (5.888 + 0.941) * 0.4315 % = 2.95 %;
+# p = 1.6e-5 (t = 200 / 8.165 = 24.5, df 4), so the gate calls it changed.
+has '^ +2  processes +2000 +1800 +-10\.00% +1\.08% +3/3 +1\.24%/1\.38% +\+/-2\.95% +changed  slower$'
+ok $? "regressed point: change, +/-, runs, precision of each side, detectable, gate, verdict"
 # Equal means: 0 %; re = 2.776 * sqrt((200 + 200) / 6) = 22.6659, 100 * re / 1000 = 2.27 %.
-has '^ +1  processes +1000 +1000 +\+0\.00% +2\.27% +3/3 +2\.48%/2\.48%  no difference proven$'
+has '^ +1  processes +1000 +1000 +\+0\.00% +2\.27% +3/3 +2\.48%/2\.48% +\+/-5\.57% +-  no difference proven$'
 ok $? "unchanged point: no difference proven"
-[ "$(grep -c 'no difference proven$' "$tmp/out")" -eq 5 ]
+[ "$(grep -Ec '^ +[0-9]+  .*no difference proven$' "$tmp/out")" -eq 5 ]
 ok $? "the five other points show no difference"
 has '^  base  base: kernel Linux 6\.1\.0-base #1 SMP x86_64, host box1$' &&
 	has '^  new   new: kernel Linux 6\.1\.0-new #1 SMP x86_64, host box1$'
@@ -90,7 +93,7 @@ exits 1 "markdown fails the same way"
 [ "$(head -n 1 "$tmp/out")" = "### REGRESSION: compare unix1" ] &&
 	sed -n 3p "$tmp/out" | grep -q '^\*\*Regression\*\*: 1 of 6 points'
 ok $? "markdown: the verdict comes first"
-has '^\| 2 \| processes \| 2000 \| 1800 \| -10\.00% \| 1\.08% \| 3/3 \| 1\.24%/1\.38% \| \*\*slower\*\* \|$' &&
+has '^\| 2 \| processes \| 2000 \| 1800 \| -10\.00% \| 1\.08% \| 3/3 \| 1\.24%/1\.38% \| ±2\.95% \| changed \| \*\*slower\*\* \|$' &&
 	has '^\| base \| base \| Linux 6\.1\.0-base #1 SMP x86_64 \| box1 \|'
 ok $? "markdown: run table and point table"
 has '^\| base \| threads \| 1900 \| 2 \| 4 \| 1800 \| 0\.450 \|$'
@@ -101,8 +104,8 @@ ok $? "markdown: a pass says so first"
 
 run --format csv "$BASE" "$NEW"
 exits 1 "csv fails the same way"
-[ "$(head -n 1 "$tmp/out")" = "test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression,base_runs,new_runs,base_precision_pct,new_precision_pct,machine" ] &&
-	has '^unix1,base,new,processes,2,3,2000\.000000,10\.000000,3,1800\.000000,10\.000000,runs,-200\.000000,22\.665945,-10\.000000,1\.078123,slower,1,1,3,3,1\.242169,1\.380188,same$' &&
+[ "$(head -n 1 "$tmp/out")" = "test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression,base_runs,new_runs,base_precision_pct,new_precision_pct,machine,p_value,gate,detectable_pct,curve_change_pct,curve_gate" ] &&
+	has '^unix1,base,new,processes,2,3,2000\.000000,10\.000000,3,1800\.000000,10\.000000,runs,-200\.000000,22\.665945,-10\.000000,1\.078123,slower,1,1,3,3,1\.242169,1\.380188,same,1\.64831e-05,1,2\.945707,-3\.451124,1$' &&
 	[ "$(wc -l <"$tmp/out")" -eq 7 ]
 ok $? "csv: header and one row a point"
 
@@ -146,13 +149,13 @@ run --force "$BASE" "$R/single-20260103T000000"
 exits 1 "--force: a single run against base is compared"
 [ "$(grep -c 'correlated' "$tmp/out")" -eq 1 ] && has "not 95% confidence intervals" && has "runtest\.sh's default runs"
 ok $? "--force: one note saying the samples' +/- is not a 95% interval"
-has '^ +2  processes +2000 +1800 +-10\.00% +[0-9.]+% +3/1 +-/-  slower$'
+has '^ +2  processes +2000 +1800 +-10\.00% +[0-9.]+% +3/1 +-/- +\S+ +\S+  slower$'
 ok $? "--force: runs 3/1, no precision on either side (samples are compared)"
 run --force --format csv "$BASE" "$R/single-20260103T000000"
 [ "$(grep -c correlated "$tmp/out")" -eq 0 ] && [ "$(grep -c correlated "$tmp/err")" -eq 1 ]
 ok $? "csv: the note goes to stderr, not into the csv"
 # Against a single run the base's 9 samples (3 runs x 3) are compared, not its 3 run means.
-has '^unix1,base,single,processes,2,9,2000\.000000,[0-9.]+,5,1800\.000000,[0-9.]+,samples,.*,3,1,,,same$'
+has '^unix1,base,single,processes,2,9,2000\.000000,[0-9.]+,5,1800\.000000,[0-9.]+,samples,.*,3,1,,,same,[^,]+,[01],[0-9.]+,,$'
 ok $? "means of runs are not compared with samples: both sides use samples, no precision"
 
 run "$BASE" selftest/data/compare/results/pipe1
@@ -293,7 +296,7 @@ run "$V"/base-20260101T000000-1 "$V"/new-20260102T000000-1
 exits 2 "one single-run sweep a side is no gate (no --vs)"
 run "$V"/base-20260101T000000-? --vs "$V"/new-20260102T000000-?
 exits 1 "--vs: 3 single-run sweeps a side find the planted regression"
-has '^ +2  processes +2000 +1800 +-10\.00% +1\.08% +3/3 +1\.24%/1\.38%  slower$'
+has '^ +2  processes +2000 +1800 +-10\.00% +1\.08% +3/3 +1\.24%/1\.38% +\+/-2\.95% +changed  slower$'
 ok $? "--vs: the same change, interval, runs and precision as one sweep of 3 runs"
 has '^new against base \(compared: the means of independent runs\)'
 ok $? "--vs: each side is named by its sweeps' shared label"

@@ -17,7 +17,10 @@
 # pools each side's sweeps (compare.sh A... --vs B...). This is the recipe for
 # kernels (one sweep a boot, the kernels' boots alternated): the drift of the
 # machine between sweeps is then in the spread of each side, not between them.
-# Prints one line per point comparison, then the totals.
+# Prints one line per point comparison, then the totals: the per-point rate, and
+# per comparison (one testcase's pair, every point of it at once: what a CI job
+# gates on) how often compare exits 1 (its gate, docs/COMPARE.md "The gate")
+# and how often some point's own interval called a change (the old per-point gate).
 set -eu
 
 log() { printf '%s\n' "$*" >&2; }
@@ -35,6 +38,15 @@ compare_pair() {
 		log "aa.sh: compare of $2 pair $3 failed (exit status $rc)"
 		return 1
 	fi
+	# the gate: the exit code of the comparison as a CI job runs it (either direction is false)
+	rc=0
+	./compare.sh --fail-on change "$1/$2"/a"$3"-* "${vs[@]}" "$1/$2"/b"$3"-* >/dev/null 2>"$1/cmp.err" || rc=$?
+	if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+		cat "$1/cmp.err" >&2
+		log "aa.sh: compare of $2 pair $3 failed (exit status $rc)"
+		return 1
+	fi
+	printf '%s pair %s: exit %s\n' "$2" "$3" "$rc" >>"$1/exits"
 	# test,base,new,mode,tasks,...,verdict at its column, by name
 	awk -F, -v pair="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ printf "%s %s %s pair %s: %s %s%% +- %s%%\n", $c["test"], $c["mode"], $c["tasks"], pair,
@@ -56,7 +68,7 @@ split_run() {
 }
 
 main() {
-	local tests points mode pairs extra=() tmp p side k t0 t1 ms=0 lines total alarms nmodes=1 nsw per
+	local tests points mode pairs extra=() tmp p side k t0 t1 ms=0 lines total alarms nmodes=1 nsw per ncmp ones anyp
 	cd "$(dirname "$0")/../.."
 	read -ra tests <<<"${TESTS:-getppid1 pipe1 page_fault1}"
 	points=${POINTS:-1,2} mode=${MODE:-processes} pairs=${PAIRS:-7}
@@ -66,6 +78,7 @@ main() {
 	# shellcheck disable=SC2064
 	trap "if [ -z \"\${KEEP:-}\" ]; then rm -rf -- '$tmp'; else echo 'kept: $tmp' >&2; fi" EXIT
 	make -s >/dev/null
+	: >"$tmp/exits"
 	log "aa.sh: ${#tests[@]} testcases (${tests[*]}) at $points, $mode, $pairs pairs; load $(load); $(date -u +%FT%TZ)"
 	for ((p = 1; p <= pairs; p++)); do
 		if [ -n "${SPLIT:-}" ]; then
@@ -103,6 +116,13 @@ main() {
 	alarms=$(grep -cE ': (faster|slower) ' <<<"$lines" || true)
 	printf 'comparisons: %d, false alarms: %d (%s%%)\n' "$total" "$alarms" \
 		"$(awk -v a="$alarms" -v n="$total" 'BEGIN { printf "%.1f", n ? 100 * a / n : 0 }')"
+	# per comparison: a pair of one testcase, all its points judged at once
+	ncmp=$(grep -c . "$tmp/exits" || true)
+	ones=$(grep -c ': exit 1$' "$tmp/exits" || true)
+	anyp=$(awk '/: (faster|slower) / { k = $1 " " $5; if (!(k in seen)) { seen[k]; n++ } } END { print n + 0 }' <<<"$lines")
+	printf 'per comparison (one testcase, all its points): %d, exit 1 (the gate, --fail-on change): %d (%s%%); some point significant alone (the per-point gate): %d (%s%%)\n' \
+		"$ncmp" "$ones" "$(awk -v a="$ones" -v n="$ncmp" 'BEGIN { printf "%.1f", n ? 100 * a / n : 0 }')" \
+		"$anyp" "$(awk -v a="$anyp" -v n="$ncmp" 'BEGIN { printf "%.1f", n ? 100 * a / n : 0 }')"
 	nsw=$((2 * pairs))
 	if [ -n "${SPLIT:-}" ]; then nsw=$pairs; fi
 	per=$((2 * pairs))	# "a point": one side's point, all its runs
