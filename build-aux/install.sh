@@ -57,9 +57,10 @@ main() {
 	for f in plot/*.gp plot/*.py; do
 		[ -f "$f" ] && install -m 644 "$f" "$d$data/plot/"
 	done
-	# runtest.sh sources profile/record.sh and runs vm/ from the data directory
-	install -d "$d$data/profile" "$d$data/vm"
+	# runtest.sh sources profile/record.sh and machine/machine.sh and runs vm/ from the data directory
+	install -d "$d$data/profile" "$d$data/vm" "$d$data/machine"
 	for f in profile/*.sh; do [ -f "$f" ] && install -m 644 "$f" "$d$data/profile/"; done
+	for f in machine/*.sh; do [ -f "$f" ] && install -m 644 "$f" "$d$data/machine/"; done
 	for f in vm/*; do
 		if [ -x "$f" ]; then install -m 755 "$f" "$d$data/vm/"; elif [ -f "$f" ]; then install -m 644 "$f" "$d$data/vm/"; fi
 	done
