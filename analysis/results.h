@@ -89,6 +89,7 @@ struct sb_run {
 	const char *test, *label, *kernel, *host, *status, *run_id, *date, *repeat;
 	const char *vm_accel;	/* a run inside a VM (runtest.sh --kernel): kvm or tcg */
 	const char *cpu_model, *topology, *hwloc_version, *placement;	/* the machine */
+	const char *system;	/* runtest.sh's short system check: "governor=... turbo=... vm=kvm ..." */
 	char *meta_text;	/* storage of the meta values */
 	char *test_owned;	/* test name taken from the path when meta has none */
 	struct sb_point *pts;	/* sorted: processes, threads, other modes; tasks ascending */
