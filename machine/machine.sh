@@ -43,12 +43,18 @@ machine_check_system() {
 # and the short system check -> m_lock, m_tune, m_system; SB_MACHINE_LOCK_HOLDER
 # for the runners (they warn about any other holder)
 machine_hold() {
-	local tool rc=0 line busy='' nowait=()
+	local tool rc=0 line busy='' nowait=() holder parent=0
 	tool=$(machine_tool)
 	machine_lock_file=$("$tool" path) || die 3 "sb-machine path failed"
 	machine_tune_file=$machine_lock_file.tuned
 	if [ "$opt_no_lock" = 1 ]; then
 		m_lock='none (--no-lock)'
+	elif [ -n "${SB_MACHINE_LOCK_HOLDER-}" ] && holder=$("$tool" holder 2>/dev/null) &&
+		[[ $holder == "pid $SB_MACHINE_LOCK_HOLDER "* ]]; then
+		# started by the sweep that holds the lock (a --kernel guest's sweep run on the
+		# host by a stand-in for vm/boot.sh): it is ours, and so are the settings
+		m_lock="held by the sweep that started this one, pid $SB_MACHINE_LOCK_HOLDER"
+		parent=1
 	else
 		# <> creates the file; a lock file of another user's may only be readable
 		{ exec {machine_lock_fd}<>"$machine_lock_file"; } 2>/dev/null ||
@@ -69,12 +75,14 @@ machine_hold() {
 		export SB_MACHINE_LOCK_HOLDER=$$
 		m_lock="held ($machine_lock_file)"
 	fi
-	if [ -e "$machine_tune_file" ]; then	# a tuned sweep that was killed: its settings first
+	if [ "$parent" = 0 ] && [ -e "$machine_tune_file" ]; then	# a tuned sweep that was killed: its settings first
 		warn "note: a sweep killed while tuned left $machine_tune_file: restoring it"
 		"$tool" --as "$PROG" restore "$machine_tune_file" >&2 || true
 	fi
 	m_tune=off
-	if [ "$opt_tune" = 1 ]; then
+	if [ "$opt_tune" = 1 ] && [ "$parent" = 1 ]; then
+		m_tune='by the sweep that started this one'
+	elif [ "$opt_tune" = 1 ]; then
 		printf '%s\n%s\n' "$tool" "$machine_tune_file" >"$TMP/tuned"	# for the janitor
 		"$tool" --as "$PROG" tune "$machine_tune_file" >"$TMP/tune.out" || exit 3
 		m_tune=''
@@ -96,7 +104,7 @@ machine_hold() {
 # machine_release: on every exit: --tune's settings back, the holder's name
 # cleared (a name left in the file is a holder that died), the lock released
 machine_release() {
-	if [ -n "$machine_tune_file" ] && [ "${opt_tune:-0}" = 1 ] && [ -e "$machine_tune_file" ]; then
+	if [ -n "$machine_tune_file" ] && [ -n "$TMP" ] && [ -f "$TMP/tuned" ] && [ -e "$machine_tune_file" ]; then
 		"$(machine_tool)" --as "$PROG" restore "$machine_tune_file" >&2 || true
 		rm -f -- "$TMP/tuned"
 	fi

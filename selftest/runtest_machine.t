@@ -80,6 +80,25 @@ SB_MACHINE_LOCK_HOLDER=$pa "$SB_BUILD/selftest/paced_processes" -t 1 -s 1 --warm
 	>/dev/null 2>"$T/hand.err"
 is "$(cat "$T/hand.err")" "" "the holder's own runners (SB_MACHINE_LOCK_HOLDER) do not warn"
 is "$(grep -c 'holds this machine' "$T/a.err")" 0 "nor did the sweep's runners"
+# a sweep the holder started (a --kernel guest's, run on the host by a stand-in boot) does not wait for it
+rc=0
+SB_MACHINE_LOCK_HOLDER=$pa ./runtest.sh paced "${ONE[@]}" --repeat 1 --no-wait >"$T/b.out" 2>"$T/b.err" || rc=$?
+is "$rc" 0 "a sweep started by the holder (SB_MACHINE_LOCK_HOLDER) runs under its lock"
+is "$(meta "$(cat "$T/b.out")/meta" lock)" "held by the sweep that started this one, pid $pa" "meta says whose lock"
+# a waiting sweep interrupted: exit 130 at once, its waiting tool gone with it
+./runtest.sh paced "${ONE[@]}" --repeat 1 >"$T/b.out" 2>"$T/b.err" &
+pb=$!
+for ((i = 0; i < 300; i++)); do
+	if grep -q 'waiting for' "$T/b.err"; then break; fi
+	sleep 0.1
+done
+kill -TERM "$pb"
+rc=0
+wait "$pb" || rc=$?
+is "$rc" 130 "SIGTERM to a waiting sweep: exit 130"
+sleep 0.2
+is "$(pgrep -f "sb-machine --as runtest.sh lock --fd [0-9]+ --pid $pb" | tr '\n' ' ')" "" "its waiting sb-machine is gone"
+is "$(sed -n 's/^pid=//p' "$LOCK")" "$pa" "and the holder still holds the lock"
 
 # ---- a SIGKILLed holder: the waiting sweep takes the lock over ----
 ./runtest.sh paced "${ONE[@]}" --repeat 1 >"$T/b.out" 2>"$T/b.err" &
