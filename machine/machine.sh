@@ -62,6 +62,7 @@ machine_hold() {
 			die 3 "cannot open the machine lock $machine_lock_file (SB_MACHINE_LOCK names another)"
 		# in the background, so that a signal is handled at once (the tool dies with us)
 		if [ "$opt_no_wait" = 1 ]; then nowait=(--no-wait); fi
+		if [ "$opt_quiet" = 1 ]; then nowait+=(--quiet); fi
 		"$tool" --as "$PROG" lock --fd "$machine_lock_fd" --pid "$$" "${nowait[@]}" \
 			--test "${runnable[*]}" --command "$m_command" &
 		wait "$!" || rc=$?

@@ -22,10 +22,11 @@ static const char usage_text[] =
 	"  path                   the lock file's path ($SB_MACHINE_LOCK, else scalebench.lock in\n"
 	"                         /run/lock, /var/lock or /tmp)\n"
 	"  holder                 who holds the lock: exit 0 and one line, or exit 1 when nobody does\n"
-	"  lock --fd N --pid P [--no-wait] [--test T] [--command C]\n"
+	"  lock --fd N --pid P [--no-wait] [--quiet] [--test T] [--command C]\n"
 	"                         take the lock on descriptor N (open on the lock file, inherited from\n"
 	"                         the caller, which holds it from then on) for the sweep of pid P;\n"
-	"                         waits for the sweep holding it, or exits 3 with --no-wait\n"
+	"                         waits for the sweep holding it, or exits 3 with --no-wait;\n"
+	"                         --quiet: no notes (the wait and a failure are still said)\n"
 	"  check [--short] [--probe-ms MS]\n"
 	"                         the system check: the full report, or its one-line short form\n"
 	"  tune SAVE              governor performance, turbo off, ASLR off; old values into SAVE\n"
@@ -72,7 +73,7 @@ static void write_holder(int fd, long pid, const char *test, const char *command
 static int cmd_lock(int argc, char **argv)
 {
 	long fd = -1, pid = 0;
-	int no_wait = 0;
+	int no_wait = 0, quiet = 0;
 	const char *test = "", *command = "";
 	struct sb_lock_holder h;
 	char who[1400], path[4096];
@@ -84,6 +85,8 @@ static int cmd_lock(int argc, char **argv)
 			pid = sb_parse_ll("--pid", arg_value(&i, argc, argv), 1, 1L << 30);
 		else if (strcmp(argv[i], "--no-wait") == 0)
 			no_wait = 1;
+		else if (strcmp(argv[i], "--quiet") == 0)
+			quiet = 1;
 		else if (strcmp(argv[i], "--test") == 0)
 			test = arg_value(&i, argc, argv);
 		else if (strcmp(argv[i], "--command") == 0)
@@ -108,10 +111,11 @@ static int cmd_lock(int argc, char **argv)
 		while (flock((int)fd, LOCK_EX) < 0)
 			if (errno != EINTR)
 				sb_die(SB_EXIT_ENV, "cannot lock %s: %s", path, strerror(errno));
-		sb_warn("the machine is free: sweeping");
+		if (!quiet)
+			sb_warn("the machine is free: sweeping");
 	}
 	/* A holder that released the lock cleared its name: a name left is a sweep that died holding it. */
-	if (sb_lock_read_holder((int)fd, &h) == 0 && h.pid != pid)
+	if (!quiet && sb_lock_read_holder((int)fd, &h) == 0 && h.pid != pid)
 		sb_warn("note: took over the machine lock of %s, which ended without releasing it (killed, or a reboot)",
 			sb_lock_describe(&h, who, sizeof(who)));
 	write_holder((int)fd, pid, test, command);

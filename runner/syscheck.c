@@ -105,6 +105,13 @@ static void governor(void)
 		snprintf(it->detail + l, sizeof(it->detail) - l, "; frequencies %ld-%ld MHz",
 			 strtol(lo, NULL, 10) / 1000, strtol(hi, NULL, 10) / 1000);
 	}
+	if (sb_sys_read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_min_freq", lo, sizeof(lo)) == 0 &&
+	    sb_sys_read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_max_freq", hi, sizeof(hi)) == 0) {
+		size_t l = strlen(it->detail);
+
+		snprintf(it->detail + l, sizeof(it->detail) - l, " (cpu0 allowed %ld-%ld MHz)",
+			 strtol(lo, NULL, 10) / 1000, strtol(hi, NULL, 10) / 1000);
+	}
 	snprintf(it->change, sizeof(it->change),
 		 "cpupower frequency-set -g performance (runtest.sh --tune does it for the sweep)");
 }

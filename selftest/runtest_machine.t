@@ -5,7 +5,8 @@ need_build "$SB_BUILD/bin/sb-machine" "$SB_BUILD/selftest/paced_processes" "$SB_
 
 R=$T/r
 LOCK=$SB_MACHINE_LOCK
-ONE=(--points 1 --mode processes --duration 0.2 --warmup 0.1 --period-ms 100 --quiet --results "$R")
+LOUD=(--points 1 --mode processes --duration 0.2 --warmup 0.1 --period-ms 100 --results "$R")
+ONE=("${LOUD[@]}" --quiet)
 
 # Runners that log when they start and end a measured run (runtest.sh passes --run),
 # so that the overlap of two sweeps shows in one log.
@@ -100,8 +101,8 @@ sleep 0.2
 is "$(pgrep -f "sb-machine --as runtest.sh lock --fd [0-9]+ --pid $pb" | tr '\n' ' ')" "" "its waiting sb-machine is gone"
 is "$(sed -n 's/^pid=//p' "$LOCK")" "$pa" "and the holder still holds the lock"
 
-# ---- a SIGKILLed holder: the waiting sweep takes the lock over ----
-./runtest.sh paced "${ONE[@]}" --repeat 1 >"$T/b.out" 2>"$T/b.err" &
+# ---- a SIGKILLed holder: the waiting sweep takes the lock over (and says so, unless --quiet) ----
+./runtest.sh paced "${LOUD[@]}" --repeat 1 >"$T/b.out" 2>"$T/b.err" &
 pb=$!
 for ((i = 0; i < 300; i++)); do
 	if grep -q 'waiting for' "$T/b.err"; then break; fi
