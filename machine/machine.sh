@@ -44,6 +44,9 @@ machine_check_system() {
 # for the runners (they warn about any other holder)
 machine_hold() {
 	local tool rc=0 line busy='' nowait=() holder parent=0
+	if [ "$opt_tune" = 1 ] && [ "$opt_no_lock" = 1 ]; then
+		usage_error "--tune needs the machine lock: the settings it saves and restores are the machine's, not --no-lock's"
+	fi
 	tool=$(machine_tool)
 	machine_lock_file=$("$tool" path) || die 3 "sb-machine path failed"
 	machine_tune_file=$machine_lock_file.tuned

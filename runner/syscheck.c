@@ -525,7 +525,8 @@ static void load_and_others(int probe_ms, int *busy, char *busy_msg, size_t size
 				pct = 100.0 * (double)(p1[i].ticks - p0[j].ticks) / (double)hz / (probe_ms / 1000.0);
 				break;
 			}
-		if (pct >= 10 || bench_like(p1[i].name)) {
+		/* a benchmark that used the CPU (a sweep waiting for the lock does not), or anything busy */
+		if (pct >= 10 || (bench_like(p1[i].name) && pct != 0)) {
 			l = strlen(ot->detail);
 			if (l + 80 >= sizeof(ot->detail))
 				continue;

@@ -131,6 +131,10 @@ rc=0
 wait "$pb" || rc=$?
 is "$rc" 0 "--no-lock sweep"
 is "$(meta "$(cat "$T/b.out")/meta" lock)" "none (--no-lock)" "meta: lock=none (--no-lock)"
+rc=0
+./runtest.sh paced "${ONE[@]}" --repeat 1 --no-lock --tune >"$T/b.out" 2>"$T/b.err" || rc=$?
+is "$rc:$(cat "$T/b.out")" 2: "--tune with --no-lock: exit 2, nothing measured"
+like "$(cat "$T/b.err")" '^runtest\.sh: --tune needs the machine lock' "naming the conflict"
 SB_MACHINE_BUSY_PCT=0 ./runtest.sh paced "${ONE[@]}" --repeat 2 >"$T/b.out" 2>"$T/b.err"
 is "$(grep -c 'warning: the machine is busy: ' "$T/b.err")" 1 "a busy machine is warned about once (SB_MACHINE_BUSY_PCT=0: always busy)"
 
