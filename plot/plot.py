@@ -418,10 +418,12 @@ def oversubscription(run, points):
     return int(cap), unit
 
 
-def oversub_prelude(run, points, xmin, xmax, logx):
+def oversub_prelude(runs, points, xmin, xmax, logx):
     """plot/oversub.gp's variables: oversub_x (0: none), its label and where the label goes
-    (inside the region when it is wide enough, else against the right edge)."""
-    o = oversubscription(run, points)
+    (inside the region when it is wide enough, else against the right edge). Several runs
+    (a comparison) get a region only when they agree on it."""
+    found = {oversubscription(r, points) for r in runs}
+    o = found.pop() if len(found) == 1 else None
     if o is None:
         return "oversub_x = 0\noversub_text = ''\noversub_inside = 1\n"
     cap, unit = o
@@ -464,7 +466,7 @@ def run_prelude(run, logx_override, extra=""):
     for m in modes:
         out.append(datablock(m, [(t, v["mean"], v["ci"] or 0, v["idle"] if v["idle"] is not None else "nan")
                                  for t, v in run.series(m)]))
-    out.append(oversub_prelude(run, points, xmin, xmax, logx))
+    out.append(oversub_prelude([run], points, xmin, xmax, logx))
     out.append("failed_x = %d\nfailed_text = %s\n" % (failed_x, gp_str(" ".join(
         x for x in (run.meta.get("failed_mode", ""), "failed at " + n_tasks(failed_x)) if x))))
     peaks = peak_placement(run, modes, ymax, xmin, xmax, logx)
@@ -592,6 +594,7 @@ def compare_prelude(runs, logx_override):
         "ymax = %s\n" % gp_num(1.15 * top if top > 0 else 1.0),
         "rel_ymin = %s\nrel_ymax = %s\n" % (gp_num(min(lows) - 0.1 * span), gp_num(max(highs) + 0.25 * span)),
         "key_x = %s\ntop = %s\n" % (gp_num(1.0 - key_w), gp_num(top_frac)),
+        oversub_prelude(runs, points, xmin, xmax, logx),
     ]
     return "".join(out)
 

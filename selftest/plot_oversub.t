@@ -2,7 +2,7 @@
 # plot.py marks the oversubscribed region (task counts above the cores, or PUs, in use) from meta's topology and placement.
 . "$(dirname "$0")/lib.sh"
 if ! command -v gnuplot >/dev/null 2>&1; then echo "1..0 # skip gnuplot not installed"; exit 0; fi
-plan 11
+plan 14
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The fixture run: 1 to 96 tasks on "packages=2 numa=2 cores=48 pus=96", placement cores.
@@ -45,3 +45,11 @@ is "$rc" 0 "the terminal plot draws"
 like "$out" 'oversubscribed: more tasks than the 48 cores' "the terminal plot names the region"
 run "$P" --terminal "$big"
 unlike "$out" 'oversubscribed' "and says nothing without one"
+# a comparison marks the region when its runs agree on it
+run "$P" --compare "$cores" "$SRC" --out "$tmp/cmp"
+is "$rc" 0 "plot.py --compare draws${err:+ ($err)}"
+grep -q 'oversubscribed: more tasks than the 48 cores' "$tmp/cmp.svg" && grep -Eq "$SHADE" "$tmp/cmp.svg"
+ok $? "two runs on 48 cores: the comparison shades and names the region"
+run "$P" --force --compare "$cores" "$big" --out "$tmp/cmp2"
+! grep -q 'oversubscribed' "$tmp/cmp2.svg" && ! grep -Eq "$SHADE" "$tmp/cmp2.svg"
+ok $? "runs that disagree (48 and 96 cores): nothing is marked"
