@@ -463,7 +463,7 @@ static void load_and_others(int probe_ms, int *busy, char *busy_msg, size_t size
 	struct proc_ticks *p0, *p1;
 	struct sb_lock_holder h;
 	struct timespec ts = { probe_ms / 1000, (long)(probe_ms % 1000) * 1000000L };
-	char loadavg[128] = "", la1[32] = "?", who[1400];
+	char loadavg[128] = "", la1[32] = "unknown", who[1400];
 	long anc[64], hz = sysconf(_SC_CLK_TCK);
 	int n0, n1, nanc = 0, nbusy = 0, ncpu = 0, nothers = 0, have_cpu;
 	double sum_busy = 0, busy_pct = 10;

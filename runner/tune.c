@@ -41,7 +41,7 @@ static int write_value(const char *path, const char *v)
 	if (!f)
 		return -1;
 	rc = fprintf(f, "%s\n", v) < 0;
-	if (fclose(f) != 0 || rc) 
+	if (fclose(f) != 0 || rc)
 		return -1;
 	return 0;
 }

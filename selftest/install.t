@@ -32,7 +32,7 @@ for f in man/*.1 man/*.3; do
 		skip "$f: no groff to render it (make deps installs groff-base)"
 	fi
 done
-for p in scalebench-runtest scalebench-compare sb-compare sb-summary sb-topology; do
+for p in scalebench-runtest scalebench-compare sb-compare sb-summary sb-topology sb-machine; do
 	[ -f "$dest/usr/share/man/man1/$p.1" ]
 	ok $? "$p has a man page"
 done
