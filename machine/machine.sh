@@ -91,7 +91,8 @@ machine_hold() {
 		"$tool" --as "$PROG" tune "$machine_tune_file" >"$TMP/tune.out" || exit 3
 		m_tune=''
 		while IFS= read -r line; do	# "tune: /proc/sys/kernel/randomize_va_space: 2 -> 0"
-			note "$line"
+			end_progress
+			printf '%s\n' "$line" >&2	# even with --quiet: the machine's settings changed
 			case $line in "tune: /"*) ;; *) continue ;; esac
 			line=${line#tune: } line=${line#/sys/devices/system/cpu/} line=${line#/proc/sys/kernel/}
 			line=${line/: /=} line=${line/ -> /->}

@@ -97,7 +97,10 @@ kill -TERM "$pb"
 rc=0
 wait "$pb" || rc=$?
 is "$rc" 130 "SIGTERM to a waiting sweep: exit 130"
-sleep 0.2
+for ((i = 0; i < 100; i++)); do	# (killed with its parent: gone as soon as it is scheduled)
+	if ! pgrep -f "sb-machine --as runtest.sh lock --fd [0-9]+ --pid $pb" >/dev/null; then break; fi
+	sleep 0.05
+done
 is "$(pgrep -f "sb-machine --as runtest.sh lock --fd [0-9]+ --pid $pb" | tr '\n' ' ')" "" "its waiting sb-machine is gone"
 is "$(sed -n 's/^pid=//p' "$LOCK")" "$pa" "and the holder still holds the lock"
 
@@ -195,6 +198,7 @@ ONE_FAST=("${ONE[@]}" --repeat 1)
 run=$(cat "$T/out")
 like "$(meta "$run/meta" tune)" '^on: cpu0/cpufreq/scaling_governor=powersave->performance .*intel_pstate/no_turbo=0->1 randomize_va_space=2->0$' \
 	"--tune: meta says what it changed"
+like "$(cat "$T/err")" "tune: /proc/sys/kernel/randomize_va_space: 2 -> 0" "--tune: it says what it changed (--quiet too)"
 like "$(cat "$T/err")" "tune: restored /proc/sys/kernel/randomize_va_space: 2" "--tune: it says what it restored"
 is "$(cat "$F/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") $(cat "$F/sys/devices/system/cpu/intel_pstate/no_turbo") $(cat "$F/proc/sys/kernel/randomize_va_space")" \
 	"powersave 0 2" "--tune: every setting restored at the end"
