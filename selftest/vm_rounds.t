@@ -55,6 +55,8 @@ for i in 0 1; do
 	is "$(meta "$d/meta" vm_image)" "$T/k$((i + 1))" "kernel $((i + 1)): meta names the image"
 	is "$(meta "$d/meta" guest_kernel_release)" "$(uname -r)" "kernel $((i + 1)): the release as uname -r said it inside"
 	like "$(meta "$d/meta" host_command)" "--kernel $T/k1 --kernel $T/k2" "kernel $((i + 1)): the host's command line"
+	like "$(meta "$d/meta" host_system)" '^governor=[a-z]+ turbo=' "kernel $((i + 1)): the host's system check"
+	like "$(meta "$d/meta" host_lock)" '^held \(' "kernel $((i + 1)): the host held the machine lock"
 	is "$(cat "$d/console.log")" "console of k$((i + 1))" "kernel $((i + 1)): console.log of its last boot"
 	is "$(col "$d/summary.csv" processes_n | tail -n 1)" 3 "kernel $((i + 1)): summary.csv counts 3 runs"
 done

@@ -130,7 +130,7 @@ vm_make_runs() {
 				date "${stamp:0:4}-${stamp:4:2}-${stamp:6:2}T${stamp:9:2}:${stamp:11:2}:${stamp:13:2}Z" \
 				vm qemu vm_accel "${vm_accel[$k]}" vm_cpus "$vm_cpus" vm_image "${vm_kernels[k]}" \
 				guest_kernel_release "${vm_release[$k]}" host_kernel "$m_kernel" host_cpu "$m_cpu" \
-				host_command "$m_command" git_revision "$m_git"
+				host_command "$m_command" host_system "$m_system" host_lock "$m_lock" git_revision "$m_git"
 			point_latest "$vm_results/$t" "$id"
 		done
 	done
@@ -244,7 +244,8 @@ vm_meta_keep() {
 	if [ ${#vm_kernels[@]} -gt 1 ]; then	# rounds: exactly one run a point each
 		meta_set "$dir/meta" "repeat=$runs" "vm_rounds=$runs" || return 3
 	fi
-	meta_set "$dir/meta" "run_id=$id" "date=$date" "status=$st" "host_command=$m_command" || return 3
+	meta_set "$dir/meta" "run_id=$id" "date=$date" "status=$st" "host_command=$m_command" \
+		"host_system=$m_system" "host_lock=$m_lock" || return 3	# the host's (machine/machine.sh)
 }
 
 # vm_finish: each run's final status; the run directories on stdout; exit
