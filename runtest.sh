@@ -999,7 +999,7 @@ git_revision() {
 	fi
 }
 
-# machine_facts ARG...: -> aslr, aslr_wrap (the runner's prefix), m_* (meta's facts)
+# machine_facts ARG...: -> aslr, aslr_wrap (the runner's prefix), m_* (meta's facts); then machine_hold
 machine_facts() {
 	local cc
 	aslr=off aslr_wrap=()

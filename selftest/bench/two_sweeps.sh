@@ -12,15 +12,16 @@ log() { printf '%s\n' "$*" >&2; }
 
 # mean RUNDIR: the point's mean ops/s (sb-summary's run-level figures)
 mean() {
-	local runs m half
-	read -r runs m half <<<"$("$ROOT/$BUILD/bin/sb-summary" --point "$MODE:$POINTS" --values "$1")"
+	local m
+	read -r _ m _ <<<"$("$ROOT/$BUILD/bin/sb-summary" --point "$MODE:$POINTS" --values "$1")"
 	printf '%.0f' "$m"
 }
 
 sweep() {	# sweep LABEL ARG...: one sweep -> its run directory on stdout
-	local label=$1
+	local label=$1 extra
 	shift
-	"$ROOT/runtest.sh" "$TEST" --points "$POINTS" --mode "$MODE" $SWEEP_ARGS --quiet \
+	read -ra extra <<<"$SWEEP_ARGS"
+	"$ROOT/runtest.sh" "$TEST" --points "$POINTS" --mode "$MODE" "${extra[@]}" --quiet \
 		--label "$label" --results "$DIR" "$@"
 }
 
