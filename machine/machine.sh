@@ -48,6 +48,7 @@ machine_hold() {
 		usage_error "--tune needs the machine lock: the settings it saves and restores are the machine's, not --no-lock's"
 	fi
 	tool=$(machine_tool)
+	[ -x "$tool" ] || die 3 "$(shown "$tool") is missing: run make"
 	machine_lock_file=$("$tool" path) || die 3 "sb-machine path failed"
 	machine_tune_file=$machine_lock_file.tuned
 	if [ "$opt_no_lock" = 1 ]; then
