@@ -155,8 +155,12 @@ static void smt(void)
 		snprintf(control, sizeof(control), "unknown");
 	snprintf(it->value, sizeof(it->value), "%s", strcmp(active, "1") == 0 ? "on" : "off");
 	snprintf(it->detail, sizeof(it->detail), "%s (control %s)", strcmp(active, "1") == 0 ? "on" : "off", control);
-	snprintf(it->change, sizeof(it->change),
-		 "echo off > /sys/devices/system/cpu/smt/control, or nosmt on the kernel command line");
+	if (strcmp(control, "notsupported") == 0 || strcmp(control, "notimplemented") == 0)
+		snprintf(it->change, sizeof(it->change), "nothing to change here (no SMT to turn on or off)");
+	else
+		snprintf(it->change, sizeof(it->change),
+			 "echo off > /sys/devices/system/cpu/smt/control, or nosmt on the kernel command line; "
+			 "or keep the default placement cores (one task a core)");
 }
 
 static void aslr(void)
