@@ -85,6 +85,13 @@ Results:
   --dry-run           print the points, modes, placement and estimated time, then exit
   --quiet             no progress, no notes, no table (errors and warnings stay)
   --plot              draw the scaling curve in the terminal at the end (plot/plot.py)
+The machine (docs/RUNTEST.md, "One sweep at a time"):
+  --no-wait           fail at once (exit 3, naming it) when another sweep holds the machine,
+                      instead of waiting for it
+  --no-lock           measure without the machine lock, on top of any other sweep (in meta)
+  --tune              governor performance, turbo off, ASLR off for the sweep; restored at its end
+  --check-system      what on this machine disturbs a measurement, and how to change it
+                      (as the only argument)
 Profiles (docs/PROFILE.md):
   --profile LIST      after the measured runs, one extra run under perf at these points of
                       each mode: task counts, "peak" (the mode's best), "max" (its largest)
@@ -318,6 +325,7 @@ on_exit() {
 		if kill -0 "$child" 2>/dev/null; then wait "$child" 2>/dev/null || true; fi
 	fi
 	profile_stop 2>/dev/null || true	# a perf recording (profile/record.sh)
+	machine_release || true		# --tune undone, the machine lock released (machine/machine.sh)
 	# Leaving mid-run (a helper died, a disk filled): a true status, if it can
 	# be written (write_file never harms the last good meta).
 	if [ -n "$active_run" ] && [ "$interrupted" = 1 ]; then
@@ -346,7 +354,7 @@ parse_args() {
 	opt_mode=both opt_duration_ms='' opt_warmup_ms='' opt_period='' opt_repeat='' opt_placement=''
 	opt_precision='' opt_min_runs='' opt_max_runs='' opt_point_budget_ms='' opt_budget_ms='' opt_seed='' opt_quick=0
 	opt_smt=0 opt_no_affinity=0 opt_label='' opt_results='' opt_dry_run=0 opt_list=0 opt_plot=0 opt_quiet=0
-	opt_profile='' opt_profile_keep=0
+	opt_profile='' opt_profile_keep=0 opt_no_wait=0 opt_no_lock=0 opt_tune=0
 	while [ $# -gt 0 ]; do
 		arg=$1
 		shift
@@ -358,7 +366,8 @@ parse_args() {
 		--max-procs | --min-procs | --step | --points | --mode | --duration | --warmup | \
 		--repeat | --label | --results | --precision | --min-runs | --max-runs | --point-budget | \
 		--budget | --seed | --param | --period-ms | --placement | --profile) a=VALUE ;;
-		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot | --quick | --profile-keep) a=- ;;
+		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot | --quick | --profile-keep | \
+		--no-wait | --no-lock | --tune) a=- ;;
 		-*)
 			if [ "$sweep_read" = 0 ]; then
 				sweep_list=$(sweep_options)	# its failure exits here
@@ -422,6 +431,9 @@ parse_args() {
 		--plot) opt_plot=1 ;;
 		--profile) opt_profile=$val ;;		# profile/record.sh
 		--profile-keep) opt_profile_keep=1 ;;
+		--no-wait) opt_no_wait=1 ;;	# machine/machine.sh
+		--no-lock) opt_no_lock=1 ;;
+		--tune) opt_tune=1 ;;
 		--) opt_tests+=("$@"); break ;;
 		-*)
 			[ -n "$a" ] || usage_error "unknown option '$opt'"
@@ -568,6 +580,8 @@ start_janitor() {
 		cat >/dev/null
 		if read -r pid <"$made/child"; then kill -TERM "$pid"; fi
 		if read -r probe <"$made/probe"; then rm -f -- "$probe"; fi
+		# --tune's settings back (machine/machine.sh), once runtest.sh's lock is free
+		if { read -r tool && read -r saved; } <"$made/tuned"; then "$tool" restore "$saved" --with-lock; fi
 		# a run whose meta still says running was cut short (SIGKILL): say so, atomically
 		if read -r run <"$made/active" && grep -qx 'status=running' "$run/meta"; then
 			if ! { sed 's/^status=running$/status=interrupted/' "$run/meta" >"$run/.meta.$$.tmp" &&
@@ -631,7 +645,7 @@ known_tests() {	# the testcase names, one a line
 }
 
 build_tools() {	# make what the sweep runs -> tool_summary, tool_topology
-	local t targets=("$build/bin/sb-summary" "$build/bin/sb-topology")
+	local t targets=("$build/bin/sb-summary" "$build/bin/sb-topology" "$build/bin/sb-machine")
 	if [ -n "$SB_INSTALL" ]; then installed_tools; return 0; fi
 	if [ "$own_tests" = 1 ]; then
 		for t in "${selected[@]}"; do
@@ -990,7 +1004,7 @@ git_revision() {
 	fi
 }
 
-# machine_facts ARG...: -> aslr, aslr_wrap (the runner's prefix), m_* (meta's facts)
+# machine_facts ARG...: -> aslr, aslr_wrap (the runner's prefix), m_* (meta's facts); then machine_hold
 machine_facts() {
 	local cc
 	aslr=off aslr_wrap=()
@@ -1009,6 +1023,7 @@ machine_facts() {
 	m_command=$(printf '%q ' "$0" "$@")
 	m_command=${m_command% }
 	readonly aslr aslr_wrap m_host m_kernel m_os m_cpu m_compiler m_cflags m_git m_command
+	machine_hold	# one sweep at a time, --tune, the system check (machine/machine.sh)
 }
 
 # ---- one run directory ----------------------------------------------------------
@@ -1038,6 +1053,7 @@ meta_text() {	# meta_text STATUS [ERROR FAILED_MODE FAILED_TASKS]: the current r
 		late_warnings "$late_warnings" params "${t_params[$run_test]}" \
 		command "$m_command" compiler "$m_compiler" cflags "$m_cflags" git_revision "$m_git"
 	vm_meta_lines
+	machine_meta_lines
 }
 
 write_meta() {	# write_meta STATUS [ERROR FAILED_MODE FAILED_TASKS]
@@ -1457,7 +1473,10 @@ main() {
 	. "$ROOT/profile/record.sh" || die 3 "cannot read $ROOT/profile/record.sh"
 	# shellcheck source=vm/sweep.sh
 	. "$ROOT/vm/sweep.sh" || die 3 "cannot read $ROOT/vm/sweep.sh"
+	# shellcheck source=machine/machine.sh
+	. "$ROOT/machine/machine.sh" || die 3 "cannot read $ROOT/machine/machine.sh"
 	if [ "${1-}" = --version ]; then print_version; exit 0; fi
+	if [ "${1-}" = --check-system ]; then machine_check_system "${@:2}"; fi
 
 	vm_take_args "$@"	# --kernel, --vm-*: -> vm_kernels ...; the rest -> vm_rest
 	parse_args "${vm_rest[@]}"	# the arguments, before anything else

@@ -56,6 +56,7 @@ struct pair {
 	struct curve_test *curves;	/* one per mode with 2 or more points compared on runs */
 	size_t ncurves;
 	char machine[192];	/* the machine's meta keys that differ from base's ("host, cpu_model"), "" */
+	char system[256];	/* the system checks' settings that differ ("governor powersave/performance"), "" */
 };
 
 struct ctx {
@@ -89,6 +90,66 @@ static void machine_diff(const struct sb_run *b, const struct sb_run *x, char *b
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 		if (*bv[k] && *xv[k] && strcmp(bv[k], xv[k]) != 0 && len < size)
 			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "", names[k]);
+}
+
+/* The value of word key in a system check's "k=v k=v" line into buf ("" when absent). */
+static const char *system_word(const char *line, const char *key, char *buf, size_t size)
+{
+	size_t klen = strlen(key);
+
+	buf[0] = '\0';
+	for (const char *p = line; *p; ) {
+		const char *end = strchr(p, ' ');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
+			snprintf(buf, size, "%.*s", (int)(len - klen - 1), p + klen + 1);
+			break;
+		}
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	return buf;
+}
+
+/*
+ * The settings of the system checks (meta's system) that differ between
+ * base and x and move the numbers: "governor powersave/performance, vm
+ * none/kvm". A note, not a refusal: the kernel is the same machine's, its
+ * settings are not. A check absent from either meta (an older run) cannot differ.
+ */
+static void system_diff(const struct sb_run *b, const struct sb_run *x, char *buf, size_t size)
+{
+	const char *const keys[] = { "governor", "turbo", "smt", "thp", "vm" };
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (!*b->system || !*x->system)
+		return;
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]) && len < size; k++) {
+		char bv[64], xv[64];
+
+		system_word(b->system, keys[k], bv, sizeof(bv));
+		system_word(x->system, keys[k], xv, sizeof(xv));
+		if (*bv && *xv && strcmp(bv, xv) != 0)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s %s/%s", len ? ", " : "", keys[k], bv, xv);
+	}
+}
+
+/* Each pair whose system checks differ: a note (text: "Note: ...", markdown: a quote). */
+static void print_system_notes(const struct ctx *c, int md)
+{
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		if (!pr->system[0])
+			continue;
+		fprintf(c->out, "\n%s %s and %s were measured with different system settings (base/new: %s): "
+			"part of a difference may be the machine's, not the kernel's (runtest.sh --check-system; "
+			"--tune sets governor, turbo and ASLR for a sweep).\n",
+			md ? "> **Note:**" : "Note:", pr->base->name, pr->x->name, pr->system);
+	}
 }
 
 /* Values a side needs: SB_INDEPENDENT_RUNS run means, or ministat's 3 samples. */
@@ -988,6 +1049,7 @@ static void report_text(const struct ctx *c)
 		fprintf(c->out, "\nNote: %s.\n", correlated_note);
 	else if (c->o->pool == 0)
 		fprintf(c->out, "\nNote: %s.\n", drift_note);
+	print_system_notes(c, 0);
 	fputs("\n", c->out);
 	print_verdict(c, 0);
 }
@@ -1004,6 +1066,7 @@ static void report_md(const struct ctx *c)
 		fprintf(c->out, "\n> **Note:** %s.\n", correlated_note);
 	else if (c->o->pool == 0)
 		fprintf(c->out, "\n> **Note:** %s.\n", drift_note);
+	print_system_notes(c, 1);
 }
 
 /*
@@ -1504,6 +1567,7 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 			goto out;
 		}
 		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
+		system_diff(pr->base, pr->x, pr->system, sizeof(pr->system));
 		c.correlated |= pr->correlated;
 	}
 	if (gate(&c) != 0) {

@@ -257,7 +257,7 @@ static int meta_key(void *ctx, const char *key, const char *val)
 		{ "host", &r->host }, { "status", &r->status }, { "run_id", &r->run_id },
 		{ "date", &r->date }, { "repeat", &r->repeat }, { "cpu_model", &r->cpu_model },
 		{ "topology", &r->topology }, { "hwloc_version", &r->hwloc_version },
-		{ "placement", &r->placement }, { "vm_accel", &r->vm_accel },
+		{ "placement", &r->placement }, { "vm_accel", &r->vm_accel }, { "system", &r->system },
 		{ "host_name", &r->host_name }, { "host_cpu", &r->host_cpu },
 		{ "host_topology", &r->host_topology },
 	};
@@ -274,7 +274,7 @@ static int load_meta(struct sb_run *r, char *err, size_t errlen)
 	int rc;
 
 	r->test = r->label = r->kernel = r->host = r->status = r->run_id = r->date = r->repeat = "";
-	r->vm_accel = r->host_name = r->host_cpu = r->host_topology = "";
+	r->vm_accel = r->system = r->host_name = r->host_cpu = r->host_topology = "";
 	r->cpu_model = r->topology = r->hwloc_version = r->placement = "";
 	if (path == NULL)
 		return sb_fail(err, errlen, 3, "out of memory");

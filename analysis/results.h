@@ -92,6 +92,7 @@ struct sb_run {
 	const char *cpu_model, *topology, *hwloc_version, *placement;	/* the machine */
 	/* a VM run's host: every guest is host=scalebench-guest, its CPU and topology QEMU's */
 	const char *host_name, *host_cpu, *host_topology;
+	const char *system;	/* runtest.sh's short system check: "governor=... turbo=... vm=kvm ..." */
 	char *meta_text;	/* storage of the meta values */
 	char *test_owned;	/* test name taken from the path when meta has none */
 	struct sb_point *pts;	/* sorted: processes, threads, other modes; tasks ascending */

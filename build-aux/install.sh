@@ -95,9 +95,10 @@ do_install() {
 	done
 	for f in plot/*.gp; do [ -f "$f" ] && put 644 "$f" "$data/plot"; done
 	for f in plot/*.py; do [ -f "$f" ] && put 755 "$f" "$data/plot"; done
-	# runtest.sh sources profile/record.sh and runs vm/ from the data directory
-	install -d "$d$data/profile" "$d$data/vm"
+	# runtest.sh sources profile/record.sh and machine/machine.sh and runs vm/ from the data directory
+	install -d "$d$data/profile" "$d$data/vm" "$d$data/machine"
 	for f in profile/*.sh; do [ -f "$f" ] && put 644 "$f" "$data/profile"; done
+	for f in machine/*.sh; do [ -f "$f" ] && put 644 "$f" "$data/machine"; done
 	for f in vm/*; do
 		if [ -x "$f" ]; then put 755 "$f" "$data/vm"; elif [ -f "$f" ]; then put 644 "$f" "$data/vm"; fi
 	done

@@ -3,7 +3,8 @@
 # s_mode_<k>, s_run_<k>, s_title_<k>; $rel<k> (tasks pct lo hi) for k = 1..n_rel with
 # rel_mode_<k>, rel_run_<k>; strings title_text, subtitle_text, unit_suffix, xtics_list,
 # rel_text, out_png, out_svg; numbers unit, logx, xmin, xmax, ymax, rel_ymin, rel_ymax, xmax_point (the largest task count),
-# key_x (left edge of the legend, screen fraction), top (top of the upper panel).
+# key_x (left edge of the legend, screen fraction), top (top of the upper panel); oversub_x,
+# oversub_text, oversub_inside for plot/oversub.gp (the oversubscribed region, when the runs agree on it).
 
 do for [fmt in 'png svg'] {
     reset
@@ -30,6 +31,7 @@ do for [fmt in 'png svg'] {
     set ylabel 'operations per second (ops/s)'
     set key at screen key_x, screen top left top Left reverse samplen 4 spacing 1.3 \
         title "colour: mode\ndashes, points: run" font ',11'
+    load plot_dir.'/oversub.gp'	# the oversubscribed region: shaded in both panels, named in this one
     plot for [k=1:n_series] '$s'.k using 1:($2 / unit):($3 / unit) with yerrorlines \
         lc rgb mode_colour(value('s_mode_'.k)) dt run_dt(value('s_run_'.k)) \
         pt run_pt(value('s_run_'.k)) ps 1.1 lw 2 title value('s_title_'.k)

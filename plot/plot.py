@@ -406,6 +406,32 @@ def peak_placement(run, modes, ymax, xmin, xmax, logx):
     return peaks
 
 
+def oversubscription(run, points):
+    """(capacity, unit) when the run has task counts above the places its tasks were
+    bound to: the cores of meta's topology, or its PUs with placement pus (--smt) or
+    none (what runtest.sh warns about); None otherwise or when meta does not say."""
+    topo = dict(kv.split("=", 1) for kv in run.meta.get("topology", "").split() if "=" in kv)
+    unit = "PUs" if run.meta.get("placement", "") in ("pus", "none") else "cores"
+    cap = topo.get(unit.lower(), "")
+    if not cap.isdigit() or int(cap) < 1 or not points or max(points) <= int(cap):
+        return None
+    return int(cap), unit
+
+
+def oversub_prelude(runs, points, xmin, xmax, logx):
+    """plot/oversub.gp's variables: oversub_x (0: none), its label and where the label goes
+    (inside the region when it is wide enough, else against the right edge). Several runs
+    (a comparison) get a region only when they agree on it."""
+    found = {oversubscription(r, points) for r in runs}
+    o = found.pop() if len(found) == 1 else None
+    if o is None:
+        return "oversub_x = 0\noversub_text = ''\noversub_inside = 1\n"
+    cap, unit = o
+    inside = 1 - x_fraction(cap, xmin, xmax, logx) >= 0.3
+    return "oversub_x = %d\noversub_text = %s\noversub_inside = %d\n" % (
+        cap, gp_str("oversubscribed: more tasks than the %d %s" % (cap, unit)), inside)
+
+
 def run_prelude(run, logx_override, extra=""):
     """Data blocks and variables shared by scaling.gp and terminal.gp."""
     modes = run.modes()
@@ -440,6 +466,7 @@ def run_prelude(run, logx_override, extra=""):
     for m in modes:
         out.append(datablock(m, [(t, v["mean"], v["ci"] or 0, v["idle"] if v["idle"] is not None else "nan")
                                  for t, v in run.series(m)]))
+    out.append(oversub_prelude([run], points, xmin, xmax, logx))
     out.append("failed_x = %d\nfailed_text = %s\n" % (failed_x, gp_str(" ".join(
         x for x in (run.meta.get("failed_mode", ""), "failed at " + n_tasks(failed_x)) if x))))
     peaks = peak_placement(run, modes, ymax, xmin, xmax, logx)
@@ -567,6 +594,7 @@ def compare_prelude(runs, logx_override):
         "ymax = %s\n" % gp_num(1.15 * top if top > 0 else 1.0),
         "rel_ymin = %s\nrel_ymax = %s\n" % (gp_num(min(lows) - 0.1 * span), gp_num(max(highs) + 0.25 * span)),
         "key_x = %s\ntop = %s\n" % (gp_num(1.0 - key_w), gp_num(top_frac)),
+        oversub_prelude(runs, points, xmin, xmax, logx),
     ]
     return "".join(out)
 

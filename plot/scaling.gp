@@ -5,7 +5,7 @@
 # unit_suffix_pt, xtics_list, out_scaling_png/svg, out_pertask_png/svg, peak_text_<mode>,
 # peak_align_<mode>, failed_text; numbers unit, unit_pt, has_linear, logx, xmin, xmax,
 # xmax_point (the largest task count), ymax, ymax_pt, peak_dx_<mode>, peak_dy_<mode>, failed_x (tasks of the point that
-# failed, 0 if none).
+# failed, 0 if none); oversub_x, oversub_text, oversub_inside for plot/oversub.gp (the oversubscribed region).
 
 do for [fmt in 'png svg'] {
     # ---- scaling: throughput on the left axis, idle % on the right ----
@@ -36,6 +36,7 @@ do for [fmt in 'png svg'] {
     }
     set key outside below center horizontal Left reverse maxcols 3 width 3 height 1 samplen 3
 
+    load plot_dir.'/oversub.gp'
     if (failed_x > 0) {
         set arrow 20 from first failed_x, graph 0 to first failed_x, graph 1 nohead lc rgb '#b00020' lw 1.5 dt 4 back
         set label 20 failed_text at first failed_x, graph 0.03 left offset 0.6,0 front boxed tc rgb '#b00020' font ',11'
@@ -76,6 +77,7 @@ do for [fmt in 'png svg'] {
     set ytics add ('0' 0)
     set ylabel 'operations per second per task (ops/s ÷ tasks)'
     set key outside below center horizontal Left reverse maxcols 3 width 3 height 1 samplen 3
+    load plot_dir.'/oversub.gp'
 
     plot for [i=1:has_linear] (has_linear ? '$linear' : '$none') using 1:($2 / $1 / unit_pt) with lines lc rgb c_linear lw 1.5 dt 2 \
             title 'perfect scaling (best 1-task ops/s)', \

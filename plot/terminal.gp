@@ -14,6 +14,14 @@ set xlabel 'tasks'
 set yrange [0:ymax / unit]
 set format y '%g'.unit_suffix
 set key top left Left reverse
+if (oversub_x > 0) {	# the oversubscribed region: a line where it starts, and its name
+    set arrow 30 from first oversub_x, graph 0 to first oversub_x, graph 1 nohead lt 0
+    if (oversub_inside) {
+        set label 30 oversub_text at first oversub_x, graph 0.97 left offset 1,0 front
+    } else {
+        set label 30 oversub_text.' ->|' at first oversub_x, graph 0.97 right offset -1,0 front
+    }
+}
 mode_char(m) = (m eq 'threads') ? 'T' : 'P'
 mode_lt(m) = (m eq 'threads') ? 2 : 1
 plot for [i=1:has_linear] (has_linear ? '$linear' : '$none') using 1:($2 / unit) with lines lt 0 title 'linear', \

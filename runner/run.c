@@ -6,6 +6,7 @@
 
 #include "api.h"
 #include "counters.h"
+#include "lock.h"
 #include "output.h"
 #include "run.h"
 #include "sampler.h"
@@ -112,6 +113,7 @@ void sb_run(const struct sb_options *o, const char *name)
 		sb_flush_stdout();
 		sb_exit(SB_EXIT_OK);
 	}
+	sb_lock_warn_if_held();	/* a run by hand while a sweep measures: both are wrong */
 	if (sb_api_meant() && !(sb_api_meant() & (sb_threads_mode() ? SB_THREADS : SB_PROCESSES)))
 		fprintf(stderr, "%s: note: as %s this measures something other than its name says: %s\n",
 			name, sb_threads_mode() ? "threads" : "processes", sb_api_meant_else());

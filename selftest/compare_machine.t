@@ -67,5 +67,26 @@ is "$(printf '%s\n' "$out" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i
 	$c != "same"' | wc -l)" 0 "same machine: every csv row says same"
 run ./compare.sh --force --point processes:2 "$tmp/r/base" "$tmp/r/other"
 like "$out" '^DIFFERENT MACHINE \(compared with --force\)' "--point marks it too"
+
+# The system checks (meta's system, runtest.sh's short form) differ: a note, not a refusal.
+sys_base='governor=performance turbo=off smt=on aslr=on thp=madvise swap=off isolated=none prio=fifo vm=none load=0.10 others=0'
+sys_new='governor=powersave turbo=on smt=on aslr=off thp=madvise swap=off isolated=none prio=fifo vm=none load=2.50 others=3'
+mkrun sbase base-20260101T000000 "s/^host=.*/host=box1/; \$a system=$sys_base"
+mkrun ssame new-20260102T000000 "s/^host=.*/host=box1/; \$a system=$sys_base"
+mkrun sother new-20260102T000000 "s/^host=.*/host=box1/; \$a system=$sys_new"
+mkrun svm new-20260102T000000 "s/^host=.*/host=box1/; \$a system=${sys_base/vm=none/vm=kvm}"
+run ./compare.sh "$tmp/r/sbase" "$tmp/r/sother"
+is "$rc" 1 "different system settings: compared, not refused (exit 1: the regression)"
+like "$out" 'Note: base and new were measured with different system settings \(base/new: governor performance/powersave, turbo off/on\): part of a difference may be the machine' \
+	"a note names the governor and turbo that differ (not load, aslr or others)"
+run ./compare.sh "$tmp/r/sbase" "$tmp/r/svm"
+like "$out" 'different system settings \(base/new: vm none/kvm\)' "a VM on one side is noted"
+run ./compare.sh "$tmp/r/sbase" "$tmp/r/ssame"
+unlike "$out" 'different system settings' "the same settings: no note"
+run ./compare.sh "$tmp/r/base" "$tmp/r/sother"
+unlike "$out" 'different system settings' "a side without a system check (an older run): no note"
+run ./compare.sh --format markdown "$tmp/r/sbase" "$tmp/r/sother"
+like "$out" '> \*\*Note:\*\* base and new were measured with different system settings' "markdown notes it too"
+
 plan "$_n"
 exit "$_failed"

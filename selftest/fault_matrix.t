@@ -162,7 +162,7 @@ printf '#!/bin/sh\nexit 0\n' >"$d/fake/true-make"
 printf '#!/bin/sh\nif [ "$1" = -o ] && [ -f "$3" ] && [ "$(wc -l <"$3")" -gt 1 ]; then : >"%s"; while [ ! -e "%s" ]; do sleep 0.05; done; fi\nexec "%s" "$@"\n' \
 	"$d/mark" "$d/go" "$PWD/$B/bin/sb-summary" >"$d/build/bin/sb-summary"
 chmod +x "$d/fake/true-make" "$d/build/bin/sb-summary"
-cp "$B/bin/sb-topology" "$B/bin/sb-options" "$d/build/bin/"
+cp "$B/bin/sb-topology" "$B/bin/sb-options" "$B/bin/sb-machine" "$d/build/bin/"
 for s in INT TERM KILL; do
 	SB_BUILD=$d/build MAKE=$d/fake/true-make sweep phases --points 1,2 --mode processes "${TINY[@]}"
 	wait_until 30 have_mark
@@ -225,10 +225,11 @@ outcome "--param dir=/nonexist" 2 "^runtest\.sh: read1_processes: the directory 
 
 # ---- resource limits: open files (root too), processes (as nobody: root ignores RLIMIT_NPROC) ----
 if command -v prlimit >/dev/null; then
-	# prlimit --nofile=14: enough for runtest.sh (12 is not), not for 8 unix4 tasks and their partners' sockets
+	# prlimit --nofile=15: enough for runtest.sh (with the machine lock's descriptor; 13 is not),
+	# not for 8 unix4 tasks and their partners' sockets
 	n=$((n + 1)) R=$d/r$n
 	rm -rf "$d/tmp"/*
-	prlimit --nofile=14:14 ./runtest.sh unix4 --points 8 --mode threads "${TINY[@]}" --results "$R" >"$d/out" 2>"$d/err" &
+	prlimit --nofile=15:15 ./runtest.sh unix4 --points 8 --mode threads "${TINY[@]}" --results "$R" >"$d/out" 2>"$d/err" &
 	pid=$!
 	finish
 	grep -v 'oversubscribed' "$d/err" >"$d/err1" || true

@@ -59,6 +59,8 @@ for i in 0 1; do
 		"$(uname -n)|$(uname -srvm)|$("$SB_BUILD/bin/sb-topology" | sed -n 's/^topology=//p')" \
 		"kernel $((i + 1)): the host's name, kernel and topology (not the guest's)"
 	like "$(meta "$d/meta" host_cpu)" '.' "kernel $((i + 1)): the host's CPU"
+	like "$(meta "$d/meta" host_system)" '^governor=[a-z]+ turbo=' "kernel $((i + 1)): the host's system check"
+	like "$(meta "$d/meta" host_lock)" '^held \(' "kernel $((i + 1)): the host held the machine lock"
 	is "$(cat "$d/console.log")" "console of k$((i + 1))" "kernel $((i + 1)): console.log of its last boot"
 	is "$(col "$d/summary.csv" processes_n | tail -n 1)" 3 "kernel $((i + 1)): summary.csv counts 3 runs"
 done

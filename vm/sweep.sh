@@ -131,7 +131,7 @@ vm_make_runs() {
 				vm qemu vm_accel "${vm_accel[$k]}" vm_cpus "$vm_cpus" vm_image "${vm_kernels[k]}" \
 				guest_kernel_release "${vm_release[$k]}" host_name "$m_host" host_kernel "$m_kernel" \
 				host_cpu "$m_cpu" host_topology "${topo[topology]}" host_command "$m_command" \
-				git_revision "$m_git"
+				host_system "$m_system" host_lock "$m_lock" git_revision "$m_git"
 			point_latest "$vm_results/$t" "$id"
 		done
 	done
@@ -247,7 +247,8 @@ vm_meta_keep() {
 		meta_set "$dir/meta" "repeat=$runs" "vm_rounds=$runs" || return 3
 	fi
 	meta_set "$dir/meta" "run_id=$id" "date=$date" "status=$st" "host_command=$m_command" \
-		"host_name=$m_host" "host_kernel=$m_kernel" "host_cpu=$m_cpu" "host_topology=${topo[topology]}" || return 3
+		"host_name=$m_host" "host_kernel=$m_kernel" "host_cpu=$m_cpu" "host_topology=${topo[topology]}" \
+		"host_system=$m_system" "host_lock=$m_lock" || return 3	# the host's (machine/machine.sh)
 }
 
 # vm_finish: each run's final status; the run directories on stdout; exit

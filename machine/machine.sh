@@ -1,0 +1,126 @@
+# shellcheck shell=bash disable=SC2154  # the variables are runtest.sh's
+# machine/machine.sh: one sweep at a time on a machine (the lock), the system check before a sweep, --tune.
+#
+# Sourced by runtest.sh (it uses note, warn, die, shown, meta_lines and the
+# sweep's variables). What reads or changes the OS is sb-machine's
+# (runner/cmd_machine.c); this file holds the lock's descriptor for the
+# sweep's lifetime and puts the answers into meta. docs/RUNTEST.md, "One
+# sweep at a time" and "The system check".
+
+machine_lock_fd=''	# the descriptor that holds the lock (the kernel releases it when we die)
+machine_lock_file=''
+machine_locked=0	# the lock is ours (not merely opened while waiting)
+machine_tune_file=''	# --tune's saved settings, restored by machine_release (or the janitor, or the next sweep)
+m_system='' m_lock='' m_tune=''	# meta's system, lock, tune
+
+machine_tool() {	# the path of sb-machine
+	if [ -n "$SB_INSTALL" ]; then
+		printf '%s/sb-machine' "$sb_tools"
+	else
+		printf '%s/bin/sb-machine' "$build_abs"
+	fi
+}
+
+# machine_check_system: ./runtest.sh --check-system: the full report, nothing changed
+machine_check_system() {
+	local b=${SB_BUILD:-build} out
+	[ $# = 0 ] || usage_error "--check-system takes no other argument"
+	if [ -n "$SB_INSTALL" ]; then
+		exec "$sb_tools/sb-machine" --as "$PROG" check
+	fi
+	case $b in /*) ;; *) b=$ROOT/$b ;; esac
+	if command -v "${MAKE:-make}" >/dev/null 2>&1 &&
+		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$b/bin/sb-machine" 2>&1); then
+		printf '%s\n' "$out" | tail -n 25 >&2
+		die 3 "the build failed (make output above)"
+	fi
+	[ -x "$b/bin/sb-machine" ] || die 3 "$(shown "$b/bin/sb-machine") is missing: run make"
+	exec "$b/bin/sb-machine" --as "$PROG" check
+}
+
+# machine_hold: before the sweep: the machine lock (waiting for the sweep that
+# holds it, or exit 3 with --no-wait), a killed sweep's --tune undone, --tune,
+# and the short system check -> m_lock, m_tune, m_system; SB_MACHINE_LOCK_HOLDER
+# for the runners (they warn about any other holder)
+machine_hold() {
+	local tool rc=0 line busy='' nowait=() holder parent=0
+	if [ "$opt_tune" = 1 ] && [ "$opt_no_lock" = 1 ]; then
+		usage_error "--tune needs the machine lock: the settings it saves and restores are the machine's, not --no-lock's"
+	fi
+	tool=$(machine_tool)
+	[ -x "$tool" ] || die 3 "$(shown "$tool") is missing: run make"
+	machine_lock_file=$("$tool" path) || die 3 "sb-machine path failed"
+	machine_tune_file=$machine_lock_file.tuned
+	if [ "$opt_no_lock" = 1 ]; then
+		m_lock='none (--no-lock)'
+	elif [ -n "${SB_MACHINE_LOCK_HOLDER-}" ] && holder=$("$tool" holder 2>/dev/null) &&
+		[[ $holder == "pid $SB_MACHINE_LOCK_HOLDER "* ]]; then
+		# started by the sweep that holds the lock (a --kernel guest's sweep run on the
+		# host by a stand-in for vm/boot.sh): it is ours, and so are the settings
+		m_lock="held by the sweep that started this one, pid $SB_MACHINE_LOCK_HOLDER"
+		parent=1
+	else
+		# <> creates the file; a lock file of another user's may only be readable
+		{ exec {machine_lock_fd}<>"$machine_lock_file"; } 2>/dev/null ||
+			{ exec {machine_lock_fd}<"$machine_lock_file"; } 2>/dev/null ||
+			die 3 "cannot open the machine lock $machine_lock_file (SB_MACHINE_LOCK names another)"
+		# in the background, so that a signal is handled at once (the tool dies with us)
+		if [ "$opt_no_wait" = 1 ]; then nowait=(--no-wait); fi
+		if [ "$opt_quiet" = 1 ]; then nowait+=(--quiet); fi
+		"$tool" --as "$PROG" lock --fd "$machine_lock_fd" --pid "$$" "${nowait[@]}" \
+			--test "${runnable[*]}" --command "$m_command" &
+		wait "$!" || rc=$?
+		if [ "$interrupted" = 1 ]; then exit 130; fi
+		if [ "$rc" != 0 ]; then
+			exec {machine_lock_fd}>&-
+			machine_lock_fd=''
+			exit "$((rc == 2 ? 2 : 3))"
+		fi
+		machine_locked=1
+		export SB_MACHINE_LOCK_HOLDER=$$
+		m_lock="held ($machine_lock_file)"
+	fi
+	if [ "$parent" = 0 ] && [ -e "$machine_tune_file" ]; then	# a tuned sweep that was killed: its settings first
+		warn "note: a sweep killed while tuned left $machine_tune_file: restoring it"
+		"$tool" --as "$PROG" restore "$machine_tune_file" >&2 || true
+	fi
+	m_tune=off
+	if [ "$opt_tune" = 1 ] && [ "$parent" = 1 ]; then
+		m_tune='by the sweep that started this one'
+	elif [ "$opt_tune" = 1 ]; then
+		printf '%s\n%s\n' "$tool" "$machine_tune_file" >"$TMP/tuned"	# for the janitor
+		"$tool" --as "$PROG" tune "$machine_tune_file" >"$TMP/tune.out" || exit 3
+		m_tune=''
+		while IFS= read -r line; do	# "tune: /proc/sys/kernel/randomize_va_space: 2 -> 0"
+			end_progress
+			printf '%s\n' "$line" >&2	# even with --quiet: the machine's settings changed
+			case $line in "tune: /"*) ;; *) continue ;; esac
+			line=${line#tune: } line=${line#/sys/devices/system/cpu/} line=${line#/proc/sys/kernel/}
+			line=${line/: /=} line=${line/ -> /->}
+			m_tune="$m_tune${m_tune:+ }$line"
+		done <"$TMP/tune.out"
+		m_tune="on${m_tune:+: $m_tune}"
+	fi
+	m_system=$("$tool" --as "$PROG" check --short 2>"$TMP/system.err") || m_system=''
+	while IFS= read -r line; do
+		if [ -z "$busy" ]; then busy=1; end_progress; printf '%s\n' "$line" >&2; fi
+	done <"$TMP/system.err"
+}
+
+# machine_release: on every exit: --tune's settings back, the holder's name
+# cleared (a name left in the file is a holder that died), the lock released
+machine_release() {
+	if [ -n "$machine_tune_file" ] && [ -n "$TMP" ] && [ -f "$TMP/tuned" ] && [ -e "$machine_tune_file" ]; then
+		"$(machine_tool)" --as "$PROG" restore "$machine_tune_file" >&2 || true
+		rm -f -- "$TMP/tuned"
+	fi
+	if [ -n "$machine_lock_fd" ]; then
+		if [ "$machine_locked" = 1 ]; then { : >"$machine_lock_file"; } 2>/dev/null || true; fi
+		exec {machine_lock_fd}>&-
+		machine_lock_fd=''
+	fi
+}
+
+machine_meta_lines() {	# meta's lines about the machine check and the lock
+	meta_lines system "$m_system" lock "$m_lock" tune "$m_tune"
+}

@@ -1,0 +1,109 @@
+/* The machine-wide sweep lock: its path, its holder's lines, and a runner's warning when a sweep holds it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "lock.h"
+#include "util.h"
+
+static int writable_dir(const char *d)
+{
+	return access(d, W_OK | X_OK) == 0;
+}
+
+const char *sb_lock_path(char *buf, size_t size)
+{
+	static const char *const dirs[] = { "/run/lock", "/var/lock", "/tmp" };
+	const char *env = getenv("SB_MACHINE_LOCK");
+
+	if (env && *env) {
+		snprintf(buf, size, "%s", env);
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (writable_dir(dirs[i]) || i + 1 == sizeof(dirs) / sizeof(dirs[0])) {
+			snprintf(buf, size, "%s/scalebench.lock", dirs[i]);
+			break;
+		}
+	return buf;
+}
+
+static void field(char *dst, size_t size, const char *v)
+{
+	snprintf(dst, size, "%s", v);
+}
+
+int sb_lock_read_holder(int fd, struct sb_lock_holder *h)
+{
+	char buf[4096], *line, *save = NULL;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	memset(h, 0, sizeof(*h));
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(line, '=');
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (strcmp(line, "pid") == 0)
+			h->pid = strtol(eq + 1, NULL, 10);
+		else if (strcmp(line, "test") == 0)
+			field(h->test, sizeof(h->test), eq + 1);
+		else if (strcmp(line, "start") == 0)
+			field(h->start, sizeof(h->start), eq + 1);
+		else if (strcmp(line, "command") == 0)
+			field(h->command, sizeof(h->command), eq + 1);
+	}
+	return h->pid > 0 ? 0 : -1;
+}
+
+const char *sb_lock_describe(const struct sb_lock_holder *h, char *buf, size_t size)
+{
+	if (h->pid <= 0)
+		snprintf(buf, size, "a sweep that did not say who it is");
+	else
+		snprintf(buf, size, "pid %ld (%s, started %s)", h->pid, h->test[0] ? h->test : "testcase unknown",
+			 h->start[0] ? h->start : "at an unknown time");
+	return buf;
+}
+
+int sb_lock_held(struct sb_lock_holder *h)
+{
+	char path[4096];
+	int fd, held = 0;
+
+	memset(h, 0, sizeof(*h));
+	fd = open(sb_lock_path(path, sizeof(path)), O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (flock(fd, LOCK_SH | LOCK_NB) < 0) {
+		held = errno == EWOULDBLOCK;
+	} else {
+		flock(fd, LOCK_UN);
+	}
+	if (held)
+		sb_lock_read_holder(fd, h);
+	close(fd);
+	return held;
+}
+
+void sb_lock_warn_if_held(void)
+{
+	struct sb_lock_holder h;
+	const char *ours = getenv("SB_MACHINE_LOCK_HOLDER");
+	char who[1400];
+
+	if (!sb_lock_held(&h))
+		return;
+	if (ours && h.pid > 0 && strtol(ours, NULL, 10) == h.pid)
+		return;
+	sb_warn("warning: a sweep holds this machine, %s: this run measures on top of it",
+		sb_lock_describe(&h, who, sizeof(who)));
+}
