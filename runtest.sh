@@ -514,7 +514,8 @@ stop_rule() {
 		adaptive=0 min_runs=$opt_repeat max_runs=$opt_repeat precision='' point_budget_ms=''
 		return
 	fi
-	if [ "$opt_quick" = 1 ]; then min_runs=$QUICK_RUNS max_runs=$QUICK_RUNS precision=''; fi
+	# (--quick keeps the precision target: with --max-runs above its runs it is adaptive again)
+	if [ "$opt_quick" = 1 ]; then min_runs=$QUICK_RUNS max_runs=$QUICK_RUNS; fi
 	min_runs=${opt_min_runs:-$min_runs}
 	if [ -n "$opt_max_runs" ]; then
 		max_runs=$opt_max_runs
