@@ -11,6 +11,7 @@
 #include "msg.h"
 #include "plan.h"
 #include "results.h"
+#include "sb_version.h"	/* generated: $(BUILD)/gen */
 
 #define PROG "sb-plan"
 
@@ -580,6 +581,10 @@ int main(int argc, char **argv)
 	sb_msg_prog(PROG);
 	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		fputs(usage_text, stdout);
+		return EXIT_OK;
+	}
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
 		return EXIT_OK;
 	}
 	if (argc < 3)
