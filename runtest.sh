@@ -24,7 +24,6 @@ DEF_WARMUP_MS=1000 DEF_DURATION_MS=1000 DEF_PERIOD=500	# one run: 1 s (auto: 1-2
 DEF_MIN_RUNS=3 DEF_MAX_RUNS=10	# independent runs a point
 DEF_PRECISION=2000		# target half-width of the 95% interval, in 1/1000 % of the mean
 DEF_POINT_BUDGET_MS=30000	# the most one point may take (its --min-runs always run)
-DEF_BUDGET_MS=11000		# the whole sweep's budget, per point: will-it-scale's 11 s
 QUICK_WARMUP_MS=500 QUICK_DURATION_MS=500 QUICK_PERIOD=250 QUICK_RUNS=2	# --quick
 RUN_OVERHEAD_MS=300		# a run's start and stop of the tasks, for the estimates
 AUTO_WARMUP_MAX=2		# seconds: the cap of a sweep run's steady-state warmup
@@ -795,7 +794,8 @@ plan_conf() {
 		per_package "${topo[${unit}_per_package]}" numa "${topo[numa]}" packages "${topo[packages]}" \
 		topology_points "$tp" min_runs "$min_runs" max_runs "$max_runs" adaptive "$adaptive" \
 		precision "$precision" point_budget_ms "$point_budget_ms" budget_ms "$opt_budget_ms" \
-		seed "$opt_seed" run_ms "$run_ms" max_points "$opt_max_points" >"$TMP/plan.conf"
+		seed "$opt_seed" run_ms "$run_ms" max_points "$opt_max_points" \
+		extra "$(printf '%s' "${opt_profile-}" | tr ',' '\n' | grep -x '[0-9]*' | paste -s -d, -)" >"$TMP/plan.conf"
 }
 
 # plan_points: sb-plan's plan -> points_list, npoints, largest, points_csv (the
@@ -1250,9 +1250,9 @@ progress() {
 # sweep_test TEST: one testcase, in the rounds sb-plan gives (plan_next)
 # -> t_dir[TEST], t_status[TEST]; sweep_rc, sweep_ms, sweep_runs
 sweep_test() {
-	local t=$1 m n r round last_round='' status=complete fig allow=-1 t0 r0 r1 ran=() own err rc=0
-	IFS=, read -ra own <<<"${t_run_modes[$t]}"
-	own=$((plan_budget_points * ${#own[@]}))
+	local t=$1 m n r round last_round='' status=complete fig allow=-1 t0 r0 r1 ran=() modes own err rc=0
+	IFS=, read -ra modes <<<"${t_run_modes[$t]}"
+	own=$((plan_budget_points * ${#modes[@]}))	# this testcase's points, as the budget counts them
 	later_points=$((later_points - own))
 	schedule='' round_sched='' late_warnings=0 plan_unmet=''
 	start_run "$t"

@@ -130,6 +130,8 @@ static int conf_key(void *ctx, const char *k, const char *v)
 			sb_die(EXIT_USAGE, "%s: points_mode: '%s' is not auto, all, topology or list", w, v);
 	} else if (strcmp(k, "points") == 0)
 		c->given = list(k, v, &c->ngiven, w);
+	else if (strcmp(k, "extra") == 0)
+		c->extra = list(k, v, &c->nextra, w);
 	else if (strcmp(k, "topology_points") == 0)
 		c->topo = list(k, v, &c->ntopo, w);
 	else if (strcmp(k, "min") == 0)
@@ -445,6 +447,7 @@ static int cmd_plan(const char *conf)
 	sb_plan_free(&plan);
 	free(plan.c.given);
 	free(plan.c.topo);
+	free(plan.c.extra);
 	free(text);
 	return EXIT_OK;
 }
