@@ -1184,11 +1184,13 @@ run_once() {
 # auto adds counts between rounds -> next_run ("MODE TASKS RUN ROUND", empty:
 # done), points_csv, plan_unmet, plan_progress
 plan_next() {
-	local out rc=0 line now t0=${*: -1}
+	local out rc=0 line now t0=${*: -1} left=-1
 	now_ms now
-	out=$("$tool_plan" next "$TMP/plan.conf" "$TMP/plan.state" --run-dir "$run_dir" "${@:1:$#-1}" \
+	if [ "$adaptive" = 1 ]; then left=$((budget_ms > sweep_elapsed_ms ? budget_ms - sweep_elapsed_ms : 0)); fi
+	# protected: a ^C must not cut its points.csv in half (the sweep stops after it)
+	out=$(protect "$tool_plan" next "$TMP/plan.conf" "$TMP/plan.state" --run-dir "$run_dir" "${@:1:$#-1}" \
 		--elapsed $((now - t0)) --per-run $((sweep_runs > 0 ? sweep_ms / sweep_runs : run_ms)) \
-		--later "$later_points" --budget-left "$((${budget_ms:-0} - sweep_elapsed_ms))" 2>"$TMP/plan.err") || rc=$?
+		--later "$later_points" --budget-left "$left" 2>"$TMP/plan.err") || rc=$?
 	if [ "$rc" != 0 ]; then
 		cat "$TMP/plan.err" >&2
 		die 3 "sb-plan next failed (exit status $rc)"
@@ -1261,7 +1263,7 @@ sweep_test() {
 	if [ "$adaptive" = 1 ]; then
 		allow=$(((budget_ms - sweep_elapsed_ms) * own / (own + later_points)))
 	fi
-	err=$("$tool_plan" init "$TMP/plan.conf" "$TMP/plan.state" --modes "${t_run_modes[$t]}" \
+	err=$(protect "$tool_plan" init "$TMP/plan.conf" "$TMP/plan.state" --modes "${t_run_modes[$t]}" \
 		--allow "$allow" --run-dir "$run_dir" 2>&1) || rc=$?
 	if [ "$rc" != 0 ]; then die 3 "$err"; fi
 	points_csv=${err#points }
