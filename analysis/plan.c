@@ -484,6 +484,9 @@ static int refine(struct sb_plan *plan)
 		size_t n = 0, have, room;
 		long k;
 
+		/* one run a point (--repeat 1; several --kernel's boots): no interval to judge a curve by */
+		if (c->max_runs < SB_INDEPENDENT_RUNS)
+			plan->refined[m] = 1;
 		if (plan->refined[m])
 			continue;
 		for (size_t i = 0; i < plan->np; i++)
