@@ -130,7 +130,7 @@ if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -Ianalysis -o "$tmp/sim" "$tmp/s
 fi
 "$tmp/sim" >"$tmp/sim.out"
 n_sim=$(sed -n 's/^1\.\.//p' "$tmp/sim.out")
-plan $((n_sim + 15))
+plan $((n_sim + 17))
 grep -v '^1\.\.' "$tmp/sim.out"
 _n=$n_sim
 grep -q '^not ok' "$tmp/sim.out" && _failed=1
@@ -236,6 +236,10 @@ sweep peak6 >/dev/null
 like "$(grep ',added,' "$tmp/run/points.csv" | tr '\n' '|')" '^processes,6,added,peak bracket \(4 to 8\)\|processes,7,added,peak bracket \(6 to 8\)\|' \
 	"a peak at 6: 6 added, then 7 (4 to 6 is a straight line: nothing above 6 there), each with its reason"
 like "$(grep -c ',added,' "$tmp/run/points.csv")" '^[2-9]$' "auto added counts"
+"$B/bin/sb-summary" --table "$tmp/run" >"$tmp/table"
+is "$(($(wc -l <"$tmp/table") - 1))" "$(($(wc -l <"$tmp/run/points.csv") - 1))" \
+	"sb-summary --table: every count of an auto sweep (not 12 of them)"
+like "$(grep '^ *6 ' "$tmp/table")" '  peak bracket \(4 to 8\)$' "sb-summary --table: a why column with each count's reason"
 rc=0
 "$B/bin/sb-plan" next "$tmp/conf" "$tmp/state" >/dev/null 2>"$tmp/err" || rc=$?
 is "$rc" 2 "next without --run-dir: usage error"
