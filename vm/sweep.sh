@@ -205,7 +205,7 @@ vm_round() {
 
 # vm_merge DIR STAGE BASE: the guest's run in STAGE (one run directory) into
 # DIR: its samples.csv rows appended with run numbers + BASE, summary.csv
-# made anew, meta from the guest's with DIR's name. Status 3 when a write fails.
+# made anew, points.csv as the guest wrote it, meta from the guest's with DIR's name. Status 3 when a write fails.
 vm_merge() {
 	local dir=$1 src g rows err
 	for src in "$2"/*/; do
@@ -224,6 +224,9 @@ vm_merge() {
 			warn "cannot summarise $(shown "$dir"): $(reason "$err")"
 			return 3
 		fi
+	fi
+	if [ -f "$g/points.csv" ]; then	# why each count was measured (the guest's planner)
+		cp -- "$g/points.csv" "$dir/.points.new" && mv -f -- "$dir/.points.new" "$dir/points.csv" || return 3
 	fi
 	cp -- "$g/meta" "$dir/.meta.new" || return 3
 	mv -f -- "$dir/.meta.new" "$dir/meta.guest" || return 3
