@@ -148,12 +148,15 @@ vm_rounds() {
 }
 
 # vm_timeout PER: "--timeout S" for a boot whose sweep runs PER runs a point
-# (all of the sweep's when empty): three times the plan and 5 minutes
+# (all of the sweep's when empty: up to the plan's budget-bounded most, which
+# counts what --points auto may add): three times the plan and 5 minutes
 vm_timeout() {
-	local runs=${plan_runs:-0}
+	local runs=${plan_runs:-0} ms
 	if [ -n "$1" ]; then runs=$((runs / opt_repeat * $1)); fi
 	if [ "$runs" -gt 0 ] && [ -n "${run_ms-}" ]; then
-		printf -- '--timeout %d' $((300 + 3 * runs * run_ms / 1000))
+		ms=$((runs * run_ms))
+		if [ -z "$1" ] && [ "${plan_max_ms:-0}" -gt "$ms" ]; then ms=$plan_max_ms; fi
+		printf -- '--timeout %d' $((300 + 3 * ms / 1000))
 	fi
 }
 
