@@ -161,16 +161,6 @@ fmt_ms() {	# milliseconds as seconds: 5000 -> 5, 500 -> 0.5
 	printf '%d%s' $(($1 / 1000)) "${f:+.$f}"
 }
 
-fmt_eta() {	# fmt_eta VAR SECONDS: "45s", "14m", "2h05m" into VAR
-	if [ "$2" -lt 60 ]; then
-		printf -v "$1" '%ds' "$2"
-	elif [ "$2" -lt 3600 ]; then
-		printf -v "$1" '%dm' $((($2 + 30) / 60))
-	else
-		printf -v "$1" '%dh%02dm' $(($2 / 3600)) $((($2 % 3600) / 60))
-	fi
-}
-
 now_ms() {	# now_ms VAR: milliseconds into VAR (no $(...): a ^C would leave it empty)
 	local t=${EPOCHREALTIME-}
 	if [ -n "$t" ]; then
@@ -799,11 +789,11 @@ plan_conf() {
 }
 
 # plan_points: sb-plan's plan -> points_list, npoints, largest, points_csv (the
-# counts planned so far: auto's seeds, then what it adds), plan_reasons,
+# counts planned so far: auto's seeds, then what it adds), plan_text (--dry-run's words),
 # max_points, capacity, cap_unit, plan_budget_points (the points a mode counts in
-# the budget), plan_points_all (of every testcase), plan_runs and plan_runs_max
-# (runner runs at least, at most), run_ms (one run's estimate), budget_ms (the
-# sweep's, empty when not adaptive), plan_min_ms, plan_max_ms (its bounds)
+# the budget), plan_points_all (of every testcase), plan_runs (runner runs at
+# least), run_ms (one run's estimate), budget_ms (the sweep's, empty when not
+# adaptive), plan_max_ms (the most it may take)
 plan_points() {
 	local k v out rc=0 t modes
 	run_ms=$(((warmup_samples + samples) * period + RUN_OVERHEAD_MS))
@@ -813,7 +803,7 @@ plan_points() {
 	plan_conf
 	out=$("$tool_plan" plan "$TMP/plan.conf" 2>&1) || rc=$?
 	if [ "$rc" = 2 ]; then usage_error "${out#sb-plan: }"; elif [ "$rc" != 0 ]; then die 3 "$out"; fi
-	plan_reasons=()
+	declare -gA plan_text=()
 	while IFS='=' read -r k v; do
 		case $k in
 		points) points_csv=$v ;;
@@ -821,11 +811,9 @@ plan_points() {
 		max_points) max_points=$v ;;
 		budget_points) plan_budget_points=$v ;;
 		runs_min) plan_runs=$v ;;
-		runs_max) plan_runs_max=$v ;;
 		budget_ms) budget_ms=$v ;;
-		min_ms) plan_min_ms=$v ;;
 		max_ms) plan_max_ms=$v ;;
-		reason) plan_reasons+=("$v") ;;
+		text_*) plan_text[${k#text_}]=$v ;;
 		esac
 	done <<<"$out"
 	IFS=, read -ra points_list <<<"$points_csv"
@@ -840,8 +828,8 @@ plan_points() {
 		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
 		plan_points_all=$((plan_points_all + plan_budget_points * ${#modes[@]}))
 	done
-	readonly points_list npoints largest plan_reasons max_points capacity cap_unit plan_budget_points \
-		plan_points_all plan_runs plan_runs_max run_ms budget_ms plan_min_ms plan_max_ms
+	readonly points_list npoints largest plan_text max_points capacity cap_unit plan_budget_points \
+		plan_points_all plan_runs run_ms budget_ms plan_max_ms
 }
 
 # placement_rows TESTCASE MODE: --dry-run's placement of the largest point, one
@@ -863,53 +851,28 @@ placement_rows() {
 }
 
 print_plan() {	# --dry-run
-	local t modes eta eta2 eta3
+	local t modes
 	for t in "${runnable[@]}"; do
 		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
 		printf '%s: %s\n' "$t" "${t_desc[$t]}"
 		printf '  points:    %s (%d)\n' "$points_csv" "$npoints"
-		if [ "$points_mode" = auto ] && [ "${plan_reasons[0]}" = "${plan_reasons[0]%every count*}" ]; then
+		if [ -n "${plan_text[seeds]-}" ]; then
 			printf '  auto:      these seeds, then up to %d counts a mode: the peak'"'"'s neighbours, and the\n' "$max_points"
 			printf '             midpoints where no straight line explains the curve (--points all: every count)\n'
-			printf '  seeds:     %s\n' "$(printf '%s, ' "${plan_reasons[@]}" | sed 's/ seed: / (/g; s/, /), /g; s/, $//')"
+			printf '  seeds:     %s\n' "${plan_text[seeds]}"
 		fi
 		printf '  modes:     %s\n' "${t_run_modes[$t]}"
 		printf '  each run:  %s warmup + %s s measured in %d ms samples\n' \
 			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (at most ${AUTO_WARMUP_MAX} s)"; else echo "$warmup_text s"; fi)" \
 			"$(fmt_ms $((samples * period)))" "$period"
-		printf '  runs:      %s\n' "$(runs_text)"
+		printf '  runs:      %s\n' "${plan_text[runs]}"
 		printf '  params:    %s\n' "${t_params[$t]:-none}"
 		printf '  placement: %s, at %d tasks:\n' "$placement" "$largest"
 		placement_rows "$t" "${modes[0]}"
 	done
 	printf 'topology:  %s\n' "${topo[topology]}"
-	printf 'order:     %s\n' "$(order_text)"
-	fmt_eta eta $(((plan_min_ms + 999) / 1000))
-	if [ "$adaptive" = 0 ]; then
-		printf 'estimated: %d runner runs, about %s\n' "$plan_runs" "$eta"
-	else
-		fmt_eta eta2 $(((plan_max_ms + 999) / 1000))
-		fmt_eta eta3 $(((budget_ms + 999) / 1000))
-		printf 'estimated: %d to %d runner runs, %s to %s (budget %s)\n' \
-			"$plan_runs" "$plan_runs_max" "$eta" "$eta2" "$eta3"
-	fi
-}
-
-runs_text() {	# the stopping rule, in words
-	if [ "$adaptive" = 0 ]; then
-		printf 'exactly %d a point' "$min_runs"
-	else
-		printf '%d to %d a point, until the 95%% interval is within +-%s%% (at most %s s a point)' \
-			"$min_runs" "$max_runs" "$(fmt_ms "$precision")" "$(fmt_ms "$point_budget_ms")"
-	fi
-}
-
-order_text() {	# the order of the points in each round
-	if [ -n "$opt_seed" ]; then
-		printf 'rounds; each round shuffled with seed %d' "$opt_seed"
-	else
-		printf 'rounds; each round in the other direction'
-	fi
+	printf 'order:     %s\n' "${plan_text[order]}"
+	printf 'estimated: %s\n' "${plan_text[estimated]}"
 }
 
 # ---- phase: the results directory, the machine ----------------------------------
