@@ -87,7 +87,7 @@ is "$(cat "$T/err")" "runtest.sh: getppid1: processes at 1 tasks failed: the run
 run=$T/r4/getppid1/$(readlink "$T/r4/getppid1/latest")
 is "$(meta "$run/meta" status),$(meta "$run/meta" error)" "failed,the runner was killed by signal 9" "meta: failed, and why"
 is "$(left_behind)" "" "no process left behind"
-is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "no temporary file left"
+is "$(ls -A "$run" | tr '\n' ' ')" "meta points.csv samples.csv summary.csv " "no temporary file left"
 
 # wait_for_file FILE: until FILE is non-empty (a stand-in command has started), at most 30 s
 wait_for_file() {
@@ -167,11 +167,11 @@ like "$(cat "$T/err")" "^runtest\.sh: cannot write $M/r/getppid1/[^/]+/(samples\
 	"it names the file and the reason"
 run=$M/r/getppid1/$(readlink "$M/r/getppid1/latest")
 like "$(meta "$run/meta" status)" '^(running|failed)$' "meta keeps a true status"
-is "$(grep -c '^[a-z_]*=' "$run/meta"),$(meta "$run/meta" tune | grep -c .)" 41,1 "meta is whole: every key, the last one too"
+is "$(grep -c '^[a-z_]*=' "$run/meta"),$(meta "$run/meta" tune | grep -c .)" 43,1 "meta is whole: every key, the last one too"
 is "$(awk -F, 'NR > 1 { print $1 "," $2 }' "$run/samples.csv" | sort -u | head -n 1)" processes,1 "samples.csv keeps the first point"
 "$SB_BUILD/bin/sb-summary" "$run/samples.csv" >"$T/summary" 2>&1
 is "$(cmp "$T/summary" "$run/summary.csv" && echo same)" same "samples.csv is whole and summary.csv agrees with it"
-is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "no temporary file left in the run"
+is "$(ls -A "$run" | tr '\n' ' ')" "meta points.csv samples.csv summary.csv " "no temporary file left in the run"
 is "$(find "$M/r/getppid1" -mindepth 1 -name '.*' | wc -l | tr -d ' ')" 0 "nor next to it"
 is "$(left_behind)" "" "no process left behind"
 

@@ -21,7 +21,7 @@ for f in summary.csv samples.csv meta; do
 	ok "$([ -s "$run/$f" ]; echo $?)" "$f exists"
 done
 is "$(readlink "$T/r/getppid1/latest")" "${run##*/}" "latest points to the run"
-is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "no temporary file left in the run directory"
+is "$(ls -A "$run" | tr '\n' ' ')" "meta points.csv samples.csv summary.csv " "no temporary file left in the run directory"
 
 is "$(head -n 1 "$run/summary.csv")" "$SUMMARY_HEADER" "summary.csv header"
 is "$(sed -n 2p "$run/summary.csv")" "0,0,100,0,100,0,,,,,,,,,,,,,,,0" "will-it-scale's first row"
@@ -55,7 +55,7 @@ for k in $keys; do
 	[ "$(grep -c "^$k=" "$run/meta")" = 1 ] || missing="$missing $k"
 done
 is "$missing" "" "meta has each key of results/README.md once"
-ok "$([ "$(echo "$keys" | wc -w)" -eq 41 ]; echo $?)" "README lists the meta keys ($(echo "$keys" | wc -w))"
+ok "$([ "$(echo "$keys" | wc -w)" -eq 43 ]; echo $?)" "README lists the meta keys ($(echo "$keys" | wc -w))"
 is "$(grep -vc '^[a-z_]*=' "$run/meta")" 0 "meta is key=value lines only"
 is "$(meta "$run/meta" status)" complete "status=complete"
 is "$(meta "$run/meta" error)" "" "no error"
