@@ -14,6 +14,8 @@
 
 #include "export.h"
 #include "msg.h"
+#include "peak.h"
+#include "peak_label.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "results.h"
 #include "stats.h"
@@ -56,6 +58,7 @@ struct point {
 	double ci;		/* NAN when n < 2 */
 	double idle;		/* NAN when no sample had it */
 	size_t nruns;		/* distinct runs */
+	int peak;		/* SB_PEAK_NONE, _PLATEAU or _BEST (mark_peaks) */
 };
 
 
@@ -196,6 +199,43 @@ static struct line *summarise(struct row *rows, size_t n, size_t *nlines)
 	return lines;
 }
 
+/* A point as sb_peak_find sees it: the run means' mean and variance; a single run has no interval. */
+static struct sb_peak_point peak_point(unsigned long tasks, const struct point *p)
+{
+	int indep = sb_runs_independent(p->nruns);
+
+	return (struct sb_peak_point){ .tasks = tasks, .n = indep ? p->nruns : 1, .mean = p->s.mean,
+				       .var = indep ? p->s.stddev * p->s.stddev : NAN };
+}
+
+/*
+ * Each mode's peak (sb_peak_find over the mode's measured counts): the count
+ * with the highest mean is SB_PEAK_BEST, the other counts of its plateau
+ * SB_PEAK_PLATEAU. A count the mode did not measure is not in its curve.
+ */
+static void mark_peaks(struct line *lines, size_t nl)
+{
+	struct sb_peak_point *pp = xrealloc(NULL, nl ? nl : 1, sizeof(*pp));
+	size_t *at = xrealloc(NULL, nl ? nl : 1, sizeof(*at));
+
+	for (int m = 0; m < NMODES; m++) {
+		struct sb_peak pk;
+		size_t np = 0;
+
+		for (size_t i = 0; i < nl; i++)
+			if (lines[i].p[m].present) {
+				pp[np] = peak_point(lines[i].tasks, &lines[i].p[m]);
+				at[np++] = i;
+			}
+		if (!np || sb_peak_find(pp, np, CONF, &pk) != 0)
+			continue;
+		for (size_t k = pk.lo; k <= pk.hi; k++)
+			lines[at[k]].p[m].peak = k == pk.best ? SB_PEAK_BEST : SB_PEAK_PLATEAU;
+	}
+	free(pp);
+	free(at);
+}
+
 static void write_summary(FILE *out, const struct line *lines, size_t nl)
 {
 	fputs("tasks,processes,processes_idle,threads,threads_idle,linear", out);
@@ -204,9 +244,11 @@ static void write_summary(FILE *out, const struct line *lines, size_t nl)
 			mode_name[m], mode_name[m], mode_name[m]);
 	for (int m = 0; m < NMODES; m++)
 		fprintf(out, ",%s_runs,%s_precision", mode_name[m], mode_name[m]);
+	for (int m = 0; m < NMODES; m++)
+		fprintf(out, ",%s_peak", mode_name[m]);
 	fputs(",lkp_linear\n", out);
 	/* will-it-scale's first row; lkp_linear 0 so lkp-tests' parser sees linear 0 too */
-	fputs("0,0,100,0,100,0,,,,,,,,,,,,,,,0\n", out);
+	fputs("0,0,100,0,100,0,,,,,,,,,,,,,,,,,0\n", out);
 
 	for (size_t i = 0; i < nl; i++) {
 		const struct line *l = &lines[i];
@@ -241,6 +283,13 @@ static void write_summary(FILE *out, const struct line *lines, size_t nl)
 			fprintf(out, ",%zu", p->nruns);
 			put(out, !isnan(p->ci) && p->s.mean > 0 ? 100 * p->ci / p->s.mean : NAN);
 		}
+		/* the peak as a number (2 best, 1 plateau): lkp-tests' parser drops a row that is
+		 * not digits, dots and commas */
+		for (int m = 0; m < NMODES; m++)
+			if (l->p[m].present && l->p[m].peak != SB_PEAK_NONE)
+				fprintf(out, ",%d", l->p[m].peak);
+			else
+				fputs(",", out);
 		/* lkp-tests reads linear from the last field; 0 there means "unknown" to it */
 		if (isnan(l->linear))
 			fputs(",0\n", out);
@@ -290,6 +339,28 @@ static const char *pct(double ci, double mean, char *buf, size_t len)
 	return buf;
 }
 
+/* The peak of each mode under the table: "  processes: peak 6 tasks (5-7 within the 95% interval)". */
+static void print_peaks(FILE *out, const struct line *lines, size_t n)
+{
+	for (int m = 0; m < NMODES; m++) {
+		size_t best = n, lo = n, hi = n;
+		char buf[160];
+
+		for (size_t i = 0; i < n; i++) {
+			if (!lines[i].p[m].present || lines[i].p[m].peak == SB_PEAK_NONE)
+				continue;
+			lo = lo == n ? i : lo;
+			hi = i;
+			if (lines[i].p[m].peak == SB_PEAK_BEST)
+				best = i;
+		}
+		if (best < n)
+			fprintf(out, "  %s: %s\n", mode_name[m],
+				sb_peak_label(buf, sizeof(buf), lines[best].tasks, lines[lo].tasks,
+					      lines[hi].tasks, lines[best].p[m].nruns, CONF));
+	}
+}
+
 /* --table: the end-of-sweep table, up to 12 of the points, evenly spread. */
 static void print_table(FILE *out, const struct line *lines, size_t n)
 {
@@ -324,6 +395,7 @@ static void print_table(FILE *out, const struct line *lines, size_t n)
 			human(v[THREADS], h[THREADS], sizeof(h[0])),
 			pct(ci[THREADS], v[THREADS], c[THREADS], sizeof(c[0])), vs);
 	}
+	print_peaks(out, lines, n);
 }
 
 static const struct point *find_point(const struct line *lines, size_t n, int mode,
@@ -653,6 +725,7 @@ int main(int argc, char **argv)
 	if (rc != 0)
 		sb_die(rc, "%s", err);
 	lines = summarise(rs.v, rs.n, &nl);
+	mark_peaks(lines, nl);
 
 	if (a.out_path)
 		out = open_temp(a.out_path, &tmp);
