@@ -473,14 +473,24 @@ static int no_row(void *ctx, const struct sb_sample *smp)
 struct plot_meta {
 	FILE *out;
 	int complete;		/* status=complete */
+	double target;		/* precision=: the target half-width in % of the mean; NAN without one */
+	const char *unmet;	/* unmet=: "MODE:TASKS ..." (points into the meta text) */
 };
 
 static int put_meta(void *ctx, const char *key, const char *value)
 {
 	struct plot_meta *pm = ctx;
+	char *end;
 
 	if (strcmp(key, "status") == 0)
 		pm->complete = strcmp(value, "complete") == 0;
+	if (strcmp(key, "precision") == 0 && value[0]) {
+		pm->target = strtod(value, &end);
+		if (*end || !(pm->target > 0))
+			pm->target = NAN;	/* not a target: nothing is marked against it */
+	}
+	if (strcmp(key, "unmet") == 0)
+		pm->unmet = value;
 	fprintf(pm->out, "meta\t%s\t%s\n", key, value);
 	return 0;
 }
@@ -493,17 +503,81 @@ static void put_plot(FILE *out, double v)
 		fprintf(out, "\t%.17g", v);
 }
 
+/* Whether "MODE:TASKS" is a word of list (meta's unmet). */
+static int listed(const char *list, int mode, long tasks)
+{
+	char word[64];
+	size_t len = (size_t)snprintf(word, sizeof(word), "%s:%ld", mode_name[mode], tasks);
+
+	for (const char *p = list ? strstr(list, word) : NULL; p; p = strstr(p + 1, word))
+		if ((p == list || p[-1] == ' ') && (p[len] == '\0' || p[len] == ' '))
+			return 1;
+	return 0;
+}
+
+/*
+ * The peak of mode m among rows[0..n-1]: summary.csv's _peak column, or for a
+ * file without it sb_peak_find on the written means, standard deviations and
+ * runs. Returns 0 and the indexes, or -1 when the mode has no point.
+ */
+static int rows_peak(const struct sb_summary_row *rows, size_t n, int m, struct sb_peak *pk)
+{
+	struct sb_peak_point *pp;
+	size_t *at, np = 0;
+	int rc = -1;
+
+	if (n && rows[0].mode[m].peak != SB_PEAK_UNKNOWN) {
+		for (size_t i = 0; i < n; i++) {
+			if (rows[i].mode[m].peak == SB_PEAK_NONE || isnan(rows[i].mode[m].mean))
+				continue;
+			if (rc != 0)
+				pk->lo = i;
+			pk->hi = i;
+			rc = 0;
+			if (rows[i].mode[m].peak == SB_PEAK_BEST)
+				pk->best = i;
+		}
+		return rc;
+	}
+	pp = xrealloc(NULL, n ? n : 1, sizeof(*pp));
+	at = xrealloc(NULL, n ? n : 1, sizeof(*at));
+	for (size_t i = 0; i < n; i++) {
+		long runs = rows[i].mode[m].runs;
+
+		if (isnan(rows[i].mode[m].mean))
+			continue;
+		pp[np] = (struct sb_peak_point){ .tasks = (unsigned long)rows[i].tasks,
+						 .n = runs >= SB_INDEPENDENT_RUNS ? (size_t)runs : 1,
+						 .mean = rows[i].mode[m].mean,
+						 .var = rows[i].mode[m].stddev * rows[i].mode[m].stddev };
+		at[np++] = i;
+	}
+	if (np && sb_peak_find(pp, np, CONF, pk) == 0) {
+		pk->best = at[pk->best];
+		pk->lo = at[pk->lo];
+		pk->hi = at[pk->hi];
+		rc = 0;
+	}
+	free(pp);
+	free(at);
+	return rc;
+}
+
 /*
  * --format plot RUNDIR: what plot/plot.py draws, checked here so that it reads
  * nothing itself. Tab-separated records: "meta KEY VALUE" a line of meta;
  * "row TASKS LINEAR" then per mode MEAN IDLE STDDEV CI N (empty when
- * unknown) from summary.csv; "peak MODE TASKS MEAN"; "empty REASON" when
- * there is nothing to draw. samples.csv, when there, is checked too.
+ * unknown) from summary.csv; "peak MODE TASKS MEAN LO HI LABEL" the best
+ * count, its plateau lo..hi (task counts) and sb_peak_label's words; "unmet
+ * MODE TASKS PRECISION TARGET" a point that did not reach meta's precision
+ * target (PRECISION empty without an interval), or that meta's unmet names;
+ * "empty REASON" when there is nothing to draw. samples.csv, when there, is
+ * checked too.
  */
 static void print_plot(FILE *out, const char *dir)
 {
 	char *meta = NULL, *summary = NULL, *samples = NULL, *text = NULL, err[PATH_MAX + 512];
-	struct plot_meta pm = { .out = out };
+	struct plot_meta pm = { .out = out, .target = NAN };
 	struct sb_summary_row *rows = NULL;
 	size_t n = 0;
 	struct stat st;
@@ -513,7 +587,6 @@ static void print_plot(FILE *out, const char *dir)
 	    asprintf(&samples, "%s/samples.csv", dir) < 0)
 		sb_die(EXIT_ENV, "out of memory");
 	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
-	free(text);
 	if (rc != 0)
 		sb_die(rc, "%s", err);
 	if (stat(summary, &st) != 0) {
@@ -548,16 +621,32 @@ static void print_plot(FILE *out, const char *dir)
 		fputc('\n', out);
 	}
 	for (int m = 0; m < NMODES; m++) {
-		size_t best = n;
+		struct sb_peak pk;
+		char label[160];
 
-		for (size_t i = 0; i < n; i++)
-			if (!isnan(rows[i].mode[m].mean) &&
-			    (best == n || rows[i].mode[m].mean > rows[best].mode[m].mean))
-				best = i;
-		if (best < n)
-			fprintf(out, "peak\t%s\t%ld\t%.17g\n", mode_name[m], rows[best].tasks,
-				rows[best].mode[m].mean);
+		if (rows_peak(rows, n, m, &pk) != 0)
+			continue;
+		fprintf(out, "peak\t%s\t%ld\t%.17g\t%ld\t%ld\t%s\n", mode_name[m], rows[pk.best].tasks,
+			rows[pk.best].mode[m].mean, rows[pk.lo].tasks, rows[pk.hi].tasks,
+			sb_peak_label(label, sizeof(label), (unsigned long)rows[pk.best].tasks,
+				      (unsigned long)rows[pk.lo].tasks, (unsigned long)rows[pk.hi].tasks,
+				      (size_t)rows[pk.best].mode[m].runs, CONF));
 	}
+	for (int m = 0; m < NMODES; m++)
+		for (size_t i = 0; i < n; i++) {
+			double prec = rows[i].mode[m].precision;
+
+			if (isnan(rows[i].mode[m].mean))
+				continue;
+			if (listed(pm.unmet, m, rows[i].tasks) ||
+			    (!isnan(pm.target) && (isnan(prec) || prec > pm.target))) {
+				fprintf(out, "unmet\t%s\t%ld", mode_name[m], rows[i].tasks);
+				put_plot(out, prec);
+				put_plot(out, pm.target);
+				fputc('\n', out);
+			}
+		}
+	free(text);
 	free(rows);
 	free(meta);
 	free(summary);
