@@ -38,8 +38,10 @@ static const char usage_text[] =
 	"--point: the point's progress figure (\"4.81M ops/s \302\261""0.4%\"), nothing when\n"
 	"absent; with --values \"RUNS MEAN HALF_PCT\" (HALF_PCT: the 95% interval's\n"
 	"half-width across run means, percent of the mean; \"-\" below 2 runs).\n"
-	"--table: the end-of-sweep table of the run (up to 12 points).\n"
-	"--format plot: the run's meta, summary.csv rows and peaks, checked, for plot.py.\n"
+	"--table: the end-of-sweep table of the run (up to 12 points), then each mode's peak\n"
+	"with its plateau (\"peak 6 tasks (5-7 within the 95% interval)\").\n"
+	"--format plot: the run's meta, summary.csv rows, peaks with their plateaus and the\n"
+	"points short of the precision target, checked, for plot.py.\n"
 	"--format gab: github-action-benchmark's customBiggerIsBetter JSON, --format bencher:\n"
 	"Bencher's metric format; one entry per point, the run-level mean and its interval.\n";
 
