@@ -15,7 +15,6 @@ set -eu
 trap 'exit 130' INT TERM HUP
 
 PROG=runtest.sh
-MAX_POINTS=8192		# a range sweep's points at most: the most CPUs Linux supports (NR_CPUS)
 NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
 RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
 # make install rewrites the next line (build-aux/install.sh): the installed layout and version.
@@ -50,10 +49,14 @@ usage: ./runtest.sh TEST... [options]     run a scaling sweep of each TEST ("all
 Sweep (task counts):
   --max-procs N       largest task count (default: the cores hwloc finds; PUs with --smt)
   --min-procs N       smallest task count (default 1)
-  --step S            min, then the multiples of S, then max (default 1)
-  --points LIST       exactly these task counts, e.g. 1,2,4,8,96; "topology": 1, one
-                      last-level cache, each NUMA node's worth, each package's worth,
-                      3/4 of the machine and all of it (cannot be combined with the above)
+  --points P          auto (the default): seeds (1, 2, the topology points, the powers
+                      of two, the largest), then the counts each mode's curve needs (its
+                      peak, its bends); all: every count (will-it-scale); "topology": 1,
+                      one last-level cache, each NUMA node's worth, each package's worth,
+                      3/4 of the machine and all of it; or exactly a LIST, e.g. 1,2,4,8,96
+                      (topology and LIST cannot be combined with the range options)
+  --step S            every count: min, then the multiples of S, then max (--points all)
+  --max-points N      --points auto: task counts a mode at most (default 24; seeds always run)
   --smt               count hardware threads (PUs), not cores; places tasks on PUs
 Each point:
   --mode M            processes, threads, both (default; a testcase meant one way
@@ -337,7 +340,7 @@ parse_args() {
 	local arg opt val inline o a
 	local -A sweep=()
 	local sweep_read=0 sweep_list
-	opt_tests=() opt_params=() opt_pass=() opt_max='' opt_min='' opt_step='' opt_points='' opt_points_given=0
+	opt_tests=() opt_params=() opt_pass=() opt_max='' opt_min='' opt_step='' opt_points='' opt_points_given=0 opt_max_points=''
 	opt_mode=both opt_duration_ms='' opt_warmup_ms='' opt_period='' opt_repeat='' opt_placement=''
 	opt_precision='' opt_min_runs='' opt_max_runs='' opt_point_budget_ms='' opt_budget_ms='' opt_seed='' opt_quick=0
 	opt_smt=0 opt_no_affinity=0 opt_label='' opt_results='' opt_dry_run=0 opt_list=0 opt_plot=0 opt_quiet=0
@@ -352,7 +355,7 @@ parse_args() {
 		case $opt in	# a: the argument it takes, "-" none
 		--max-procs | --min-procs | --step | --points | --mode | --duration | --warmup | \
 		--repeat | --label | --results | --precision | --min-runs | --max-runs | --point-budget | \
-		--budget | --seed | --param | --period-ms | --placement | --profile) a=VALUE ;;
+		--budget | --seed | --param | --period-ms | --placement | --profile | --max-points) a=VALUE ;;
 		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot | --quick | --profile-keep) a=- ;;
 		-*)
 			if [ "$sweep_read" = 0 ]; then
@@ -378,6 +381,7 @@ parse_args() {
 		--min-procs) parse_count opt_min "$opt" "$val" 1 ;;
 		--step) parse_count opt_step "$opt" "$val" 1 ;;
 		--points) opt_points=$val opt_points_given=1 ;;
+		--max-points) parse_count opt_max_points "$opt" "$val" 1 ;;
 		--mode)
 			case $val in
 			processes | threads | both | all) opt_mode=$val ;;
@@ -429,21 +433,32 @@ parse_args() {
 }
 
 # check_args: what needs nothing but the arguments -> opt_point_list (sorted),
-# placement, period, samples, warmup_samples, rounded_note, label, results
+# points_mode, placement, period, samples, warmup_samples, rounded_note, label, results
 check_args() {
 	local t p list=()
 	[ "$opt_list" = 1 ] || [ ${#opt_tests[@]} -gt 0 ] || usage_error "no testcase given"
 	for t in "${opt_tests[@]}"; do
 		[[ $t =~ ^[A-Za-z0-9_]+$ ]] || usage_error "'$t' is not a testcase name (letters, digits and _ only)"
 	done
-	if [ "$opt_points_given" = 1 ] && [ -n "$opt_max$opt_min$opt_step" ]; then
-		usage_error "--points cannot be combined with --max-procs, --min-procs or --step"
+	# --points auto unless a list, topology, all or --step says otherwise
+	points_mode=auto
+	case $opt_points_given,$opt_points in
+	0,*) if [ -n "$opt_step" ]; then points_mode=all; fi ;;
+	1,auto | 1,all) points_mode=$opt_points ;;
+	1,topology) points_mode=topology ;;
+	*) points_mode=list ;;
+	esac
+	if [ "$points_mode" = list ] || [ "$points_mode" = topology ]; then
+		[ -z "$opt_max$opt_min$opt_step" ] ||
+			usage_error "--points cannot be combined with --max-procs, --min-procs or --step"
 	fi
+	if [ "$points_mode" = auto ] && [ -n "$opt_step" ]; then usage_error "--step measures every count: it goes with --points all, not auto"; fi
+	if [ "$points_mode" != auto ] && [ -n "$opt_max_points" ]; then usage_error "--max-points goes with --points auto"; fi
 	if [ -n "$opt_min" ] && [ -n "$opt_max" ] && [ "$opt_min" -gt "$opt_max" ]; then
 		usage_error "--min-procs $opt_min is larger than --max-procs $opt_max"
 	fi
 	opt_point_list=()
-	if [ "$opt_points_given" = 1 ] && [ "$opt_points" != topology ]; then
+	if [ "$points_mode" = list ]; then
 		IFS=, read -ra list <<<"$opt_points"
 		case $opt_points in ,* | *, | *,,*) list=('') ;; esac
 		for t in "${list[@]}"; do
@@ -476,7 +491,7 @@ check_args() {
 	fi
 	results=${opt_results:-${default_results:-$ROOT/results}}
 	readonly opt_tests opt_params opt_pass opt_max opt_min opt_step opt_points opt_points_given \
-		opt_point_list opt_mode opt_duration_ms opt_warmup_ms opt_period opt_repeat opt_placement \
+		opt_point_list opt_max_points points_mode opt_mode opt_duration_ms opt_warmup_ms opt_period opt_repeat opt_placement \
 		opt_smt opt_no_affinity opt_label opt_results opt_dry_run opt_list opt_plot opt_quiet \
 		opt_precision opt_min_runs opt_max_runs opt_point_budget_ms opt_budget_ms opt_seed opt_quick \
 		placement period samples warmup_samples rounded_note label results \
@@ -514,7 +529,8 @@ stop_rule() {
 		adaptive=0 min_runs=$opt_repeat max_runs=$opt_repeat precision='' point_budget_ms=''
 		return
 	fi
-	if [ "$opt_quick" = 1 ]; then min_runs=$QUICK_RUNS max_runs=$QUICK_RUNS precision=''; fi
+	# (--quick keeps the precision target: with --max-runs above its runs it is adaptive again)
+	if [ "$opt_quick" = 1 ]; then min_runs=$QUICK_RUNS max_runs=$QUICK_RUNS; fi
 	min_runs=${opt_min_runs:-$min_runs}
 	if [ -n "$opt_max_runs" ]; then
 		max_runs=$opt_max_runs
@@ -625,8 +641,8 @@ known_tests() {	# the testcase names, one a line
 	fi
 }
 
-build_tools() {	# make what the sweep runs -> tool_summary, tool_topology
-	local t targets=("$build/bin/sb-summary" "$build/bin/sb-topology")
+build_tools() {	# make what the sweep runs -> tool_summary, tool_topology, tool_plan
+	local t targets=("$build/bin/sb-summary" "$build/bin/sb-topology" "$build/bin/sb-plan")
 	if [ -n "$SB_INSTALL" ]; then installed_tools; return 0; fi
 	if [ "$own_tests" = 1 ]; then
 		for t in "${selected[@]}"; do
@@ -641,7 +657,8 @@ build_tools() {	# make what the sweep runs -> tool_summary, tool_topology
 		die 3 "the build failed (make output above)"
 	fi
 	if [ -s "$TMP/make.log" ] && [ "$opt_quiet" = 0 ]; then cat "$TMP/make.log" >&2; fi
-	readonly tool_summary=$build_abs/bin/sb-summary tool_topology=$build_abs/bin/sb-topology
+	readonly tool_summary=$build_abs/bin/sb-summary tool_topology=$build_abs/bin/sb-topology \
+		tool_plan=$build_abs/bin/sb-plan
 }
 
 read_topology() {	# -> topo[key], sb-topology's key=value lines
@@ -761,29 +778,59 @@ choose_warmup() {
 	readonly warmup_args warmup_text
 }
 
-# plan_points: -> points_list, npoints, largest, points_csv, capacity,
-# cap_unit, plan_points_all (mode x task count points of every testcase),
-# plan_runs (runner runs at least), run_ms (one run's estimate), budget_ms
-# (the sweep's, empty when not adaptive), plan_min_ms, plan_max_ms (its bounds)
-plan_points() {
-	local unit=cores machine=${topo[cores]} tp=${topo[topology_points]} pmax pmin step p t modes
+# plan_conf: the sweep's options and the topology facts, for sb-plan -> $TMP/plan.conf
+plan_conf() {
+	local unit=cores machine=${topo[cores]} tp=${topo[topology_points]} t modes total=0
 	if [ "$opt_smt" = 1 ]; then unit=pus machine=${topo[pus]} tp=${topo[topology_points_pus]}; fi
-	points_list=("${opt_point_list[@]}")
-	if [ "$opt_points" = topology ]; then
-		IFS=, read -ra points_list <<<"$tp"
-	elif [ "$opt_points_given" = 0 ]; then
-		pmax=${opt_max:-$machine} pmin=${opt_min:-1} step=${opt_step:-1}
-		if [ "$pmin" -gt "$pmax" ]; then
-			usage_error "--min-procs $pmin is larger than the default --max-procs $pmax ($unit here)"
-		fi
-		check_point_count "$pmin" "$pmax" "$step"
-		points_list=("$pmin")
-		for ((p = (pmin / step + 1) * step; p < pmax; p += step)); do points_list+=("$p"); done
-		if [ "$pmax" -gt "$pmin" ]; then points_list+=("$pmax"); fi
+	if [ "${opt_min:-1}" -gt "${opt_max:-$machine}" ]; then
+		usage_error "--min-procs $opt_min is larger than the default --max-procs $machine ($unit here)"
 	fi
+	for t in "${runnable[@]}"; do
+		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
+		total=$((total + ${#modes[@]}))
+	done
+	meta_lines modes_total "$total" points_mode "$points_mode" points "$(IFS=,; printf '%s' "${opt_point_list[*]}")" \
+		min "${opt_min:-1}" max "${opt_max:-$machine}" step "${opt_step:-1}" units "$machine" smt "$opt_smt" \
+		per_llc "${topo[${unit}_per_llc]}" per_numa "${topo[${unit}_per_numa]}" \
+		per_package "${topo[${unit}_per_package]}" numa "${topo[numa]}" packages "${topo[packages]}" \
+		topology_points "$tp" min_runs "$min_runs" max_runs "$max_runs" adaptive "$adaptive" \
+		precision "$precision" point_budget_ms "$point_budget_ms" budget_ms "$opt_budget_ms" \
+		seed "$opt_seed" run_ms "$run_ms" max_points "$opt_max_points" >"$TMP/plan.conf"
+}
+
+# plan_points: sb-plan's plan -> points_list, npoints, largest, points_csv (the
+# counts planned so far: auto's seeds, then what it adds), plan_reasons,
+# max_points, capacity, cap_unit, plan_budget_points (the points a mode counts in
+# the budget), plan_points_all (of every testcase), plan_runs and plan_runs_max
+# (runner runs at least, at most), run_ms (one run's estimate), budget_ms (the
+# sweep's, empty when not adaptive), plan_min_ms, plan_max_ms (its bounds)
+plan_points() {
+	local k v out rc=0 t modes
+	run_ms=$(((warmup_samples + samples) * period + RUN_OVERHEAD_MS))
+	if [ "$warmup_text" = auto ]; then	# the steady-state warmup at its cap
+		run_ms=$((AUTO_WARMUP_MAX * 1000 + samples * period + RUN_OVERHEAD_MS))
+	fi
+	plan_conf
+	out=$("$tool_plan" plan "$TMP/plan.conf" 2>&1) || rc=$?
+	if [ "$rc" = 2 ]; then usage_error "${out#sb-plan: }"; elif [ "$rc" != 0 ]; then die 3 "$out"; fi
+	plan_reasons=()
+	while IFS='=' read -r k v; do
+		case $k in
+		points) points_csv=$v ;;
+		largest) largest=$v ;;
+		max_points) max_points=$v ;;
+		budget_points) plan_budget_points=$v ;;
+		runs_min) plan_runs=$v ;;
+		runs_max) plan_runs_max=$v ;;
+		budget_ms) budget_ms=$v ;;
+		min_ms) plan_min_ms=$v ;;
+		max_ms) plan_max_ms=$v ;;
+		reason) plan_reasons+=("$v") ;;
+		esac
+	done <<<"$out"
+	IFS=, read -ra points_list <<<"$points_csv"
 	npoints=${#points_list[@]}
-	largest=${points_list[npoints - 1]}
-	points_csv=$(IFS=,; printf '%s' "${points_list[*]}")
+	if [ "$adaptive" = 0 ]; then budget_ms=''; fi
 	case $placement in
 	pus | none) capacity=${topo[pus]} cap_unit=PUs ;;
 	*) capacity=${topo[cores]} cap_unit=cores ;;
@@ -791,43 +838,10 @@ plan_points() {
 	plan_points_all=0
 	for t in "${runnable[@]}"; do
 		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
-		plan_points_all=$((plan_points_all + npoints * ${#modes[@]}))
+		plan_points_all=$((plan_points_all + plan_budget_points * ${#modes[@]}))
 	done
-	plan_runs=$((plan_points_all * min_runs))
-	run_ms=$(((warmup_samples + samples) * period + RUN_OVERHEAD_MS))
-	if [ "$warmup_text" = auto ]; then	# the steady-state warmup at its cap
-		run_ms=$((AUTO_WARMUP_MAX * 1000 + samples * period + RUN_OVERHEAD_MS))
-	fi
-	plan_budget
-	readonly points_list npoints largest points_csv capacity cap_unit plan_points_all plan_runs run_ms \
-		budget_ms plan_min_ms plan_max_ms
-}
-
-# plan_budget: the adaptive plan's bounds -> budget_ms, plan_min_ms, plan_max_ms:
-# every point gets its --min-runs; a run beyond those starts only while it
-# fits in --point-budget (the point's time) and --budget (the sweep's)
-plan_budget() {
-	local per_point
-	budget_ms='' plan_min_ms=$((plan_runs * run_ms)) plan_max_ms=$((plan_runs * run_ms))
-	if [ "$adaptive" = 0 ]; then return; fi
-	budget_ms=${opt_budget_ms:-$((DEF_BUDGET_MS * plan_points_all))}
-	per_point=$((max_runs * run_ms))
-	if [ "$per_point" -gt "$point_budget_ms" ]; then
-		per_point=$((point_budget_ms > min_runs * run_ms ? point_budget_ms : min_runs * run_ms))
-	fi
-	plan_max_ms=$((per_point * plan_points_all))
-	if [ "$plan_max_ms" -gt "$budget_ms" ]; then
-		plan_max_ms=$((budget_ms > plan_min_ms ? budget_ms : plan_min_ms))
-	fi
-}
-
-# check_point_count MIN MAX STEP: a range of more than MAX_POINTS points is a
-# mistake (years of runs), refused before the list is built
-check_point_count() {
-	local n=$(($2 / $3 - $1 / $3 + 1))
-	if [ "$n" -gt "$MAX_POINTS" ]; then
-		usage_error "--min-procs $1 to --max-procs $2 in steps of $3 is $n points, more than $MAX_POINTS: use a larger --step or --points"
-	fi
+	readonly points_list npoints largest plan_reasons max_points capacity cap_unit plan_budget_points \
+		plan_points_all plan_runs plan_runs_max run_ms budget_ms plan_min_ms plan_max_ms
 }
 
 # placement_rows TESTCASE MODE: --dry-run's placement of the largest point, one
@@ -854,6 +868,11 @@ print_plan() {	# --dry-run
 		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
 		printf '%s: %s\n' "$t" "${t_desc[$t]}"
 		printf '  points:    %s (%d)\n' "$points_csv" "$npoints"
+		if [ "$points_mode" = auto ] && [ "${plan_reasons[0]}" = "${plan_reasons[0]%every count*}" ]; then
+			printf '  auto:      these seeds, then up to %d counts a mode: the peak'"'"'s neighbours, and the\n' "$max_points"
+			printf '             midpoints where no straight line explains the curve (--points all: every count)\n'
+			printf '  seeds:     %s\n' "$(printf '%s, ' "${plan_reasons[@]}" | sed 's/ seed: / (/g; s/, /), /g; s/, $//')"
+		fi
 		printf '  modes:     %s\n' "${t_run_modes[$t]}"
 		printf '  each run:  %s warmup + %s s measured in %d ms samples\n' \
 			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (at most ${AUTO_WARMUP_MAX} s)"; else echo "$warmup_text s"; fi)" \
@@ -872,7 +891,7 @@ print_plan() {	# --dry-run
 		fmt_eta eta2 $(((plan_max_ms + 999) / 1000))
 		fmt_eta eta3 $(((budget_ms + 999) / 1000))
 		printf 'estimated: %d to %d runner runs, %s to %s (budget %s)\n' \
-			"$plan_runs" $((plan_points_all * max_runs)) "$eta" "$eta2" "$eta3"
+			"$plan_runs" "$plan_runs_max" "$eta" "$eta2" "$eta3"
 	fi
 }
 
@@ -1023,6 +1042,7 @@ meta_text() {	# meta_text STATUS [ERROR FAILED_MODE FAILED_TASKS]: the current r
 		host "$m_host" kernel "$m_kernel" os "$m_os" cpu_model "$m_cpu" \
 		topology "${topo[topology]}" hwloc_version "${topo[hwloc_version]}" \
 		placement "$placement" aslr "$aslr" modes "${t_run_modes[$run_test]}" points "$points_csv" \
+		points_mode "$points_mode" max_points "$(if [ "$points_mode" = auto ]; then echo "$max_points"; fi)" \
 		duration "$(fmt_ms $((samples * period)))" warmup "$warmup_text" \
 		period_ms "$period" repeat "$opt_repeat" min_runs "$min_runs" max_runs "$max_runs" \
 		precision "$(if [ -n "$precision" ]; then fmt_ms "$precision"; fi)" \
@@ -1154,68 +1174,34 @@ run_once() {
 	fi
 }
 
-# ---- the rounds: which point runs next, and when a point is done ----------------
+# ---- the rounds: sb-plan says which point runs next -----------------------------
 
-# round_order VAR ROUND INDEX...: the order of round ROUND's points -> VAR (an
-# array). Without --seed, odd rounds go in the given order and even rounds
-# backwards, so a machine that drifts in time shifts every point alike; with
-# --seed N, each round is a Fisher-Yates shuffle driven by the generator
-# x <- (1103515245 x + 12345) mod 2^31 from x = N * 1000 + ROUND (j = (x >> 16) mod (i + 1)).
-round_order() {
-	local -n _ord=$1
-	local round=$2 i j x tmp
-	shift 2
-	_ord=("$@")
-	if [ -n "$opt_seed" ]; then
-		x=$(((opt_seed * 1000 + round) % 2147483648))
-		for ((i = ${#_ord[@]} - 1; i > 0; i--)); do
-			x=$(((x * 1103515245 + 12345) % 2147483648))
-			j=$(((x >> 16) % (i + 1)))
-			tmp=${_ord[i]} _ord[i]=${_ord[j]} _ord[j]=$tmp
-		done
-	elif [ $((round % 2)) = 0 ]; then
-		for ((i = 0, j = ${#_ord[@]} - 1; i < j; i++, j--)); do
-			tmp=${_ord[i]} _ord[i]=${_ord[j]} _ord[j]=$tmp
-		done
-	fi
-}
-
-# point_values MODE TASKS: sb-summary's run-level figures of one point of the
-# current run -> PV_RUNS, PV_MEAN, PV_HALF (half-width of the 95% interval in %
-# of the mean; "-" with fewer than 2 runs)
-point_values() {
-	local out rc=0
-	out=$("$tool_summary" --point "$1:$2" --values "$run_dir" 2>"$TMP/values.err") || rc=$?
-	if [ "$rc" != 0 ] || ! read -r PV_RUNS PV_MEAN PV_HALF <<<"$out" || [ -z "$PV_HALF" ]; then
-		cat "$TMP/values.err" >&2
-		die 3 "sb-summary --point $1:$2 --values failed (exit status $rc)"
-	fi
-}
-
-within() {	# within HALF_PCT MILLI_PCT: status 0 when HALF_PCT is a figure <= MILLI_PCT / 1000
-	[ "$1" != - ] && awk -v h="$1" -v p="$2" 'BEGIN { exit !(h + 0 <= p / 1000) }'
-}
-
-# point_done I: after a run of point I, is it done? -> p_done[I], p_met[I]
-point_done() {
-	local i=$1 r=${p_runs[$1]}
-	if [ "$r" -lt "$min_runs" ]; then return 0; fi
-	if [ "$adaptive" = 1 ] && within "$PV_HALF" "$precision"; then
-		p_done[$i]=1 p_met[$i]=1
-	elif [ "$r" -ge "$max_runs" ]; then
-		p_done[$i]=1
-	elif [ "$adaptive" = 1 ] && [ $((p_ms[$i] + p_ms[$i] / r)) -gt "$point_budget_ms" ]; then
-		p_done[$i]=1	# the next run would not fit in the point's budget
-	fi
-}
-
-# sweep_budget_over I ALLOW_MS T0: would another run of point I (beyond its
-# --min-runs) overrun this testcase's share of --budget, counted from T0?
-sweep_budget_over() {
-	local now
-	if [ "$adaptive" = 0 ] || [ "${p_runs[$1]}" -lt "$min_runs" ]; then return 1; fi
+# plan_next [--ran MODE:TASKS:MS] T0: sb-plan counts the run just made (its
+# values are in the run directory) and says what runs next, in rounds: round
+# k runs every point not done once, in its order (alternate, or --seed's
+# shuffle); a point is done at its --precision, --max-runs or --point-budget,
+# or when a run would overrun this testcase's share of --budget; --points
+# auto adds counts between rounds -> next_run ("MODE TASKS RUN ROUND", empty:
+# done), points_csv, plan_unmet, plan_progress
+plan_next() {
+	local out rc=0 line now t0=${*: -1}
 	now_ms now
-	[ $((now - $3 + p_ms[$1] / p_runs[$1])) -gt "$2" ]
+	out=$("$tool_plan" next "$TMP/plan.conf" "$TMP/plan.state" --run-dir "$run_dir" "${@:1:$#-1}" \
+		--elapsed $((now - t0)) --per-run $((sweep_runs > 0 ? sweep_ms / sweep_runs : run_ms)) \
+		--later "$later_points" --budget-left "$((${budget_ms:-0} - sweep_elapsed_ms))" 2>"$TMP/plan.err") || rc=$?
+	if [ "$rc" != 0 ]; then
+		cat "$TMP/plan.err" >&2
+		die 3 "sb-plan next failed (exit status $rc)"
+	fi
+	next_run=''
+	while IFS= read -r line; do
+		case $line in
+		'run '*) next_run=${line#run } ;;
+		'points '*) points_csv=${line#points } ;;
+		unmet*) plan_unmet=${line#unmet} plan_unmet=${plan_unmet# } ;;
+		'progress '*) plan_progress=${line#progress } ;;
+		esac
+	done <<<"$out"
 }
 
 # the runner's stderr lines of a run: notes once each; lateness warnings counted
@@ -1242,39 +1228,12 @@ runner_messages() {
 	done <"$TMP/err"
 }
 
-# unmet_points: the points that stopped short of --precision, "MODE:TASKS ..."
-unmet_points() {
-	local i s=''
-	if [ "$adaptive" = 0 ]; then return 0; fi
-	for ((i = 0; i < ${#p_mode[@]}; i++)); do
-		if [ "${p_done[$i]}" = 1 ] && [ "${p_met[$i]}" = 0 ]; then s="$s${s:+ }${p_mode[$i]}:${p_tasks[$i]}"; fi
-	done
-	printf '%s' "$s"
-}
+unmet_points() { printf '%s' "${plan_unmet-}"; }	# the points that stopped short of --precision
 
-# progress TEST I FIGURE: a line after a run of point I; the time left is at
-# most what the budgets allow (every remaining --min-runs run, then runs up to
-# --max-runs within --budget)
+# progress TEST MODE TASKS RUN FIGURE: a line after a run (sb-plan's points done and time left)
 progress() {
-	local i=$2 line est left done_n=0 j
-	local per_run=$((sweep_runs > 0 ? sweep_ms / sweep_runs : run_ms))
-	local must=$((later_points * min_runs)) most=$((later_points * max_runs))
-	for ((j = 0; j < ${#p_mode[@]}; j++)); do
-		if [ "${p_done[$j]}" = 1 ]; then
-			done_n=$((done_n + 1))
-			continue
-		fi
-		if [ "${p_runs[$j]}" -lt "$min_runs" ]; then must=$((must + min_runs - p_runs[j])); fi
-		most=$((most + max_runs - p_runs[j]))
-	done
-	left=$((must * per_run)) est=$((most * per_run))
-	if [ "$adaptive" = 1 ] && [ $((budget_ms - sweep_elapsed_ms)) -lt "$est" ]; then
-		est=$((budget_ms - sweep_elapsed_ms))
-	fi
-	if [ "$est" -gt "$left" ]; then left=$est; fi
-	fmt_eta est $((left / 1000))
-	printf -v line '%s  %-9s  %d/%d tasks  run %d  %s   [%d/%d points, %s left]' "$1" "${p_mode[$i]}" \
-		"${p_tasks[$i]}" "$largest" "${p_runs[$i]}" "$3" "$done_n" "${#p_mode[@]}" "$est"
+	local line
+	printf -v line '%s  %-9s  %d/%d tasks  run %d  %s   %s' "$1" "$2" "$3" "$largest" "$4" "$5" "$plan_progress"
 	line+=$(vm_progress_tag)
 	if [ "$opt_quiet" = 1 ]; then
 		return 0
@@ -1288,74 +1247,58 @@ progress() {
 
 # ---- phase: the sweep, the report -----------------------------------------------
 
-# sweep_test TEST: one testcase, in rounds: round k runs every point that is
-# not done once, in round_order's order; a point is done after --min-runs
-# runs when its interval is within --precision, or at --max-runs, or when its
-# next run would overrun --point-budget or this testcase's share of --budget
+# sweep_test TEST: one testcase, in the rounds sb-plan gives (plan_next)
 # -> t_dir[TEST], t_status[TEST]; sweep_rc, sweep_ms, sweep_runs
 sweep_test() {
-	local t=$1 n m i round=0 status=complete fig allow=0 t0 r0 r1
-	local -a modes order todo
-	p_mode=() p_tasks=() p_runs=() p_ms=() p_done=() p_met=()
-	IFS=, read -ra modes <<<"${t_run_modes[$t]}"
-	for n in "${points_list[@]}"; do
-		for m in "${modes[@]}"; do
-			p_mode+=("$m") p_tasks+=("$n") p_runs+=(0) p_ms+=(0) p_done+=(0) p_met+=(0)
-		done
-	done
-	later_points=$((later_points - ${#p_mode[@]}))
-	schedule='' round_sched='' late_warnings=0
+	local t=$1 m n r round last_round='' status=complete fig allow=-1 t0 r0 r1 ran=() own err rc=0
+	IFS=, read -ra own <<<"${t_run_modes[$t]}"
+	own=$((plan_budget_points * ${#own[@]}))
+	later_points=$((later_points - own))
+	schedule='' round_sched='' late_warnings=0 plan_unmet=''
 	start_run "$t"
 	t_dir[$t]=$run_dir
 	now_ms t0
 	if [ "$adaptive" = 1 ]; then
-		allow=$(((budget_ms - sweep_elapsed_ms) * ${#p_mode[@]} / (${#p_mode[@]} + later_points)))
+		allow=$(((budget_ms - sweep_elapsed_ms) * own / (own + later_points)))
 	fi
+	err=$("$tool_plan" init "$TMP/plan.conf" "$TMP/plan.state" --modes "${t_run_modes[$t]}" \
+		--allow "$allow" --run-dir "$run_dir" 2>&1) || rc=$?
+	if [ "$rc" != 0 ]; then die 3 "$err"; fi
+	points_csv=${err#points }
 	while [ "$status" = complete ]; do
-		todo=()
-		for ((i = 0; i < ${#p_mode[@]}; i++)); do
-			if [ "${p_done[$i]}" = 0 ]; then todo+=("$i"); fi
-		done
-		if [ ${#todo[@]} = 0 ]; then break; fi
-		round=$((round + 1))
-		round_order order "$round" "${todo[@]}"
-		for i in "${order[@]}"; do
-			if [ "$interrupted" = 1 ]; then
-				status=interrupted
-				break
-			fi
-			if sweep_budget_over "$i" "$allow" "$t0"; then
-				p_done[$i]=1
-				continue
-			fi
-			m=${p_mode[$i]} n=${p_tasks[$i]}
-			now_ms r0
-			: >"$TMP/point"
-			run_once "$t" "$m" "$n" $((p_runs[i] + 1))
-			if [ "$RUN_STATUS" = 130 ]; then
-				status=interrupted
-				break
-			elif [ "$RUN_STATUS" != 0 ]; then
-				status=failed
-				protect write_meta failed "$RUN_ERROR" "$m" "$n"
-				warn "$t: $m at $n tasks failed: $RUN_ERROR"
-				if [ "$RUN_ERROR_RC" -gt "$sweep_rc" ]; then sweep_rc=$RUN_ERROR_RC; fi
-				break
-			fi
-			p_runs[$i]=$((p_runs[i] + 1))
-			round_sched="$round_sched${round_sched:+,}$m:$n"
-			protect add_point
-			point_values "$m" "$n"
-			point_done "$i"
-			now_ms r1
-			p_ms[$i]=$((p_ms[i] + r1 - r0))
-			sweep_ms=$((sweep_ms + r1 - r0)) sweep_runs=$((sweep_runs + 1))
-			sweep_elapsed_ms=$((sweep_elapsed_ms + r1 - r0))
-			fig=$(protect point_figure "$m" "$n" "$run_dir")
-			progress "$t" "$i" "$fig"
-		done
-		schedule="$schedule${schedule:+${round_sched:+ }}$round_sched" round_sched=''
+		plan_next "${ran[@]}" "$t0"
+		if [ ${#ran[@]} -gt 0 ]; then progress "$t" "$m" "$n" "$r" "$fig"; fi
+		if [ -z "$next_run" ]; then break; fi
+		read -r m n r round <<<"$next_run"
+		if [ "$round" != "$last_round" ]; then
+			schedule="$schedule${schedule:+${round_sched:+ }}$round_sched" round_sched='' last_round=$round
+		fi
+		if [ "$interrupted" = 1 ]; then
+			status=interrupted
+			break
+		fi
+		now_ms r0
+		: >"$TMP/point"
+		run_once "$t" "$m" "$n" "$r"
+		if [ "$RUN_STATUS" = 130 ]; then
+			status=interrupted
+			break
+		elif [ "$RUN_STATUS" != 0 ]; then
+			status=failed
+			protect write_meta failed "$RUN_ERROR" "$m" "$n"
+			warn "$t: $m at $n tasks failed: $RUN_ERROR"
+			if [ "$RUN_ERROR_RC" -gt "$sweep_rc" ]; then sweep_rc=$RUN_ERROR_RC; fi
+			break
+		fi
+		round_sched="$round_sched${round_sched:+,}$m:$n"
+		protect add_point
+		now_ms r1
+		ran=(--ran "$m:$n:$((r1 - r0))")
+		sweep_ms=$((sweep_ms + r1 - r0)) sweep_runs=$((sweep_runs + 1))
+		sweep_elapsed_ms=$((sweep_elapsed_ms + r1 - r0))
+		fig=$(protect point_figure "$m" "$n" "$run_dir")
 	done
+	schedule="$schedule${schedule:+${round_sched:+ }}$round_sched" round_sched=''
 	if [ "$status" = complete ]; then profile_testcase "$t" status; fi	# profile/record.sh
 	if [ "$status" = complete ]; then protect write_meta complete; fi
 	if [ "$status" = interrupted ]; then protect write_meta interrupted; fi
@@ -1368,7 +1311,6 @@ sweep_test() {
 sweep() {
 	local t
 	declare -gA t_dir=() t_status=() runner_notes=()
-	declare -ga p_mode=() p_tasks=() p_runs=() p_ms=() p_done=() p_met=()
 	sweep_rc=0 sweep_ms=0 sweep_runs=0 sweep_elapsed_ms=0 later_points=$plan_points_all
 	for t in "${runnable[@]}"; do
 		if [ "$interrupted" = 1 ]; then break; fi
@@ -1432,8 +1374,8 @@ installed_layout() {
 	default_results=$PWD/results
 }
 
-installed_tools() {	# -> tool_summary, tool_topology: the installed ones, nothing to build
-	readonly tool_summary=$sb_tools/sb-summary tool_topology=$sb_tools/sb-topology
+installed_tools() {	# -> tool_summary, tool_topology, tool_plan: the installed ones, nothing to build
+	readonly tool_summary=$sb_tools/sb-summary tool_topology=$sb_tools/sb-topology tool_plan=$sb_tools/sb-plan
 }
 
 main() {

@@ -363,8 +363,41 @@ static void print_peaks(FILE *out, const struct line *lines, size_t n)
 	}
 }
 
-/* --table: the end-of-sweep table, up to 12 of the points, evenly spread. */
-static void print_table(FILE *out, const struct line *lines, size_t n)
+/* points.csv's rows (why each count is measured), when the run has one. */
+struct whys {
+	struct sb_points_row *v;
+	size_t n;
+};
+
+static int add_why(void *ctx, const struct sb_points_row *r)
+{
+	struct whys *w = ctx;
+	void *p = realloc(w->v, (w->n + 1) * sizeof(*w->v));
+
+	if (!p)
+		return -1;
+	w->v = p;
+	w->v[w->n++] = *r;
+	return 0;
+}
+
+/* The table's "why" of a count: its reason, or each mode's when they differ ("" when unknown). */
+static const char *why(const struct whys *w, unsigned long tasks, char *buf, size_t len)
+{
+	const char *r[NMODES] = { NULL, NULL };
+
+	for (size_t i = 0; i < w->n; i++)
+		if ((unsigned long)w->v[i].tasks == tasks)
+			r[w->v[i].mode] = w->v[i].reason;
+	if (r[PROCESSES] && r[THREADS] && strcmp(r[PROCESSES], r[THREADS]) != 0)
+		snprintf(buf, len, "processes: %s; threads: %s", r[PROCESSES], r[THREADS]);
+	else
+		snprintf(buf, len, "%s", r[PROCESSES] ? r[PROCESSES] : r[THREADS] ? r[THREADS] : "");
+	return buf;
+}
+
+/* --table: the end-of-sweep table, up to 12 of the points, evenly spread; with points.csv, each count's reason. */
+static void print_table(FILE *out, const struct line *lines, size_t n, const struct whys *w)
 {
 	size_t k = n > 12 ? 12 : n, last = 0;
 
@@ -372,13 +405,13 @@ static void print_table(FILE *out, const struct line *lines, size_t n)
 		fputs("  (no completed point)\n", out);
 		return;
 	}
-	fprintf(out, "  %6s %10s %7s %10s %7s %10s\n", "tasks", "processes", "+-", "threads", "+-",
-		"vs linear");
+	fprintf(out, "  %6s %10s %7s %10s %7s %10s%s\n", "tasks", "processes", "+-", "threads", "+-",
+		"vs linear", w->n ? "  why" : "");
 	for (size_t j = 0; j < k; j++) {
 		size_t i = k > 1 ? 1 + (size_t)((double)j * (double)(n - 1) / (double)(k - 1) + 0.5) : 1;
 		const struct line *l = &lines[i - 1];
 		double v[NMODES], ci[NMODES], lin = as_written(l->linear), best;
-		char h[NMODES][32], c[NMODES][32], vs[32] = "-";
+		char h[NMODES][32], c[NMODES][32], vs[32] = "-", wb[256];
 
 		if (i == last)
 			continue;
@@ -391,11 +424,14 @@ static void print_table(FILE *out, const struct line *lines, size_t n)
 			v[PROCESSES] : v[THREADS];
 		if (!isnan(lin) && lin > 0 && !isnan(best))
 			snprintf(vs, sizeof(vs), "%.0f%%", 100 * best / lin);
-		fprintf(out, "  %6lu %10s %7s %10s %7s %10s\n", l->tasks,
+		fprintf(out, "  %6lu %10s %7s %10s %7s %10s", l->tasks,
 			human(v[PROCESSES], h[PROCESSES], sizeof(h[0])),
 			pct(ci[PROCESSES], v[PROCESSES], c[PROCESSES], sizeof(c[0])),
 			human(v[THREADS], h[THREADS], sizeof(h[0])),
 			pct(ci[THREADS], v[THREADS], c[THREADS], sizeof(c[0])), vs);
+		if (w->n)
+			fprintf(out, "  %s", why(w, l->tasks, wb, sizeof(wb)));
+		fputc('\n', out);
 	}
 	print_peaks(out, lines, n);
 }
@@ -820,9 +856,20 @@ int main(int argc, char **argv)
 
 	if (a.out_path)
 		out = open_temp(a.out_path, &tmp);
-	if (a.table)
-		print_table(out, lines, nl);
-	else if (a.point && a.values)
+	if (a.table) {
+		struct whys w = { 0 };
+		char *pp = NULL;
+
+		/* a run directory's points.csv (sb-plan's): why each count was measured */
+		if (path && asprintf(&pp, "%s/points.csv", a.input) >= 0) {
+			rc = sb_points_read(pp, add_why, &w, err, sizeof(err));
+			if (rc >= 2)
+				sb_die(rc, "%s", err);
+		}
+		print_table(out, lines, nl, &w);
+		free(w.v);
+		free(pp);
+	} else if (a.point && a.values)
 		print_values(out, find_point(lines, nl, a.mode, a.tasks));
 	else if (a.point)
 		print_point(out, find_point(lines, nl, a.mode, a.tasks));

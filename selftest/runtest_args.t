@@ -143,4 +143,12 @@ rc=0
 "$SB_BUILD/bin/sb-options" -t 2 >/dev/null 2>"$T/err" || rc=$?
 is "$rc" 2 "sb-options does nothing but list: other options exit 2"
 
+# --quick --max-runs 5: adaptive again, with the default precision target (it was
+# emptied: the plan said "within +-%" and every point ran to the maximum)
+./runtest.sh getppid1 --quick --max-runs 5 --dry-run >"$T/out" 2>&1
+like "$(grep 'runs:' "$T/out")" 'runs: +2 to 5 a point, until the 95% interval is within \+-2% ' \
+	"--quick --max-runs 5: 2 to 5 runs, until +-2%"
+./runtest.sh getppid1 --quick --dry-run >"$T/out" 2>&1
+like "$(grep 'runs:' "$T/out")" 'runs: +exactly 2 a point$' "--quick alone: exactly 2 runs"
+
 done_testing

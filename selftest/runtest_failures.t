@@ -27,7 +27,7 @@ is "$(awk -F, 'NR > 1 { print $1 "," $2 }' "$run/samples.csv" | sort -u | tr '\n
 	"samples.csv: no row of the failed point"
 like "$(grep 'failed:' "$T/err")" 'crash: processes at 2 tasks failed: crash_processes: task 1' "the failure is on stderr"
 is "$(left_behind)" "" "no process left behind"
-is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "no temporary file left"
+is "$(ls -A "$run" | tr '\n' ' ')" "meta points.csv samples.csv summary.csv " "no temporary file left"
 
 # ---- SIGINT as a terminal sends it: to runtest.sh and to the runner ----
 # start_sweep: runtest.sh in the background with SIGINT at its default (a
@@ -69,7 +69,7 @@ is "$(col "$run/summary.csv" tasks | tr '\n' ' ')" "0 1 " "the completed point s
 is "$(awk -F, 'NR > 1 { print $1 "," $2 }' "$run/samples.csv" | sort -u | tr '\n' ' ')" "processes,1 " \
 	"samples.csv: the completed point only"
 is "$(left_behind)" "" "no process left behind"
-is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "no temporary file left"
+is "$(ls -A "$run" | tr '\n' ' ')" "meta points.csv samples.csv summary.csv " "no temporary file left"
 ok "$(grep -q 'interrupted' "$T/err"; echo $?)" "says it was interrupted"
 
 # SIGINT to runtest.sh alone (kill from another shell): it stops the runner itself

@@ -87,7 +87,7 @@ is "$(cat "$T/err")" "runtest.sh: getppid1: processes at 1 tasks failed: the run
 run=$T/r4/getppid1/$(readlink "$T/r4/getppid1/latest")
 is "$(meta "$run/meta" status),$(meta "$run/meta" error)" "failed,the runner was killed by signal 9" "meta: failed, and why"
 is "$(left_behind)" "" "no process left behind"
-is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "no temporary file left"
+is "$(ls -A "$run" | tr '\n' ' ')" "meta points.csv samples.csv summary.csv " "no temporary file left"
 
 # wait_for_file FILE: until FILE is non-empty (a stand-in command has started), at most 30 s
 wait_for_file() {
@@ -171,7 +171,7 @@ is "$(grep -c '^[a-z_]*=' "$run/meta"),$(meta "$run/meta" git_revision | grep -c
 is "$(awk -F, 'NR > 1 { print $1 "," $2 }' "$run/samples.csv" | sort -u | head -n 1)" processes,1 "samples.csv keeps the first point"
 "$SB_BUILD/bin/sb-summary" "$run/samples.csv" >"$T/summary" 2>&1
 is "$(cmp "$T/summary" "$run/summary.csv" && echo same)" same "samples.csv is whole and summary.csv agrees with it"
-is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "no temporary file left in the run"
+is "$(ls -A "$run" | tr '\n' ' ')" "meta points.csv samples.csv summary.csv " "no temporary file left in the run"
 is "$(find "$M/r/getppid1" -mindepth 1 -name '.*' | wc -l | tr -d ' ')" 0 "nor next to it"
 is "$(left_behind)" "" "no process left behind"
 

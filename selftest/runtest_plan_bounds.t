@@ -8,14 +8,19 @@ export SB_TESTS_DIR=$T/bin
 export HWLOC_SYNTHETIC="pack:1 core:2 pu:2"
 
 rc=0
-./runtest.sh getppid1 --max-procs 4194304 --dry-run >"$T/out" 2>"$T/err" || rc=$?
-is "$rc" 2 "--max-procs 4194304 (step 1): exit 2"
+./runtest.sh getppid1 --points all --max-procs 4194304 --dry-run >"$T/out" 2>"$T/err" || rc=$?
+is "$rc" 2 "--points all --max-procs 4194304 (step 1): exit 2"
 is "$(cat "$T/err")" "runtest.sh: --min-procs 1 to --max-procs 4194304 in steps of 1 is 4194304 points, more than 8192: use a larger --step or --points (see ./runtest.sh --help)" \
 	"one line naming the count and the limit"
 is "$(wc -c <"$T/out" | tr -d ' ')" 0 "and no plan"
 rc=0
-./runtest.sh getppid1 --max-procs 8192 --dry-run >"$T/out" 2>"$T/err" || rc=$?
+./runtest.sh getppid1 --points all --max-procs 8192 --dry-run >"$T/out" 2>"$T/err" || rc=$?
 is "$rc" 0 "8192 points (the limit) are a plan"
+# --points auto (the default) seeds a range of any size with a few counts: a plan
+rc=0
+./runtest.sh getppid1 --max-procs 4194304 --dry-run >"$T/out" 2>"$T/err" || rc=$?
+is "$rc" 0 "--max-procs 4194304 (auto): exit 0"
+is "$(sed -n 's/^  points: *//p' "$T/out" | sed 's/.*(//')" "23)" "auto: the powers of two to 2^22 (the largest): 23 seeds"
 
 rc=0
 ./runtest.sh getppid1 --points 4194304 --dry-run >"$T/out" 2>"$T/err" || rc=$?

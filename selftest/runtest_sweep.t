@@ -21,7 +21,7 @@ for f in summary.csv samples.csv meta; do
 	ok "$([ -s "$run/$f" ]; echo $?)" "$f exists"
 done
 is "$(readlink "$T/r/getppid1/latest")" "${run##*/}" "latest points to the run"
-is "$(ls -A "$run" | tr '\n' ' ')" "meta samples.csv summary.csv " "no temporary file left in the run directory"
+is "$(ls -A "$run" | tr '\n' ' ')" "meta points.csv samples.csv summary.csv " "no temporary file left in the run directory"
 
 is "$(head -n 1 "$run/summary.csv")" "$SUMMARY_HEADER" "summary.csv header"
 is "$(sed -n 2p "$run/summary.csv")" "0,0,100,0,100,0,,,,,,,,,,,,,,,,,0" "will-it-scale's first row"

@@ -29,7 +29,10 @@ points() {	# points SYNTHETIC ARGS...: the points --dry-run prints
 }
 is "$(points "$TWO_SOCKETS" --points topology)" "1,4,8,12,16 (5)" "--points topology on 2 packages / 4 NUMA nodes"
 is "$(points "$TWO_SOCKETS" --points topology --smt)" "1,8,16,24,32 (5)" "--points topology --smt counts PUs"
-is "$(points "$TWO_SOCKETS")" "$(seq -s, 1 16) (16)" "default --max-procs: the cores"
+is "$(points "$TWO_SOCKETS" --points all)" "$(seq -s, 1 16) (16)" "--points all, default --max-procs: the cores"
+is "$(points "$TWO_SOCKETS")" "1,2,4,8,12,16 (6)" "default (auto): 1, 2, the powers of two and the topology points to the cores"
+like "$(HWLOC_SYNTHETIC=$TWO_SOCKETS ./runtest.sh getppid1 --dry-run 2>/dev/null | sed -n 's/^  seeds: *//p')" \
+	'^1 \(1\), 2 \(2\), 4 \(NUMA node\), 8 \(package\), 12 \(3 NUMA nodes\), 16 \(all cores\)$' "auto: each seed's reason"
 is "$(points "$TWO_SOCKETS" --smt --step 8)" "1,8,16,24,32 (5)" "--smt: up to the PUs"
 like "$(HWLOC_SYNTHETIC=$TWO_SOCKETS ./runtest.sh getppid1 --dry-run --points topology --placement spread 2>/dev/null |
 	sed -n '/task pu core/{n;n;p}')" '^ +1 16 8 2 1$' "--dry-run shows the placement: spread puts task 1 on the other package"
