@@ -609,12 +609,21 @@ static int rows_peak(const struct sb_summary_row *rows, size_t n, int m, struct 
  * count, its plateau lo..hi (task counts) and sb_peak_label's words; "unmet
  * MODE TASKS PRECISION TARGET" a point that did not reach meta's precision
  * target (PRECISION empty without an interval), or that meta's unmet names;
- * "empty REASON" when there is nothing to draw. samples.csv, when there, is
+ * "origin MODE TASKS ORIGIN REASON" a row of points.csv (seed, added or given,
+ * and why), when the run has one; "empty REASON" when there is nothing to draw. samples.csv, when there, is
  * checked too.
  */
+/* One "origin" record of --format plot from a row of points.csv. */
+static int put_origin(void *ctx, const struct sb_points_row *r)
+{
+	fprintf(ctx, "origin\t%s\t%ld\t%s\t%s\n", mode_name[r->mode], r->tasks, r->origin, r->reason);
+	return 0;
+}
+
 static void print_plot(FILE *out, const char *dir)
 {
-	char *meta = NULL, *summary = NULL, *samples = NULL, *text = NULL, err[PATH_MAX + 512];
+	char *meta = NULL, *summary = NULL, *samples = NULL, *points = NULL, *text = NULL;
+	char err[PATH_MAX + 512];
 	struct plot_meta pm = { .out = out, .target = NAN };
 	struct sb_summary_row *rows = NULL;
 	size_t n = 0;
@@ -622,7 +631,7 @@ static void print_plot(FILE *out, const char *dir)
 	int rc;
 
 	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0 ||
-	    asprintf(&samples, "%s/samples.csv", dir) < 0)
+	    asprintf(&samples, "%s/samples.csv", dir) < 0 || asprintf(&points, "%s/points.csv", dir) < 0)
 		sb_die(EXIT_ENV, "out of memory");
 	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
 	if (rc != 0)
@@ -684,11 +693,16 @@ static void print_plot(FILE *out, const char *dir)
 				fputc('\n', out);
 			}
 		}
+	/* points.csv (sb-plan's): which counts auto points added; runs before it have none (1) */
+	rc = sb_points_read(points, put_origin, out, err, sizeof(err));
+	if (rc >= 2)
+		sb_die(rc, "%s", err);
 	free(text);
 	free(rows);
 	free(meta);
 	free(summary);
 	free(samples);
+	free(points);
 }
 
 /* --point's MODE:TASKS into mode and tasks, or a usage error. */

@@ -174,7 +174,7 @@ class Run:
 
     def sources_mtime(self):
         return max(os.stat(os.path.join(self.path, f)).st_mtime_ns
-                   for f in ("summary.csv", "meta") if os.path.exists(os.path.join(self.path, f)))
+                   for f in ("summary.csv", "meta", "points.csv") if os.path.exists(os.path.join(self.path, f)))
 
 
 def resolve_run(arg, results):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What a point is, on the plot: the peak with its plateau, points short of the precision target (issue 23).
 . "$(dirname "$0")/lib.sh"
-plan 11
+plan 15
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 S=$B/bin/sb-summary
@@ -43,7 +43,7 @@ is "$(printf '%s\n' "$out" | grep -c '^unmet')" 0 "no target, no unmet: no point
 printf '%s\n' precision=5 "unmet=processes:5" >>"$R/meta"
 
 if ! command -v gnuplot >/dev/null 2>&1; then
-	for i in 1 2 3 4 5 6; do skip "gnuplot not installed"; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do skip "gnuplot not installed"; done
 	exit 0
 fi
 run plot/plot.py --results "$tmp"
@@ -59,3 +59,18 @@ grep -q '<text>precision target not reached</text>' "$svg"
 ok $? "points short of the target are marked, with a key entry"
 grep -q 'count added by --points auto' "$svg"
 ok $((! $?)) "a run without points.csv has no added counts"
+
+# points.csv (sb-plan's): 3 tasks was added by auto points, the others are seeds
+{
+	echo "mode,tasks,origin,reason"
+	for t in 1 2 4 5; do echo "processes,$t,seed,seed: $t"; done
+	echo "processes,3,added,peak bracket (2 to 4)"
+} >"$R/points.csv"
+run "$S" --format plot "$R"
+is "$(printf '%s\n' "$out" | awk -F'\t' '$1 == "origin" && $4 == "added" { print $2 ":" $3 ":" $5 }')" \
+	"processes:3:peak bracket (2 to 4)" "origin records: the added count and why"
+is "$(printf '%s\n' "$out" | grep -c '^origin')" 5 "an origin record a row of points.csv"
+run plot/plot.py --results "$tmp"
+like "$out" "drew .*scaling.svg" "a new points.csv redraws the plot"
+grep -q '<text>count added by --points auto</text>' "$svg"
+ok $? "counts added by auto points are drawn apart from the seeds, with a key entry"
