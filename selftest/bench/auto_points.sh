@@ -55,9 +55,11 @@ peak() {
 		END { printf "%s (%s)", b, lo == hi ? lo : lo "-" hi }' "$1"
 }
 
-# gaps AUTO FULL: "MAXGAP AT OUTSIDE COMPARED": each full point against the auto curve
+# gaps AUTO FULL: "MAXGAP AT OUTSIDE COMPARED BOTH_OUTSIDE BOTH": each full point against
+# the auto curve; BOTH_* the counts both sweeps measured, where the gap is two sweeps'
+# run-to-run difference alone (the floor the interpolated counts are seen against)
 gaps() {
-	awk 'NR == FNR { n++; x[n] = $1; y[n] = $2; next }
+	awk 'NR == FNR { n++; x[n] = $1; y[n] = $2; m[$1] = 1; next }
 		$3 == "" || $3 <= 0 { next }
 		{
 			for (i = 1; i < n && x[i + 1] < $1; i++) ;
@@ -68,12 +70,13 @@ gaps() {
 			k++
 			if (g > 1) out++
 			if (g > worst) { worst = g; at = $1 }
+			if ($1 in m) { kb++; if (g > 1) ob++ }
 		}
-		END { printf "%.2f %s %d %d\n", worst, at == "" ? "-" : at, out, k }' "$1" "$2"
+		END { printf "%.2f %s %d %d %d %d\n", worst, at == "" ? "-" : at, out, k, ob, kb }' "$1" "$2"
 }
 
 main() {
-	local shapes s mode auto full aw fw an fn pa pf exact best lo hi g at out k
+	local shapes s mode auto full aw fw an fn pa pf exact best lo hi g at out k ob kb
 	cd "$(dirname "$0")/../.."
 	read -ra shapes <<<"${SHAPES:-peak6}"
 	max=${MAX:-96} noise=${NOISE:-2} seed=1 cores=48
@@ -90,8 +93,8 @@ main() {
 	make -s >/dev/null
 	make -s fixtures >/dev/null
 	log "auto_points.sh: ${shapes[*]} to $max tasks, noise $noise%, ${run_args[*]}; load $(cut -d ' ' -f 1-3 /proc/loadavg); $(date -u +%FT%TZ)"
-	echo "| shape | mode | counts auto / all | wall auto / all | peak auto (plateau) | peak all (plateau) | function's peak | auto's best exact | largest gap (at) | all's points outside |"
-	echo "|---|---|---:|---:|---|---|---|---|---:|---:|"
+	echo "| shape | mode | counts auto / all | wall auto / all | peak auto (plateau) | peak all (plateau) | function's peak | auto's best exact | largest gap (at) | all's points outside | of them at counts auto measured |"
+	echo "|---|---|---:|---:|---|---|---|---|---:|---:|---:|"
 	for s in "${shapes[@]}"; do
 		read -r auto aw <<<"$(sweep "$s" auto)"
 		read -r full fw <<<"$(sweep "$s" all)"
@@ -106,11 +109,11 @@ main() {
 			best=${pa%% *}
 			exact=no
 			if [ -n "$best" ] && [ "$best" -ge "$lo" ] && [ "$best" -le "$hi" ]; then exact=yes; fi
-			read -r g at out k <<<"$(gaps "$tmp/auto.$mode" "$tmp/full.$mode")"
-			printf '| %s | %s | %d / %d | %.0f s / %.0f s | %s | %s | %s | %s | %s (%s) | %d of %d |\n' \
+			read -r g at out k ob kb <<<"$(gaps "$tmp/auto.$mode" "$tmp/full.$mode")"
+			printf '| %s | %s | %d / %d | %.0f s / %.0f s | %s | %s | %s | %s | %s (%s) | %d of %d | %d of %d |\n' \
 				"$s" "$mode" "$an" "$fn" "$(awk -v v="$aw" 'BEGIN { print v / 1000 }')" \
 				"$(awk -v v="$fw" 'BEGIN { print v / 1000 }')" "$pa" "$pf" \
-				"$([ "$lo" = "$hi" ] && echo "$lo" || echo "$lo-$hi")" "$exact" "$g" "$at" "$out" "$k"
+				"$([ "$lo" = "$hi" ] && echo "$lo" || echo "$lo-$hi")" "$exact" "$g" "$at" "$out" "$k" "$ob" "$kb"
 		done
 		log "auto_points.sh: $s done ($(date -u +%T)); load $(cut -d ' ' -f 1-3 /proc/loadavg)"
 	done
