@@ -24,7 +24,6 @@ DEF_WARMUP_MS=1000 DEF_DURATION_MS=1000 DEF_PERIOD=500	# one run: 1 s (auto: 1-2
 DEF_MIN_RUNS=3 DEF_MAX_RUNS=10	# independent runs a point
 DEF_PRECISION=2000		# target half-width of the 95% interval, in 1/1000 % of the mean
 DEF_POINT_BUDGET_MS=30000	# the most one point may take (its --min-runs always run)
-DEF_BUDGET_MS=11000		# the whole sweep's budget, per point: will-it-scale's 11 s
 QUICK_WARMUP_MS=500 QUICK_DURATION_MS=500 QUICK_PERIOD=250 QUICK_RUNS=2	# --quick
 RUN_OVERHEAD_MS=300		# a run's start and stop of the tasks, for the estimates
 AUTO_WARMUP_MAX=2		# seconds: the cap of a sweep run's steady-state warmup
@@ -795,7 +794,8 @@ plan_conf() {
 		per_package "${topo[${unit}_per_package]}" numa "${topo[numa]}" packages "${topo[packages]}" \
 		topology_points "$tp" min_runs "$min_runs" max_runs "$max_runs" adaptive "$adaptive" \
 		precision "$precision" point_budget_ms "$point_budget_ms" budget_ms "$opt_budget_ms" \
-		seed "$opt_seed" run_ms "$run_ms" max_points "$opt_max_points" >"$TMP/plan.conf"
+		seed "$opt_seed" run_ms "$run_ms" max_points "$opt_max_points" \
+		extra "$(printf '%s' "${opt_profile-}" | tr ',' '\n' | grep -x '[0-9]*' | paste -s -d, -)" >"$TMP/plan.conf"
 }
 
 # plan_points: sb-plan's plan -> points_list, npoints, largest, points_csv (the
@@ -1184,11 +1184,13 @@ run_once() {
 # auto adds counts between rounds -> next_run ("MODE TASKS RUN ROUND", empty:
 # done), points_csv, plan_unmet, plan_progress
 plan_next() {
-	local out rc=0 line now t0=${*: -1}
+	local out rc=0 line now t0=${*: -1} left=-1
 	now_ms now
-	out=$("$tool_plan" next "$TMP/plan.conf" "$TMP/plan.state" --run-dir "$run_dir" "${@:1:$#-1}" \
+	if [ "$adaptive" = 1 ]; then left=$((budget_ms > sweep_elapsed_ms ? budget_ms - sweep_elapsed_ms : 0)); fi
+	# protected: a ^C must not cut its points.csv in half (the sweep stops after it)
+	out=$(protect "$tool_plan" next "$TMP/plan.conf" "$TMP/plan.state" --run-dir "$run_dir" "${@:1:$#-1}" \
 		--elapsed $((now - t0)) --per-run $((sweep_runs > 0 ? sweep_ms / sweep_runs : run_ms)) \
-		--later "$later_points" --budget-left "$((${budget_ms:-0} - sweep_elapsed_ms))" 2>"$TMP/plan.err") || rc=$?
+		--later "$later_points" --budget-left "$left" 2>"$TMP/plan.err") || rc=$?
 	if [ "$rc" != 0 ]; then
 		cat "$TMP/plan.err" >&2
 		die 3 "sb-plan next failed (exit status $rc)"
@@ -1250,9 +1252,9 @@ progress() {
 # sweep_test TEST: one testcase, in the rounds sb-plan gives (plan_next)
 # -> t_dir[TEST], t_status[TEST]; sweep_rc, sweep_ms, sweep_runs
 sweep_test() {
-	local t=$1 m n r round last_round='' status=complete fig allow=-1 t0 r0 r1 ran=() own err rc=0
-	IFS=, read -ra own <<<"${t_run_modes[$t]}"
-	own=$((plan_budget_points * ${#own[@]}))
+	local t=$1 m n r round last_round='' status=complete fig allow=-1 t0 r0 r1 ran=() modes own err rc=0
+	IFS=, read -ra modes <<<"${t_run_modes[$t]}"
+	own=$((plan_budget_points * ${#modes[@]}))	# this testcase's points, as the budget counts them
 	later_points=$((later_points - own))
 	schedule='' round_sched='' late_warnings=0 plan_unmet=''
 	start_run "$t"
@@ -1261,7 +1263,7 @@ sweep_test() {
 	if [ "$adaptive" = 1 ]; then
 		allow=$(((budget_ms - sweep_elapsed_ms) * own / (own + later_points)))
 	fi
-	err=$("$tool_plan" init "$TMP/plan.conf" "$TMP/plan.state" --modes "${t_run_modes[$t]}" \
+	err=$(protect "$tool_plan" init "$TMP/plan.conf" "$TMP/plan.state" --modes "${t_run_modes[$t]}" \
 		--allow "$allow" --run-dir "$run_dir" 2>&1) || rc=$?
 	if [ "$rc" != 0 ]; then die 3 "$err"; fi
 	points_csv=${err#points }

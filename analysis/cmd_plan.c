@@ -11,6 +11,7 @@
 #include "msg.h"
 #include "plan.h"
 #include "results.h"
+#include "sb_version.h"	/* generated: $(BUILD)/gen */
 
 #define PROG "sb-plan"
 
@@ -128,9 +129,11 @@ static int conf_key(void *ctx, const char *k, const char *v)
 		if (!found)
 			sb_die(EXIT_USAGE, "%s: points_mode: '%s' is not auto, all, topology or list", w, v);
 	} else if (strcmp(k, "points") == 0)
-		c->given = list(k, v, &c->ngiven, w);
+		free(c->given), c->given = list(k, v, &c->ngiven, w);	/* the last line of a key wins */
+	else if (strcmp(k, "extra") == 0)
+		free(c->extra), c->extra = list(k, v, &c->nextra, w);	/* the last line of a key wins */
 	else if (strcmp(k, "topology_points") == 0)
-		c->topo = list(k, v, &c->ntopo, w);
+		free(c->topo), c->topo = list(k, v, &c->ntopo, w);	/* the last line of a key wins */
 	else if (strcmp(k, "min") == 0)
 		c->min = number(k, v, w);
 	else if (strcmp(k, "max") == 0)
@@ -191,6 +194,14 @@ static void conf_read(const char *path, struct sb_plan_conf *c, char **text)
 	if (c->min_runs < 1 || c->max_runs < c->min_runs)
 		sb_die(EXIT_USAGE, "%s: min_runs %u and max_runs %u: need 1 <= min_runs <= max_runs", path,
 		       c->min_runs, c->max_runs);
+}
+
+static void conf_free(struct sb_plan_conf *c, char *text)
+{
+	free(c->given);
+	free(c->topo);
+	free(c->extra);
+	free(text);
 }
 
 /* ---- the state file: the plan between two calls ---- */
@@ -442,9 +453,7 @@ static int cmd_plan(const char *conf)
 		printf("reason=%lu %s\n", plan.p[i].tasks, plan.p[i].reason);
 	}
 	sb_plan_free(&plan);
-	free(plan.c.given);
-	free(plan.c.topo);
-	free(text);
+	conf_free(&plan.c, text);
 	return EXIT_OK;
 }
 
@@ -502,7 +511,7 @@ static int cmd_init(const char *conf, const char *state, const struct opts *o)
 	print_counts(stdout, &plan);
 	putchar('\n');
 	sb_plan_free(&plan);
-	free(text);
+	conf_free(&plan.c, text);
 	return EXIT_OK;
 }
 
@@ -568,7 +577,7 @@ static int cmd_next(const char *conf, const char *state, const struct opts *o)
 		sb_plan_eta_ms(&plan, o->per_run > 0 ? o->per_run : plan.c.run_ms, o->later, o->budget_left) / 1000);
 	printf("\nprogress [%zu/%zu points, %s left]\n", sb_plan_done_count(&plan), plan.np, eta);
 	sb_plan_free(&plan);
-	free(text);
+	conf_free(&plan.c, text);
 	free(stext);
 	return EXIT_OK;
 }
@@ -580,6 +589,10 @@ int main(int argc, char **argv)
 	sb_msg_prog(PROG);
 	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		fputs(usage_text, stdout);
+		return EXIT_OK;
+	}
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
 		return EXIT_OK;
 	}
 	if (argc < 3)

@@ -38,10 +38,11 @@ static const char usage_text[] =
 	"--point: the point's progress figure (\"4.81M ops/s \302\261""0.4%\"), nothing when\n"
 	"absent; with --values \"RUNS MEAN HALF_PCT\" (HALF_PCT: the 95% interval's\n"
 	"half-width across run means, percent of the mean; \"-\" below 2 runs).\n"
-	"--table: the end-of-sweep table of the run (up to 12 points), then each mode's peak\n"
+	"--table: the end-of-sweep table of the run (up to 12 points; every count of a\n"
+	"--points auto sweep; with points.csv, each count's reason), then each mode's peak\n"
 	"with its plateau (\"peak 6 tasks (5-7 within the 95% interval)\").\n"
-	"--format plot: the run's meta, summary.csv rows, peaks with their plateaus and the\n"
-	"points short of the precision target, checked, for plot.py.\n"
+	"--format plot: the run's meta, summary.csv rows, peaks with their plateaus, the\n"
+	"points short of the precision target and points.csv's origins, checked, for plot.py.\n"
 	"--format gab: github-action-benchmark's customBiggerIsBetter JSON, --format bencher:\n"
 	"Bencher's metric format; one entry per point, the run-level mean and its interval.\n";
 
@@ -396,10 +397,18 @@ static const char *why(const struct whys *w, unsigned long tasks, char *buf, siz
 	return buf;
 }
 
-/* --table: the end-of-sweep table, up to 12 of the points, evenly spread; with points.csv, each count's reason. */
+/*
+ * --table: the end-of-sweep table, up to 12 of the points, evenly spread;
+ * with points.csv, each count's reason, and every count of a --points auto
+ * sweep (its counts are few and chosen: the peak's neighbours must show).
+ */
 static void print_table(FILE *out, const struct line *lines, size_t n, const struct whys *w)
 {
 	size_t k = n > 12 ? 12 : n, last = 0;
+
+	for (size_t i = 0; i < w->n; i++)
+		if (strcmp(w->v[i].origin, "given") != 0)
+			k = n;
 
 	if (!n) {
 		fputs("  (no completed point)\n", out);

@@ -96,6 +96,16 @@ static void topo_label(const struct sb_plan_conf *c, unsigned long n, char *buf,
 		snprintf(buf, len, "3/4 of the %s", unit);
 }
 
+/* The counts --profile names are seeds too (within the range): a profile needs its point measured. */
+static int add_extra(struct sb_plan *plan)
+{
+	for (size_t i = 0; i < plan->c.nextra; i++)
+		if (plan->c.extra[i] >= plan->c.min && plan->c.extra[i] <= plan->c.max &&
+		    add_count(plan, plan->c.extra[i], SB_ORIGIN_SEED, "seed: --profile") < 0)
+			return -1;
+	return 0;
+}
+
 /*
  * --points auto's seeds: 1, 2, the topology points, the powers of two, the
  * largest (within --min-procs..--max-procs); a range of SB_PLAN_AUTO_ALL
@@ -112,7 +122,7 @@ static int seed_auto(struct sb_plan *plan)
 		for (n = c->min; n <= c->max; n++)
 			if (add_count(plan, n, SB_ORIGIN_SEED, reason) < 0)
 				return -1;
-		return 0;
+		return add_extra(plan);
 	}
 	for (n = 1; n <= 2; n++)
 		if (n >= c->min && n <= c->max) {
@@ -134,7 +144,9 @@ static int seed_auto(struct sb_plan *plan)
 	for (n = 1; n <= c->max && n != 0; n <<= 1)
 		if (n >= c->min && add_count(plan, n, SB_ORIGIN_SEED, "seed: power of two") < 0)
 			return -1;
-	return add_count(plan, c->max, SB_ORIGIN_SEED, "seed: largest");
+	if (add_count(plan, c->max, SB_ORIGIN_SEED, "seed: largest") < 0)
+		return -1;
+	return add_extra(plan);
 }
 
 int sb_plan_start(struct sb_plan *plan, char *err, size_t errlen)
@@ -472,6 +484,9 @@ static int refine(struct sb_plan *plan)
 		size_t n = 0, have, room;
 		long k;
 
+		/* one run a point (--repeat 1; several --kernel's boots): no interval to judge a curve by */
+		if (c->max_runs < SB_INDEPENDENT_RUNS)
+			plan->refined[m] = 1;
 		if (plan->refined[m])
 			continue;
 		for (size_t i = 0; i < plan->np; i++)

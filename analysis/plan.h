@@ -32,6 +32,8 @@ struct sb_plan_conf {
 	unsigned long per_llc, per_numa, per_package, numa, packages, units;
 	unsigned long *topo;		/* sb-topology's topology_points (or _pus) */
 	size_t ntopo;
+	unsigned long *extra;		/* auto: more seeds (--profile's counts) */
+	size_t nextra;
 	int smt;			/* the unit is PUs */
 	unsigned min_runs, max_runs;
 	int adaptive;			/* 0: exactly min_runs runs a point */

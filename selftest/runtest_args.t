@@ -143,6 +143,15 @@ rc=0
 "$SB_BUILD/bin/sb-options" -t 2 >/dev/null 2>"$T/err" || rc=$?
 is "$rc" 2 "sb-options does nothing but list: other options exit 2"
 
+# --points auto (the default), all, and what goes with which
+rejected "--step measures every count: it goes with --points all" getppid1 --points auto --step 2
+rejected "--max-points goes with --points auto" getppid1 --points 1,2 --max-points 3
+rejected "--max-points: '0' must be at least 1" getppid1 --max-points 0
+./runtest.sh getppid1 --points all --max-procs 3 --dry-run >"$T/out" 2>&1
+like "$(grep 'points:' "$T/out")" 'points: +1,2,3 \(3\)' "--points all --max-procs 3: every count"
+./runtest.sh getppid1 --max-procs 3 --dry-run >"$T/out" 2>&1
+like "$(grep 'points:' "$T/out")" 'points: +1,2,3 \(3\)' "auto on a range of 8 counts or fewer: every count"
+
 # --quick --max-runs 5: adaptive again, with the default precision target (it was
 # emptied: the plan said "within +-%" and every point ran to the maximum)
 ./runtest.sh getppid1 --quick --max-runs 5 --dry-run >"$T/out" 2>&1

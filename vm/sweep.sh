@@ -148,12 +148,15 @@ vm_rounds() {
 }
 
 # vm_timeout PER: "--timeout S" for a boot whose sweep runs PER runs a point
-# (all of the sweep's when empty): three times the plan and 5 minutes
+# (all of the sweep's when empty: up to the plan's budget-bounded most, which
+# counts what --points auto may add): three times the plan and 5 minutes
 vm_timeout() {
-	local runs=${plan_runs:-0}
+	local runs=${plan_runs:-0} ms
 	if [ -n "$1" ]; then runs=$((runs / opt_repeat * $1)); fi
 	if [ "$runs" -gt 0 ] && [ -n "${run_ms-}" ]; then
-		printf -- '--timeout %d' $((300 + 3 * runs * run_ms / 1000))
+		ms=$((runs * run_ms))
+		if [ -z "$1" ] && [ "${plan_max_ms:-0}" -gt "$ms" ]; then ms=$plan_max_ms; fi
+		printf -- '--timeout %d' $((300 + 3 * ms / 1000))
 	fi
 }
 
@@ -205,7 +208,7 @@ vm_round() {
 
 # vm_merge DIR STAGE BASE: the guest's run in STAGE (one run directory) into
 # DIR: its samples.csv rows appended with run numbers + BASE, summary.csv
-# made anew, meta from the guest's with DIR's name. Status 3 when a write fails.
+# made anew, points.csv as the guest wrote it, meta from the guest's with DIR's name. Status 3 when a write fails.
 vm_merge() {
 	local dir=$1 src g rows err
 	for src in "$2"/*/; do
@@ -224,6 +227,9 @@ vm_merge() {
 			warn "cannot summarise $(shown "$dir"): $(reason "$err")"
 			return 3
 		fi
+	fi
+	if [ -f "$g/points.csv" ]; then	# why each count was measured (the guest's planner)
+		cp -- "$g/points.csv" "$dir/.points.new" && mv -f -- "$dir/.points.new" "$dir/points.csv" || return 3
 	fi
 	cp -- "$g/meta" "$dir/.meta.new" || return 3
 	mv -f -- "$dir/.meta.new" "$dir/meta.guest" || return 3
