@@ -8,20 +8,22 @@ plan 9
 avg() {
 	local n=$1
 	shift
-	run "$bin" -t "$n" -s 3 --warmup 1 --period-ms 100 "$@"
+	run "$bin" -t "$n" -s 5 --warmup 1 --period-ms 100 "$@"
 	printf '%s\n' "$out" | sed -n 's/^average://p'
 }
-# within GOT WANT: 0 when GOT is within 20% of WANT. A paced task only lags the
-# clock by one pause (1 ms of a 100 ms sample): 20% holds on a loaded machine.
-within() { awk -v g="$1" -v w="$2" 'BEGIN { exit !(g > 0.8 * w && g < 1.2 * w) }'; }
+# within GOT WANT: 0 when GOT is within 25% of WANT. A paced task's counter
+# catches up with the clock whenever it runs, so only a task kept off the CPU
+# across the end of the 500 ms window counts short (runs at load 20 on 2 cores
+# were 20% off at worst); each shape below is 33% or more away from linear.
+within() { awk -v g="$1" -v w="$2" 'BEGIN { exit !(g > 0.75 * w && g < 1.25 * w) }'; }
 
 # noise=0 (the default): three points of three shapes, 1 to 4 tasks on any machine
 got=$(avg 1 --param shape=peak6 --param rate=50000)
 within "$got" 50000; ok $? "peak6, 1 task: one task's rate ($got ~ 50000)"
 got=$(avg 4 --param shape=smt --param cores=2 --param rate=50000)
 within "$got" 100000; ok $? "smt cores=2, 4 tasks: flat after the cores ($got ~ 100000, linear would be 200000)"
-got=$(avg 3 --param shape=numa --param knee=2 --param rate=50000)
-within "$got" 125000; ok $? "numa knee=2, 3 tasks: half the slope after the knee ($got ~ 125000)"
+got=$(avg 3 --param shape=numa --param knee=1 --param rate=50000)
+within "$got" 100000; ok $? "numa knee=1, 3 tasks: half the slope after the knee ($got ~ 100000, linear would be 150000)"
 
 # noise: a run's total is drawn around the curve, differently in each run
 a=$(avg 1 --param noise=30 --param seed=5)
