@@ -13,8 +13,9 @@ avg() {
 }
 # within GOT WANT: 0 when GOT is within 25% of WANT. A paced task's counter
 # catches up with the clock whenever it runs, so only a task kept off the CPU
-# across the end of the 500 ms window counts short (runs at load 20 on 2 cores
-# were 20% off at worst); each shape below is 33% or more away from linear.
+# at an end of the 500 ms window counts short (the end) or long (the start,
+# caught up inside it): runs at load 20 on 2 cores were 20% off at worst;
+# each shape below is 33% or more away from linear.
 within() { awk -v g="$1" -v w="$2" 'BEGIN { exit !(g > 0.75 * w && g < 1.25 * w) }'; }
 
 # noise=0 (the default): three points of three shapes, 1 to 4 tasks on any machine
