@@ -13,6 +13,7 @@
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "ministat.h"
 #include "msg.h"
+#include "peak_label.h"
 #include "profile.h"
 #include "results.h"
 #include "stats.h"
@@ -44,7 +45,8 @@ static const char usage_text[] =
 	"         percentage points; self share, or with-children share (--children)\n"
 	"compare  for every point profiled in both runs, its throughput verdict and its diff\n"
 	"         (of the whole machine's shares, or with --testcase the testcase's tasks')\n"
-	"points   the task counts of LIST (numbers, peak, max) for MODE, from a summary.csv\n"
+	"points   the task counts of LIST (numbers, peak, max) for MODE, from a summary.csv,\n"
+	"         one a line; the peak's line adds a tab and its plateau's words\n"
 	"rate     the profiled run's rate beside the measured mean, as key=value lines\n"
 	"summary  one line: event, samples, rate, the top N symbols (default 3)\n"
 	"\n"
@@ -382,6 +384,8 @@ static int cmd_diff(int argc, char **argv)
 struct pointval {
 	long tasks;
 	double v;
+	int peak;		/* summary.csv's _peak: SB_PEAK_*, UNKNOWN in an older file */
+	long runs;
 };
 
 /* The rows of summary.csv (sb_summary_read) with a value in MODE's column; *n of them. */
@@ -407,6 +411,8 @@ static struct pointval *read_summary(const char *path, const char *mode, size_t 
 			continue;
 		v[k].tasks = rows[i].tasks;
 		v[k].v = rows[i].mode[m].mean;
+		v[k].peak = rows[i].mode[m].peak;
+		v[k].runs = rows[i].mode[m].runs;
 		k++;
 	}
 	free(rows);
@@ -414,19 +420,59 @@ static struct pointval *read_summary(const char *path, const char *mode, size_t 
 	return v;
 }
 
-static int cmp_long(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
+/* A chosen count, and why when it is the peak (sb_peak_label's words). */
+struct chosen {
+	long tasks;
+	char why[160];
+};
 
-	return (x > y) - (x < y);
+static int cmp_chosen(const void *a, const void *b)
+{
+	const struct chosen *x = a, *y = b;
+
+	if (x->tasks != y->tasks)
+		return (x->tasks > y->tasks) - (x->tasks < y->tasks);
+	return strcmp(y->why, x->why);	/* the one with a reason first */
+}
+
+/*
+ * The peak of v[0..n-1]: summary.csv's best count (its highest mean: the
+ * best is profiled whatever its plateau), and its plateau's words in why;
+ * an older summary.csv without _peak columns: the highest mean, no words.
+ */
+static long peak_of(const struct pointval *v, size_t n, char *why, size_t len)
+{
+	long best = -1, lo = -1, hi = -1, runs = 0;
+	size_t i, want = n;
+
+	why[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (v[i].peak == SB_PEAK_UNKNOWN || v[i].peak == SB_PEAK_NONE)
+			continue;
+		lo = lo < 0 ? v[i].tasks : lo;
+		hi = v[i].tasks;
+		if (v[i].peak == SB_PEAK_BEST) {
+			best = v[i].tasks;
+			runs = v[i].runs;
+		}
+	}
+	if (best > 0) {
+		sb_peak_label(why, len, (unsigned long)best, (unsigned long)lo, (unsigned long)hi,
+			      (size_t)runs, 95.0);
+		return best;
+	}
+	for (i = 0; i < n; i++)
+		if (want == n || v[i].v > v[want].v)
+			want = i;
+	return want < n ? v[want].tasks : -1;
 }
 
 static int cmd_points(int argc, char **argv)
 {
 	struct pointval *v;
+	struct chosen *out;
 	size_t n, k = 0;
-	long *out;
-	char *list, *save = NULL, *t;
+	char *list, *save = NULL, *t, why[160];
 
 	if (argc != 4)
 		usage_error("points: SUMMARY_CSV MODE LIST wanted");
@@ -438,15 +484,17 @@ static int cmd_points(int argc, char **argv)
 	for (t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		long want = -1;
 
-		if (strcmp(t, "peak") == 0 || strcmp(t, "max") == 0) {
-			int peak = t[0] == 'p';
-
-			for (size_t i = 0; i < n; i++)
-				if (want < 0 || (peak ? v[i].v > v[want].v : v[i].tasks > v[want].tasks))
-					want = (long)i;
+		why[0] = '\0';
+		if (strcmp(t, "peak") == 0) {
+			want = peak_of(v, n, why, sizeof(why));
 			if (want < 0)
 				continue;	/* nothing measured in this mode */
-			want = v[want].tasks;
+		} else if (strcmp(t, "max") == 0) {
+			for (size_t i = 0; i < n; i++)
+				if (want < 0 || v[i].tasks > want)
+					want = v[i].tasks;
+			if (want < 0)
+				continue;
 		} else {
 			want = parse_long("points", t, 1);
 			size_t i;
@@ -455,13 +503,15 @@ static int cmd_points(int argc, char **argv)
 			if (i == n)
 				continue;	/* not measured (a failed sweep) */
 		}
-		if (k < n + 64)
-			out[k++] = want;
+		if (k < n + 64) {
+			out[k].tasks = want;
+			snprintf(out[k++].why, sizeof(out->why), "%s", why);
+		}
 	}
-	qsort(out, k, sizeof(*out), cmp_long);
+	qsort(out, k, sizeof(*out), cmp_chosen);
 	for (size_t i = 0; i < k; i++)
-		if (i == 0 || out[i] != out[i - 1])
-			printf("%ld\n", out[i]);
+		if (i == 0 || out[i].tasks != out[i - 1].tasks)
+			printf("%ld%s%s\n", out[i].tasks, out[i].why[0] ? "\t" : "", out[i].why);
 	free(out);
 	free(list);
 	free(v);

@@ -14,6 +14,8 @@
 
 #include "export.h"
 #include "msg.h"
+#include "peak.h"
+#include "peak_label.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "results.h"
 #include "stats.h"
@@ -37,8 +39,10 @@ static const char usage_text[] =
 	"absent; with --values \"RUNS MEAN HALF_PCT\" (HALF_PCT: the 95% interval's\n"
 	"half-width across run means, percent of the mean; \"-\" below 2 runs).\n"
 	"--table: the end-of-sweep table of the run (up to 12 points; every count of a\n"
-	"--points auto sweep; with points.csv, each count's reason).\n"
-	"--format plot: the run's meta, summary.csv rows and peaks, checked, for plot.py.\n"
+	"--points auto sweep; with points.csv, each count's reason), then each mode's peak\n"
+	"with its plateau (\"peak 6 tasks (5-7 within the 95% interval)\").\n"
+	"--format plot: the run's meta, summary.csv rows, peaks with their plateaus, the\n"
+	"points short of the precision target and points.csv's origins, checked, for plot.py.\n"
 	"--format gab: github-action-benchmark's customBiggerIsBetter JSON, --format bencher:\n"
 	"Bencher's metric format; one entry per point, the run-level mean and its interval,\n"
 	"every point of every RUNDIR in one file (two runs of one test named apart by label).\n";
@@ -58,6 +62,7 @@ struct point {
 	double ci;		/* NAN when n < 2 */
 	double idle;		/* NAN when no sample had it */
 	size_t nruns;		/* distinct runs */
+	int peak;		/* SB_PEAK_NONE, _PLATEAU or _BEST (mark_peaks) */
 };
 
 
@@ -198,6 +203,43 @@ static struct line *summarise(struct row *rows, size_t n, size_t *nlines)
 	return lines;
 }
 
+/* A point as sb_peak_find sees it: the run means' mean and variance; a single run has no interval. */
+static struct sb_peak_point peak_point(unsigned long tasks, const struct point *p)
+{
+	int indep = sb_runs_independent(p->nruns);
+
+	return (struct sb_peak_point){ .tasks = tasks, .n = indep ? p->nruns : 1, .mean = p->s.mean,
+				       .var = indep ? p->s.stddev * p->s.stddev : NAN };
+}
+
+/*
+ * Each mode's peak (sb_peak_find over the mode's measured counts): the count
+ * with the highest mean is SB_PEAK_BEST, the other counts of its plateau
+ * SB_PEAK_PLATEAU. A count the mode did not measure is not in its curve.
+ */
+static void mark_peaks(struct line *lines, size_t nl)
+{
+	struct sb_peak_point *pp = xrealloc(NULL, nl ? nl : 1, sizeof(*pp));
+	size_t *at = xrealloc(NULL, nl ? nl : 1, sizeof(*at));
+
+	for (int m = 0; m < NMODES; m++) {
+		struct sb_peak pk;
+		size_t np = 0;
+
+		for (size_t i = 0; i < nl; i++)
+			if (lines[i].p[m].present) {
+				pp[np] = peak_point(lines[i].tasks, &lines[i].p[m]);
+				at[np++] = i;
+			}
+		if (!np || sb_peak_find(pp, np, CONF, &pk) != 0)
+			continue;
+		for (size_t k = pk.lo; k <= pk.hi; k++)
+			lines[at[k]].p[m].peak = k == pk.best ? SB_PEAK_BEST : SB_PEAK_PLATEAU;
+	}
+	free(pp);
+	free(at);
+}
+
 static void write_summary(FILE *out, const struct line *lines, size_t nl)
 {
 	fputs("tasks,processes,processes_idle,threads,threads_idle,linear", out);
@@ -206,9 +248,11 @@ static void write_summary(FILE *out, const struct line *lines, size_t nl)
 			mode_name[m], mode_name[m], mode_name[m]);
 	for (int m = 0; m < NMODES; m++)
 		fprintf(out, ",%s_runs,%s_precision", mode_name[m], mode_name[m]);
+	for (int m = 0; m < NMODES; m++)
+		fprintf(out, ",%s_peak", mode_name[m]);
 	fputs(",lkp_linear\n", out);
 	/* will-it-scale's first row; lkp_linear 0 so lkp-tests' parser sees linear 0 too */
-	fputs("0,0,100,0,100,0,,,,,,,,,,,,,,,0\n", out);
+	fputs("0,0,100,0,100,0,,,,,,,,,,,,,,,,,0\n", out);
 
 	for (size_t i = 0; i < nl; i++) {
 		const struct line *l = &lines[i];
@@ -243,6 +287,13 @@ static void write_summary(FILE *out, const struct line *lines, size_t nl)
 			fprintf(out, ",%zu", p->nruns);
 			put(out, !isnan(p->ci) && p->s.mean > 0 ? 100 * p->ci / p->s.mean : NAN);
 		}
+		/* the peak as a number (2 best, 1 plateau): lkp-tests' parser drops a row that is
+		 * not digits, dots and commas */
+		for (int m = 0; m < NMODES; m++)
+			if (l->p[m].present && l->p[m].peak != SB_PEAK_NONE)
+				fprintf(out, ",%d", l->p[m].peak);
+			else
+				fputs(",", out);
 		/* lkp-tests reads linear from the last field; 0 there means "unknown" to it */
 		if (isnan(l->linear))
 			fputs(",0\n", out);
@@ -290,6 +341,28 @@ static const char *pct(double ci, double mean, char *buf, size_t len)
 		return "";
 	snprintf(buf, len, "%.1f%%", 100 * ci / mean);
 	return buf;
+}
+
+/* The peak of each mode under the table: "  processes: peak 6 tasks (5-7 within the 95% interval)". */
+static void print_peaks(FILE *out, const struct line *lines, size_t n)
+{
+	for (int m = 0; m < NMODES; m++) {
+		size_t best = n, lo = n, hi = n;
+		char buf[160];
+
+		for (size_t i = 0; i < n; i++) {
+			if (!lines[i].p[m].present || lines[i].p[m].peak == SB_PEAK_NONE)
+				continue;
+			lo = lo == n ? i : lo;
+			hi = i;
+			if (lines[i].p[m].peak == SB_PEAK_BEST)
+				best = i;
+		}
+		if (best < n)
+			fprintf(out, "  %s: %s\n", mode_name[m],
+				sb_peak_label(buf, sizeof(buf), lines[best].tasks, lines[lo].tasks,
+					      lines[hi].tasks, lines[best].p[m].nruns, CONF));
+	}
 }
 
 /* points.csv's rows (why each count is measured), when the run has one. */
@@ -370,6 +443,7 @@ static void print_table(FILE *out, const struct line *lines, size_t n, const str
 			fprintf(out, "  %s", why(w, l->tasks, wb, sizeof(wb)));
 		fputc('\n', out);
 	}
+	print_peaks(out, lines, n);
 }
 
 static const struct point *find_point(const struct line *lines, size_t n, int mode,
@@ -447,14 +521,24 @@ static int no_row(void *ctx, const struct sb_sample *smp)
 struct plot_meta {
 	FILE *out;
 	int complete;		/* status=complete */
+	double target;		/* precision=: the target half-width in % of the mean; NAN without one */
+	const char *unmet;	/* unmet=: "MODE:TASKS ..." (points into the meta text) */
 };
 
 static int put_meta(void *ctx, const char *key, const char *value)
 {
 	struct plot_meta *pm = ctx;
+	char *end;
 
 	if (strcmp(key, "status") == 0)
 		pm->complete = strcmp(value, "complete") == 0;
+	if (strcmp(key, "precision") == 0 && value[0]) {
+		pm->target = strtod(value, &end);
+		if (*end || !(pm->target > 0))
+			pm->target = NAN;	/* not a target: nothing is marked against it */
+	}
+	if (strcmp(key, "unmet") == 0)
+		pm->unmet = value;
 	fprintf(pm->out, "meta\t%s\t%s\n", key, value);
 	return 0;
 }
@@ -467,27 +551,99 @@ static void put_plot(FILE *out, double v)
 		fprintf(out, "\t%.17g", v);
 }
 
+/* Whether "MODE:TASKS" is a word of list (meta's unmet). */
+static int listed(const char *list, int mode, long tasks)
+{
+	char word[64];
+	size_t len = (size_t)snprintf(word, sizeof(word), "%s:%ld", mode_name[mode], tasks);
+
+	for (const char *p = list ? strstr(list, word) : NULL; p; p = strstr(p + 1, word))
+		if ((p == list || p[-1] == ' ') && (p[len] == '\0' || p[len] == ' '))
+			return 1;
+	return 0;
+}
+
+/*
+ * The peak of mode m among rows[0..n-1]: summary.csv's _peak column, or for a
+ * file without it sb_peak_find on the written means, standard deviations and
+ * runs. Returns 0 and the indexes, or -1 when the mode has no point.
+ */
+static int rows_peak(const struct sb_summary_row *rows, size_t n, int m, struct sb_peak *pk)
+{
+	struct sb_peak_point *pp;
+	size_t *at, np = 0;
+	int rc = -1;
+
+	if (n && rows[0].mode[m].peak != SB_PEAK_UNKNOWN) {
+		for (size_t i = 0; i < n; i++) {
+			if (rows[i].mode[m].peak == SB_PEAK_NONE || isnan(rows[i].mode[m].mean))
+				continue;
+			if (rc != 0)
+				pk->lo = i;
+			pk->hi = i;
+			rc = 0;
+			if (rows[i].mode[m].peak == SB_PEAK_BEST)
+				pk->best = i;
+		}
+		return rc;
+	}
+	pp = xrealloc(NULL, n ? n : 1, sizeof(*pp));
+	at = xrealloc(NULL, n ? n : 1, sizeof(*at));
+	for (size_t i = 0; i < n; i++) {
+		long runs = rows[i].mode[m].runs;
+
+		if (isnan(rows[i].mode[m].mean))
+			continue;
+		pp[np] = (struct sb_peak_point){ .tasks = (unsigned long)rows[i].tasks,
+						 .n = runs >= SB_INDEPENDENT_RUNS ? (size_t)runs : 1,
+						 .mean = rows[i].mode[m].mean,
+						 .var = rows[i].mode[m].stddev * rows[i].mode[m].stddev };
+		at[np++] = i;
+	}
+	if (np && sb_peak_find(pp, np, CONF, pk) == 0) {
+		pk->best = at[pk->best];
+		pk->lo = at[pk->lo];
+		pk->hi = at[pk->hi];
+		rc = 0;
+	}
+	free(pp);
+	free(at);
+	return rc;
+}
+
 /*
  * --format plot RUNDIR: what plot/plot.py draws, checked here so that it reads
  * nothing itself. Tab-separated records: "meta KEY VALUE" a line of meta;
  * "row TASKS LINEAR" then per mode MEAN IDLE STDDEV CI N (empty when
- * unknown) from summary.csv; "peak MODE TASKS MEAN"; "empty REASON" when
- * there is nothing to draw. samples.csv, when there, is checked too.
+ * unknown) from summary.csv; "peak MODE TASKS MEAN LO HI LABEL" the best
+ * count, its plateau lo..hi (task counts) and sb_peak_label's words; "unmet
+ * MODE TASKS PRECISION TARGET" a point that did not reach meta's precision
+ * target (PRECISION empty without an interval), or that meta's unmet names;
+ * "origin MODE TASKS ORIGIN REASON" a row of points.csv (seed, added or given,
+ * and why), when the run has one; "empty REASON" when there is nothing to draw. samples.csv, when there, is
+ * checked too.
  */
+/* One "origin" record of --format plot from a row of points.csv. */
+static int put_origin(void *ctx, const struct sb_points_row *r)
+{
+	fprintf(ctx, "origin\t%s\t%ld\t%s\t%s\n", mode_name[r->mode], r->tasks, r->origin, r->reason);
+	return 0;
+}
+
 static void print_plot(FILE *out, const char *dir)
 {
-	char *meta = NULL, *summary = NULL, *samples = NULL, *text = NULL, err[PATH_MAX + 512];
-	struct plot_meta pm = { .out = out };
+	char *meta = NULL, *summary = NULL, *samples = NULL, *points = NULL, *text = NULL;
+	char err[PATH_MAX + 512];
+	struct plot_meta pm = { .out = out, .target = NAN };
 	struct sb_summary_row *rows = NULL;
 	size_t n = 0;
 	struct stat st;
 	int rc;
 
 	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0 ||
-	    asprintf(&samples, "%s/samples.csv", dir) < 0)
+	    asprintf(&samples, "%s/samples.csv", dir) < 0 || asprintf(&points, "%s/points.csv", dir) < 0)
 		sb_die(EXIT_ENV, "out of memory");
 	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
-	free(text);
 	if (rc != 0)
 		sb_die(rc, "%s", err);
 	if (stat(summary, &st) != 0) {
@@ -522,20 +678,41 @@ static void print_plot(FILE *out, const char *dir)
 		fputc('\n', out);
 	}
 	for (int m = 0; m < NMODES; m++) {
-		size_t best = n;
+		struct sb_peak pk;
+		char label[160];
 
-		for (size_t i = 0; i < n; i++)
-			if (!isnan(rows[i].mode[m].mean) &&
-			    (best == n || rows[i].mode[m].mean > rows[best].mode[m].mean))
-				best = i;
-		if (best < n)
-			fprintf(out, "peak\t%s\t%ld\t%.17g\n", mode_name[m], rows[best].tasks,
-				rows[best].mode[m].mean);
+		if (rows_peak(rows, n, m, &pk) != 0)
+			continue;
+		fprintf(out, "peak\t%s\t%ld\t%.17g\t%ld\t%ld\t%s\n", mode_name[m], rows[pk.best].tasks,
+			rows[pk.best].mode[m].mean, rows[pk.lo].tasks, rows[pk.hi].tasks,
+			sb_peak_label(label, sizeof(label), (unsigned long)rows[pk.best].tasks,
+				      (unsigned long)rows[pk.lo].tasks, (unsigned long)rows[pk.hi].tasks,
+				      (size_t)rows[pk.best].mode[m].runs, CONF));
 	}
+	for (int m = 0; m < NMODES; m++)
+		for (size_t i = 0; i < n; i++) {
+			double prec = rows[i].mode[m].precision;
+
+			if (isnan(rows[i].mode[m].mean))
+				continue;
+			if (listed(pm.unmet, m, rows[i].tasks) ||
+			    (!isnan(pm.target) && (isnan(prec) || prec > pm.target))) {
+				fprintf(out, "unmet\t%s\t%ld", mode_name[m], rows[i].tasks);
+				put_plot(out, prec);
+				put_plot(out, pm.target);
+				fputc('\n', out);
+			}
+		}
+	/* points.csv (sb-plan's): which counts auto points added; runs before it have none (1) */
+	rc = sb_points_read(points, put_origin, out, err, sizeof(err));
+	if (rc >= 2)
+		sb_die(rc, "%s", err);
+	free(text);
 	free(rows);
 	free(meta);
 	free(summary);
 	free(samples);
+	free(points);
 }
 
 /* --point's MODE:TASKS into mode and tasks, or a usage error. */
@@ -706,6 +883,7 @@ int main(int argc, char **argv)
 	if (rc != 0)
 		sb_die(rc, "%s", err);
 	lines = summarise(rs.v, rs.n, &nl);
+	mark_peaks(lines, nl);
 
 	if (a.out_path)
 		out = open_temp(a.out_path, &tmp);

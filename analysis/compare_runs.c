@@ -9,6 +9,7 @@
 
 #include "export.h"
 #include "msg.h"
+#include "peak.h"
 #include "results.h"
 #include "compare_runs.h"
 
@@ -737,30 +738,43 @@ static void print_table_md(const struct ctx *c, const struct pair *pr)
 struct curve {
 	const char *mode;
 	long peak_tasks, max_tasks;
+	long plateau_lo, plateau_hi;	/* the counts indistinguishable from the peak (sb_peak_find) */
 	double peak, at_max, scal;	/* scal NAN without a 1-task point */
 };
 
-/* Peak and scalability of one mode of one run, from the means of its points. */
-static int curve_of(const struct sb_run *r, size_t first, struct curve *cv)
+/* The plateau is summary.csv's: at 95% whatever --conf says, so that every report agrees. */
+#define PEAK_CONF 95.0
+
+/*
+ * Peak, plateau and scalability of one mode of one run, from the means of its
+ * points; pp holds room for all of the run's points.
+ */
+static int curve_of(const struct sb_run *r, size_t first, struct curve *cv, struct sb_peak_point *pp)
 {
 	const struct sb_values *one = NULL;
+	struct sb_peak pk;
 	size_t i;
 
 	cv->mode = r->pts[first].mode;
-	cv->peak = -1;
 	for (i = first; i < r->npts && strcmp(r->pts[i].mode, cv->mode) == 0; i++) {
 		const struct sb_point *p = &r->pts[i];
 		double mean = sb_point_values(p)->st.mean;
 
-		if (mean > cv->peak) {
-			cv->peak = mean;
-			cv->peak_tasks = p->tasks;
-		}
+		/* a point of one run has no interval: n 1, never on another's plateau */
+		pp[i - first] = (struct sb_peak_point){ .tasks = (unsigned long)p->tasks,
+							.n = p->means.n > 0 ? p->means.n : 1,
+							.mean = mean, .var = p->means.var };
 		if (p->tasks == 1)
 			one = sb_point_values(p);
 		cv->max_tasks = p->tasks;
 		cv->at_max = mean;
 	}
+	if (sb_peak_find(pp, i - first, PEAK_CONF, &pk) != 0)
+		sb_die(3, "internal: no peak in %s's %s points", r->name, cv->mode);
+	cv->peak = pp[pk.best].mean;
+	cv->peak_tasks = (long)pp[pk.best].tasks;
+	cv->plateau_lo = (long)pp[pk.lo].tasks;
+	cv->plateau_hi = (long)pp[pk.hi].tasks;
 	cv->scal = one != NULL && one->st.mean > 0 ?
 		   cv->at_max / (cv->max_tasks * one->st.mean) : NAN;
 	return (int)i;
@@ -823,29 +837,41 @@ static void print_lkp_scalability(const struct ctx *c)
 static void print_curves(const struct ctx *c)
 {
 	enum sb_cmp_format f = c->o->format;
-	char b1[48], b2[48], sc[32];
+	char b1[48], b2[48], sc[32], pl[48];
+	struct sb_peak_point *pp;
+	size_t most = 1;
 	int nw = 3;
 
-	for (int i = 0; i < c->nruns; i++)
+	for (int i = 0; i < c->nruns; i++) {
 		if ((int)strlen(c->runs[i].name) > nw)
 			nw = (int)strlen(c->runs[i].name);
+		if (c->runs[i].npts > most)
+			most = c->runs[i].npts;
+	}
+	pp = calloc(most, sizeof(*pp));
+	if (pp == NULL)
+		sb_die(3, "out of memory");
 	if (f == SB_CMP_MARKDOWN)
-		fputs("**Peak and efficiency** (mean ops/s; efficiency = ops(N) / (N × ops(1)) "
-		      "of the mode, at the largest task count N)\n\n"
-		      "| run | mode | peak ops/s | peak at tasks | largest N | ops/s at N | efficiency |\n"
-		      "|---|---|---:|---:|---:|---:|---:|\n", c->out);
+		fputs("**Peak and efficiency** (mean ops/s; plateau: the counts within the 95% interval "
+		      "of the peak; efficiency = ops(N) / (N × ops(1)) of the mode, at the largest task count N)\n\n"
+		      "| run | mode | peak ops/s | peak at tasks | plateau | largest N | ops/s at N | efficiency |\n"
+		      "|---|---|---:|---:|---:|---:|---:|---:|\n", c->out);
 	else
-		fprintf(c->out, "Peak and efficiency (mean ops/s; efficiency = ops(N) / (N * ops(1)) "
-			"of the mode, at the largest task count N):\n"
-			"  %-*s  %-9s  %13s  %8s  %9s  %13s  %11s\n", nw, "run", "mode", "peak ops/s",
-			"at tasks", "largest N", "ops/s at N", "efficiency");
+		fprintf(c->out, "Peak and efficiency (mean ops/s; plateau: the counts within the 95%% interval "
+			"of the peak; efficiency = ops(N) / (N * ops(1)) of the mode, at the largest task count N):\n"
+			"  %-*s  %-9s  %13s  %8s  %9s  %9s  %13s  %11s\n", nw, "run", "mode", "peak ops/s",
+			"at tasks", "plateau", "largest N", "ops/s at N", "efficiency");
 	for (int i = 0; i < c->nruns; i++) {
 		const struct sb_run *r = &c->runs[i];
 
 		for (size_t k = 0; k < r->npts;) {
 			struct curve cv;
 
-			k = (size_t)curve_of(r, k, &cv);
+			k = (size_t)curve_of(r, k, &cv, pp);
+			if (cv.plateau_lo < cv.plateau_hi)
+				snprintf(pl, sizeof(pl), "%ld-%ld", cv.plateau_lo, cv.plateau_hi);
+			else
+				snprintf(pl, sizeof(pl), "%ld", cv.peak_tasks);
 			if (isnan(cv.scal))
 				snprintf(sc, sizeof(sc), "n/a (no 1-task point)");
 			else
@@ -855,14 +881,15 @@ static void print_curves(const struct ctx *c)
 			if (f == SB_CMP_MARKDOWN) {
 				fputs("| ", c->out);
 				md_cell(c->out, r->name);
-				fprintf(c->out, " | %s | %s | %ld | %ld | %s | %s |\n", cv.mode, b1,
-					cv.peak_tasks, cv.max_tasks, b2, sc);
+				fprintf(c->out, " | %s | %s | %ld | %s | %ld | %s | %s |\n", cv.mode, b1,
+					cv.peak_tasks, pl, cv.max_tasks, b2, sc);
 			} else {
-				fprintf(c->out, "  %-*s  %-9s  %13s  %8ld  %9ld  %13s  %11s\n", nw,
-					r->name, cv.mode, b1, cv.peak_tasks, cv.max_tasks, b2, sc);
+				fprintf(c->out, "  %-*s  %-9s  %13s  %8ld  %9s  %9ld  %13s  %11s\n", nw,
+					r->name, cv.mode, b1, cv.peak_tasks, pl, cv.max_tasks, b2, sc);
 			}
 		}
 	}
+	free(pp);
 	print_lkp_scalability(c);
 }
 

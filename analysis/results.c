@@ -845,7 +845,7 @@ const struct sb_values *sb_point_values(const struct sb_point *p)
 /* summary.csv's columns: will-it-scale's six first, then the statistics by name. */
 static const char *const wis_columns = "tasks,processes,processes_idle,threads,threads_idle,linear";
 
-enum { SC_MEAN, SC_IDLE, SC_STDDEV, SC_CI, SC_N, SC_RUNS, SC_PER_MODE };
+enum { SC_MEAN, SC_IDLE, SC_STDDEV, SC_CI, SC_N, SC_RUNS, SC_PRECISION, SC_PEAK, SC_PER_MODE };
 
 static int summary_number(struct field f, const char *where, const char *name, int whole,
 			  double *out, char *err, size_t errlen)
@@ -864,7 +864,8 @@ static int summary_number(struct field f, const char *where, const char *name, i
 	return 0;
 }
 
-static const char *const summary_suffix[SC_PER_MODE] = { "", "_idle", "_stddev", "_ci", "_n", "_runs" };
+static const char *const summary_suffix[SC_PER_MODE] = { "", "_idle", "_stddev", "_ci", "_n", "_runs",
+							    "_precision", "_peak" };
 
 /* The header [buf, nl): will-it-scale's six first, then col[mode][k] by name. Returns the fields, or -1. */
 static int summary_header(const char *buf, const char *nl, int col[SB_NMODES][SC_PER_MODE])
@@ -919,24 +920,28 @@ static int summary_row(const struct field *f, const int col[SB_NMODES][SC_PER_MO
 		       const char *where, struct sb_summary_row *r, char *err, size_t errlen)
 {
 	char name[64];
-	double n, runs;
+	double n, runs, peak;
 	int rc = summary_number(f[5], where, "linear", 0, &r->linear, err, errlen);
 
 	for (int m = 0; m < SB_NMODES && rc == 0; m++) {
 		double *dst[SC_PER_MODE] = { &r->mode[m].mean, &r->mode[m].idle, &r->mode[m].stddev,
-					     &r->mode[m].ci, &n, &runs };
+					     &r->mode[m].ci, &n, &runs, &r->mode[m].precision, &peak };
 
 		for (int k = 0; k < SC_PER_MODE && rc == 0; k++) {
 			*dst[k] = NAN;
 			if (col[m][k] >= 0) {
 				snprintf(name, sizeof(name), "%s%s", sb_mode_name[m], summary_suffix[k]);
-				rc = summary_number(f[col[m][k]], where, name, k >= SC_N, dst[k], err,
-						    errlen);
+				rc = summary_number(f[col[m][k]], where, name,
+						    k == SC_N || k == SC_RUNS || k == SC_PEAK, dst[k], err, errlen);
 			}
 		}
+		if (rc == 0 && !isnan(peak) && peak > SB_PEAK_BEST)
+			rc = sb_fail(err, errlen, 2, "%s: %s_peak '%.0f' is not 1 (plateau) or 2 (best)", where,
+				     sb_mode_name[m], peak);
 		r->mode[m].n = isnan(n) ? 0 : (long)n;
 		/* _runs came after _n (issue 11): before it, n was the runs when there was an interval */
 		r->mode[m].runs = !isnan(runs) ? (long)runs : isnan(n) ? 0 : !isnan(r->mode[m].ci) ? (long)n : 1;
+		r->mode[m].peak = col[m][SC_PEAK] < 0 ? SB_PEAK_UNKNOWN : isnan(peak) ? SB_PEAK_NONE : (int)peak;
 	}
 	return rc;
 }

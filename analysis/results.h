@@ -40,14 +40,18 @@ typedef int (*sb_meta_fn)(void *ctx, const char *key, const char *value);
 int sb_meta_read(const char *path, sb_meta_fn fn, void *ctx, char **text, char *err,
 		 size_t errlen);
 
-/* One task count's row of summary.csv; NAN (n 0) where a field is empty. */
+/* `<mode>_peak` of summary.csv: the count with the highest mean, or another count of its plateau. */
+enum { SB_PEAK_UNKNOWN = -1, SB_PEAK_NONE = 0, SB_PEAK_PLATEAU = 1, SB_PEAK_BEST = 2 };
+
+/* One task count's row of summary.csv; NAN (n, runs 0) where a field is empty. */
 struct sb_summary_row {
 	long tasks;
 	double linear;
 	struct {
-		double mean, idle, stddev, ci;
+		double mean, idle, stddev, ci, precision;
 		long n;		/* values: the runs, or a single run's samples */
 		long runs;	/* independent runs (_runs; from _n and _ci in older files) */
+		int peak;	/* SB_PEAK_*: UNKNOWN in a file without the column */
 	} mode[SB_NMODES];
 };
 

@@ -88,14 +88,31 @@ def run_tool(name, args):
     return res.stdout
 
 
+def read_marks(f, marks):
+    """The records of sb-summary --format plot that say what a point is (issue 23) into marks:
+    'peaks' {mode: {tasks, mean, lo, hi, label}}, 'unmet' {(mode, tasks): (reached, target)},
+    'origin' {(mode, tasks): (origin, reason)}. Other records are not marks: False."""
+    if f[0] == "peak" and len(f) >= 7:
+        marks["peaks"][f[1]] = {"tasks": int(f[2]), "mean": float(f[3]), "lo": int(f[4]),
+                                "hi": int(f[5]), "label": f[6]}
+    elif f[0] == "unmet":
+        marks["unmet"][(f[1], int(f[2]))] = tuple(float(x) if x else None for x in f[3:5])
+    elif f[0] == "origin":
+        marks["origin"][(f[1], int(f[2]))] = (f[3], f[4] if len(f) > 4 else "")
+    else:
+        return False
+    return True
+
+
 def read_run(path):
-    """(meta, rows, empty) of a run directory from sb-summary --format plot, which reads and
-    checks meta, summary.csv and samples.csv. rows: {'tasks', 'linear', mode: None or
-    {mean, idle, sd, ci, n}}; empty: why there is nothing to draw, or None."""
+    """(meta, rows, empty, marks) of a run directory from sb-summary --format plot, which reads
+    and checks meta, summary.csv and samples.csv. rows: {'tasks', 'linear', mode: None or
+    {mean, idle, sd, ci, n}}; empty: why there is nothing to draw, or None; marks: read_marks."""
     def num(text, integer=False):
         return None if text == "" else int(text) if integer else float(text)
 
     meta, rows, empty = {}, [], None
+    marks = {"peaks": {}, "unmet": {}, "origin": {}}
     for line in run_tool("summary", ["--format", "plot", path]).splitlines():
         f = line.split("\t")
         if f[0] == "meta":
@@ -110,7 +127,9 @@ def read_run(path):
                     "mean": num(mean), "idle": num(idle), "sd": num(sd), "ci": num(ci),
                     "n": num(n, integer=True)}
             rows.append(row)
-    return meta, rows, empty
+        else:
+            read_marks(f, marks)
+    return meta, rows, empty, marks
 
 
 class Run:
@@ -124,8 +143,9 @@ class Run:
         self.rows = []
         self.error = None       # why it cannot be drawn (an input error)
         self.empty = None       # why there is nothing to draw (not an error)
+        self.marks = {"peaks": {}, "unmet": {}, "origin": {}}
         try:
-            self.meta, self.rows, self.empty = read_run(path)
+            self.meta, self.rows, self.empty, self.marks = read_run(path)
         except InputError as e:
             self.error = str(e)
 
@@ -154,7 +174,7 @@ class Run:
 
     def sources_mtime(self):
         return max(os.stat(os.path.join(self.path, f)).st_mtime_ns
-                   for f in ("summary.csv", "meta") if os.path.exists(os.path.join(self.path, f)))
+                   for f in ("summary.csv", "meta", "points.csv") if os.path.exists(os.path.join(self.path, f)))
 
 
 def resolve_run(arg, results):
@@ -379,23 +399,57 @@ def run_title(run):
     return " ".join(x for x in (run.description, run.failure()) if x)
 
 
+def peak_of(run, mode):
+    """(tasks, mean, label) of a mode's peak as sb-summary found it, with its plateau, in two
+    lines: 'peak 6 tasks (5-7 within the 95% interval)\\n4.8M ops/s'."""
+    p = run.marks["peaks"].get(mode)
+    if p is None:       # sb-summary gives every mode with a point a peak: not reached
+        tasks, v = max(run.series(mode), key=lambda q: (q[1]["mean"], -q[0]))
+        return tasks, v["mean"], "peak %s ops/s at %s" % (fmt_rate(v["mean"]), n_tasks(tasks))
+    return p["tasks"], p["mean"], "%s\n%s ops/s" % (p["label"], fmt_rate(p["mean"]))
+
+
+def marks_prelude(run, modes):
+    """Data blocks of what the points are (issue 23), for scaling.gp: $plateau_<mode>
+    (best mean lo hi) when the plateau spans more than the best, $added_<mode> (tasks mean)
+    the counts auto points added to the seeds, $unmet_<mode> (tasks mean) the points short
+    of the precision target; the strings plateau_modes, added_modes, unmet_modes name the
+    modes that have such a block."""
+    out, have = [], {"plateau": [], "added": [], "unmet": []}
+    for m in modes:
+        p = run.marks["peaks"].get(m)
+        series = run.series(m)
+        blocks = {
+            "plateau": [(p["tasks"], p["mean"], p["lo"], p["hi"])] if p and p["lo"] < p["hi"] else [],
+            "added": [(t, v["mean"]) for t, v in series
+                      if run.marks["origin"].get((m, t), ("",))[0] == "added"],
+            "unmet": [(t, v["mean"]) for t, v in series if (m, t) in run.marks["unmet"]],
+        }
+        for kind, rows in blocks.items():
+            if rows:
+                out.append(datablock("%s_%s" % (kind, m), rows))
+                have[kind].append(m)
+    out += ["%s_modes = %s\n" % (kind, gp_str(" ".join(ms))) for kind, ms in have.items()]
+    return "".join(out)
+
+
 def peak_placement(run, modes, ymax, xmin, xmax, logx):
     """Where each mode's peak label goes: above its point, pushed inwards near the edges,
     and below the point for the lower of two peaks that would otherwise collide."""
     peaks = {}
     for m in modes:
-        tasks, v = max(run.series(m), key=lambda p: (p[1]["mean"], -p[0]))
-        peaks[m] = {"x": tasks, "y": v["mean"], "fx": x_fraction(tasks, xmin, xmax, logx),
-                    "fy": v["mean"] / ymax, "dy": 1.6,
-                    "text": "peak %s ops/s at %s" % (fmt_rate(v["mean"]), n_tasks(tasks))}
+        tasks, mean, text = peak_of(run, m)
+        # gnuplot centres a label of several lines on its place: the offset grows with them
+        peaks[m] = {"x": tasks, "y": mean, "fx": x_fraction(tasks, xmin, xmax, logx),
+                    "fy": mean / ymax, "dy": 1.0 + 0.6 * (text.count("\n") + 1), "text": text}
     if len(peaks) == 2:
         a, b = peaks["processes"], peaks["threads"]
         if abs(a["fx"] - b["fx"]) < 0.3 and abs(a["fy"] - b["fy"]) < 0.12:
             low, high = (a, b) if a["fy"] < b["fy"] else (b, a)
             if low["fy"] > 0.15:
-                low["dy"] = -1.6
+                low["dy"] = -low["dy"]
             else:                       # no room below: stack the labels above
-                high["dy"] = 3.2
+                high["dy"] = 2 * high["dy"]
     for p in peaks.values():
         if p["fx"] > 0.78:
             p["align"], p["dx"] = "right", 1.0
@@ -476,6 +530,7 @@ def run_prelude(run, logx_override, extra=""):
                    "peak_dx_%s = %s\npeak_dy_%s = %s\n"
                    % (m, gp_num(p["x"]), m, gp_num(p["y"]), m, gp_str(p["text"]), m, gp_str(p["align"]),
                       m, gp_num(p["dx"]), m, gp_num(p["dy"])))
+    out.append(marks_prelude(run, modes))
     return "".join(out) + extra, peaks
 
 
@@ -509,7 +564,7 @@ def draw_terminal(exe, run, logx_override):
     prelude = prelude.replace("…", "...")
     sys.stdout.write(run_gnuplot(exe, prelude, "terminal.gp", run.path))
     for m, p in peaks.items():
-        print("%s: %s" % (m, p["text"]))
+        print("%s: %s" % (m, p["text"].replace("\n", ", ")))
     if run.failure():
         print("%s %s" % (run.failure(), run.meta.get("error", "")))
     sys.stdout.flush()
@@ -723,8 +778,7 @@ def index_html(tests):
             peaks = []
             if not r.error:
                 for m in r.modes():
-                    t, v = max(r.series(m), key=lambda p: (p[1]["mean"], -p[0]))
-                    peaks.append("%s %s ops/s at %d" % (m, fmt_rate(v["mean"]), t))
+                    peaks.append("%s: %s" % (m, peak_of(r, m)[2].replace("\n", ", ")))
             out.append("<tr><td><a href=\"#%s\">%s</a>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
                        "<td class=\"%s\">%s%s</td><td>%s</td><td>%s</td></tr>\n" % (
                            esc(url("r-" + test + "-" + r.run_id)), esc(r.run_id),

@@ -6,6 +6,12 @@
 # peak_align_<mode>, failed_text; numbers unit, unit_pt, has_linear, logx, xmin, xmax,
 # xmax_point (the largest task count), ymax, ymax_pt, peak_dx_<mode>, peak_dy_<mode>, failed_x (tasks of the point that
 # failed, 0 if none); oversub_x, oversub_text, oversub_inside for plot/oversub.gp (the oversubscribed region).
+# The marks of issue 23 (plot.py's marks_prelude): strings plateau_modes,
+# added_modes, unmet_modes and for each mode they name a block $plateau_<mode> (best mean lo hi),
+# $added_<mode> or $unmet_<mode> (tasks mean).
+
+c_unmet = '#b00020'
+mark_block(kind, list, i) = (i >= 1 && i <= words(list)) ? '$'.kind.'_'.word(list, i) : '$none'
 
 do for [fmt in 'png svg'] {
     # ---- scaling: throughput on the left axis, idle % on the right ----
@@ -55,7 +61,15 @@ do for [fmt in 'png svg'] {
             lc rgb mode_colour(word(idle_modes, i)) lw 1.3 dt 3 pt idle_pt(word(idle_modes, i)) ps 0.9 \
             title word(idle_modes, i).' idle %', \
          for [m in modes] '$peak_'.m using 1:($2 / unit) with points \
-            lc rgb mode_colour(m) pt 6 ps 3.2 lw 2 notitle
+            lc rgb mode_colour(m) pt 6 ps 3.2 lw 2 notitle, \
+         for [i=1:words(plateau_modes)] mark_block('plateau', plateau_modes, i) using 1:($2 / unit):3:4 \
+            with xerrorbars lc rgb mode_colour(word(plateau_modes, i)) lw 3 pt 0 \
+            title word(plateau_modes, i).' peak plateau (within the 95% interval)', \
+         for [i=1:words(added_modes)] mark_block('added', added_modes, i) using 1:($2 / unit) with points \
+            lc rgb mode_colour(word(added_modes, i)) pt 12 ps 2.6 lw 2 \
+            title (i == 1 ? 'count added by --points auto' : ''), \
+         for [i=1:words(unmet_modes)] mark_block('unmet', unmet_modes, i) using 1:($2 / unit) with points \
+            lc rgb c_unmet pt 2 ps 2.0 lw 2 title (i == 1 ? 'precision target not reached' : '')
     set output
 
     # ---- per task: ops/s divided by tasks; perfect scaling is flat ----

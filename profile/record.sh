@@ -201,17 +201,19 @@ profile_point() {
 # profile_testcase TEST STATUS_VAR: after its measured points, the chosen ones
 # of each mode; STATUS_VAR becomes "interrupted" when a signal stops them
 profile_testcase() {
-	local t=$1 m n modes points
+	local t=$1 m n why modes points
 	[ -n "${opt_profile-}" ] || return 0
 	IFS=, read -ra modes <<<"${t_run_modes[$t]}"
 	for m in "${modes[@]}"; do
 		points=$("$tool_profile" points "$run_dir/summary.csv" "$m" "$opt_profile") ||
 			die 3 "$t: cannot choose the points to profile"
-		for n in $points; do
+		# a line a count; the peak's adds its plateau after a tab (the best count is profiled)
+		while IFS=$'\t' read -r n why <&3; do
+			[ -n "$n" ] || continue
 			if [ "$interrupted" = 1 ]; then break 2; fi
-			note "$t: profiling $m at $n tasks (one extra run under perf, $profile_event)"
+			note "$t: profiling $m at $n tasks (one extra run under perf, $profile_event)${why:+; $why}"
 			profile_point "$t" "$m" "$n"
-		done
+		done 3<<<"$points"
 	done
 	if [ "$interrupted" = 1 ]; then printf -v "$2" '%s' interrupted; fi
 }

@@ -57,9 +57,23 @@ has '^  base  base: kernel Linux 6\.1\.0-base #1 SMP x86_64, host box1$' &&
 ok $? "kernels, labels and hosts from meta head the output"
 # Peak: processes 1000, 2000, 3000 at 1, 2, 4 tasks: 3000 at 4, scalability 3000 / (4 * 1000).
 # threads 1000, 1900, 1800: peak 1900 at 2 then declines, scalability 1800 / (4 * 1000).
-has '^  base +processes +3000 +4 +4 +3000 +0\.750$' && has '^  base +threads +1900 +2 +4 +1800 +0\.450$' &&
-	has '^  new +processes +3000 +4 +4 +3000 +0\.750$'
-ok $? "peak and scalability per run and mode"
+# The plateau column: counts within the peak's 95% interval; the peak alone here (sd 10 a point).
+has '^  base +processes +3000 +4 +4 +4 +3000 +0\.750$' && has '^  base +threads +1900 +2 +2 +4 +1800 +0\.450$' &&
+	has '^  new +processes +3000 +4 +4 +4 +3000 +0\.750$'
+ok $? "peak, plateau and scalability per run and mode"
+# base with threads at 4 tasks raised by 100 to 1900 +- 10 like 2 tasks: equal means, the
+# lower count is the peak, and 4 is on its plateau (as summary.csv's threads_peak says).
+mkdir "$tmp/flat"
+cp "$BASE/meta" "$tmp/flat/meta"
+awk -F, -v OFS=, '$1 == "threads" && $2 == 4 && $4 == "measure" { $7 += 100; $8 = sprintf("%.6f", $8 + 100) } { print }' \
+	"$BASE/samples.csv" >"$tmp/flat/samples.csv"
+run --fail-on never "$tmp/flat" "$NEW"
+has '^  base +threads +1900 +2 +2-4 +4 +1900 +0\.475$'
+ok $? "a plateau of counts indistinguishable from the peak is shown as a range"
+"${SB_BUILD:-build}/bin/sb-summary" "$tmp/flat/samples.csv" | awk -F, 'NR > 2 { printf "%s:%s ", $1, $22 }' >"$tmp/peakcol"
+[ "$(cat "$tmp/peakcol")" = "1: 2:2 4:1 " ]
+ok $? "the same plateau as sb-summary's threads_peak ($(cat "$tmp/peakcol"))"
+run "$BASE" "$NEW"	# the report the next checks read
 has '^Verdict: REGRESSION: 1 of 6 points .*new processes at 2 tasks -10\.00% \+/- 1\.08%\.$'
 ok $? "verdict names the regressed point"
 ! grep -q correlated "$tmp/out"
@@ -96,7 +110,7 @@ ok $? "markdown: the verdict comes first"
 has '^\| 2 \| processes \| 2000 \| 1800 \| -10\.00% \| 1\.08% \| 3/3 \| 1\.24%/1\.38% \| ±2\.95% \| changed \| \*\*slower\*\* \|$' &&
 	has '^\| base \| base \| Linux 6\.1\.0-base #1 SMP x86_64 \| box1 \|'
 ok $? "markdown: run table and point table"
-has '^\| base \| threads \| 1900 \| 2 \| 4 \| 1800 \| 0\.450 \|$'
+has '^\| base \| threads \| 1900 \| 2 \| 2 \| 4 \| 1800 \| 0\.450 \|$'
 ok $? "markdown: peak and scalability"
 run --format markdown "$BASE" "$BASE"
 [ "$rc" -eq 0 ] && [ "$(head -n 1 "$tmp/out")" = "### PASS: compare unix1" ]

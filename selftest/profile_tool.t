@@ -5,7 +5,7 @@ if ! make -s BUILD="$B" "$B/bin/sb-profile" "$B/bin/sb-summary" >/dev/null 2>&1;
 	echo "Bail out! make $B/bin/sb-profile failed"
 	exit 1
 fi
-plan 50
+plan 51
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 P=$B/bin/sb-profile
@@ -84,6 +84,14 @@ is "$rc" 2 "a missing input: exit 2"
 # ---- points, rate, summary ----
 run "$P" points "$RB/summary.csv" processes 1,peak,max,7
 is "$(printf "%s" "$out" | tr "\n" " ")" "1 2" "points: numbers, peak and max of the mode, each once; 7 was not measured"
+# peak on a summary.csv with _peak columns: the best count, and its plateau's words after a tab
+# (the compare fixture with threads at 4 tasks raised to tie 2 tasks: best 2, plateau 2-4)
+C=selftest/data/compare/results/unix1/base-20260101T000000
+awk -F, -v OFS=, '$1 == "threads" && $2 == 4 && $4 == "measure" { $7 += 100; $8 = sprintf("%.6f", $8 + 100) } { print }' \
+	"$C/samples.csv" >"$tmp/flat.csv"
+"$B/bin/sb-summary" -o "$tmp/flat-summary.csv" "$tmp/flat.csv"
+run "$P" points "$tmp/flat-summary.csv" threads peak,4
+is "$out" "$(printf '2\tpeak 2 tasks (2-4 within the 95%% interval)\n4')" "points: peak is the best count, with its plateau"
 run "$P" points "$RB/summary.csv" bogus peak
 is "$rc" 2 "points: a mode summary.csv lacks is an input error"
 mkdir "$tmp/prof"

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads"
 
-SUMMARY_HEADER=tasks,processes,processes_idle,threads,threads_idle,linear,processes_stddev,processes_ci,processes_min,processes_max,processes_n,threads_stddev,threads_ci,threads_min,threads_max,threads_n,processes_runs,processes_precision,threads_runs,threads_precision,lkp_linear
+SUMMARY_HEADER=tasks,processes,processes_idle,threads,threads_idle,linear,processes_stddev,processes_ci,processes_min,processes_max,processes_n,threads_stddev,threads_ci,threads_min,threads_max,threads_n,processes_runs,processes_precision,threads_runs,threads_precision,processes_peak,threads_peak,lkp_linear
 SAMPLES_HEADER=mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct,late_ms
 
 # ---- the sweep of the issue: 1 and 2 tasks, both modes, 5 samples of 200 ms ----
@@ -24,15 +24,15 @@ is "$(readlink "$T/r/getppid1/latest")" "${run##*/}" "latest points to the run"
 is "$(ls -A "$run" | tr '\n' ' ')" "meta points.csv samples.csv summary.csv " "no temporary file left in the run directory"
 
 is "$(head -n 1 "$run/summary.csv")" "$SUMMARY_HEADER" "summary.csv header"
-is "$(sed -n 2p "$run/summary.csv")" "0,0,100,0,100,0,,,,,,,,,,,,,,,0" "will-it-scale's first row"
+is "$(sed -n 2p "$run/summary.csv")" "0,0,100,0,100,0,,,,,,,,,,,,,,,,,0" "will-it-scale's first row"
 is "$(col "$run/summary.csv" tasks | tr '\n' ' ')" "0 1 2 " "one row per point"
-is "$(awk -F, 'NR > 1 && NF != 21' "$run/summary.csv")" "" "every row has 21 fields"
+is "$(awk -F, 'NR > 1 && NF != 23' "$run/summary.csv")" "" "every row has 23 fields"
 is "$(awk -F, 'NR > 2 && !($2 > 0 && $4 > 0 && $6 > 0 && $11 == 5 && $16 == 5)' "$run/summary.csv")" "" \
 	"processes, threads, linear > 0 and n = 5 in each row"
 is "$(awk -F, 'NR == 3 { b = $2 > $4 ? $2 : $4 }
 	NR > 2 { d = $6 - b * $1; if (d < 0) d = -d; if (d > 1e-6 * $6) print "row " $1 }' "$run/summary.csv")" "" \
 	"linear = the better mode at 1 task, times tasks"
-is "$(awk -F, 'NR > 2 && $21 != $6' "$run/summary.csv")" "" "lkp_linear repeats linear"
+is "$(awk -F, 'NR > 2 && $23 != $6' "$run/summary.csv")" "" "lkp_linear repeats linear"
 is "$(awk -F, 'NR > 2 { print $8 $13 $18 $20 "/" $17 $19 }' "$run/summary.csv" | sort -u)" "/11" \
 	"one run a point: no interval (_ci, _precision empty), _runs 1"
 
