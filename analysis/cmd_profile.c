@@ -14,6 +14,7 @@
 #include "msg.h"
 #include "profile.h"
 #include "results.h"
+#include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "stats.h"
 
 #define PROG "sb-profile"
@@ -32,6 +33,7 @@ static const char usage_text[] =
 	"       sb-profile points SUMMARY_CSV MODE LIST\n"
 	"       sb-profile rate -o FILE RUN_SUMMARY_CSV PROFILED_SUMMARY_CSV MODE TASKS\n"
 	"       sb-profile summary [-n N] DIR\n"
+	"       sb-profile --version\n"
 	"\n"
 	"script   reads 'perf script -F comm,tid,period,event,ip,sym,dso' output (samples\n"
 	"         of EVENT, default the first event seen) and writes DIR/folded.txt,\n"
@@ -866,6 +868,10 @@ int main(int argc, char **argv)
 	sb_msg_prog(PROG);
 	if (argc < 2)
 		usage_error("a command is required");
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
+		return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		fputs(usage_text, stdout);
 		return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;

@@ -39,12 +39,15 @@ done
 [ -f "$dest/usr/share/man/man3/scalebench-testcase.3" ]
 ok $? "the testcase API has a section 3 man page"
 
-# --version everywhere: scalebench's VERSION and the revision make baked in
+# --version everywhere (every installed command, none listed here): scalebench's VERSION and the
+# revision make baked in, after the command's name (the drivers' as their messages give it: runtest.sh)
 want=$(sed -n 1p VERSION)
-for c in "$bin/scalebench-runtest" "$bin/scalebench-compare" "$bin/sb-compare" "$bin/sb-summary" \
-	"$bin/sb-topology" "$libexec/unix1_processes" "$libexec/unix1_threads" "python3 $libexec/runtest.py"; do
-	run $c --version
-	like "$rc:$out" "^0:[a-z0-9_.-]+ \(scalebench\) $want git ([0-9a-f]{12}(-dirty)?|unknown)$" "--version of ${c#*"$dest"}"
+for c in "$bin"/* "$libexec"/*; do
+	[ -f "$c" ] && [ -x "$c" ] || continue
+	name=${c##*/}
+	case $name in scalebench-*) name=${name#scalebench-}.sh ;; esac
+	run "$c" --version
+	like "$rc:$out" "^0:$name \(scalebench\) $want git ([0-9a-f]{12}(-dirty)?|unknown)$" "--version of ${c#"$dest"}"
 done
 
 # A sweep from an unrelated directory: results under ./results there; then a compare of two sweeps.
