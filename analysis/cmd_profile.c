@@ -12,6 +12,7 @@
 
 #include "ministat.h"
 #include "msg.h"
+#include "outpath.h"
 #include "profile.h"
 #include "results.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
@@ -97,6 +98,7 @@ static void write_atomic(const char *path, writer_fn fn, const void *arg)
 		n = snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", path, (long)getpid());
 	if (n < 0 || (size_t)n >= sizeof(tmp))
 		die(EXIT_ENV, "%s: path too long", path);
+	sb_outpath_check(path);
 	f = fopen(tmp, "w");
 	if (f == NULL)
 		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
@@ -109,6 +111,7 @@ static void write_atomic(const char *path, writer_fn fn, const void *arg)
 	}
 	if (fclose(f) != 0)
 		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+	sb_outpath_check(path);
 	if (rename(tmp, path) != 0)
 		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(NULL);

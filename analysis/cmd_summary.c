@@ -14,6 +14,7 @@
 
 #include "export.h"
 #include "msg.h"
+#include "outpath.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "results.h"
 #include "stats.h"
@@ -607,6 +608,7 @@ static void finish_output(FILE *out, const char *out_path, char *tmp)
 		sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
 	if (fclose(out) == EOF)
 		sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+	sb_outpath_check(out_path);
 	if (rename(tmp, out_path) < 0)
 		sb_die(EXIT_ENV, "cannot rename %s to %s: %s", tmp, out_path, strerror(errno));
 	sb_msg_remove_on_die(NULL);
@@ -654,8 +656,10 @@ int main(int argc, char **argv)
 		sb_die(rc, "%s", err);
 	lines = summarise(rs.v, rs.n, &nl);
 
-	if (a.out_path)
+	if (a.out_path) {
+		sb_outpath_check(a.out_path);
 		out = open_temp(a.out_path, &tmp);
+	}
 	if (a.table)
 		print_table(out, lines, nl);
 	else if (a.point && a.values)
