@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # analysis_layout.t: harness and analysis apart: the analysis tools link no hwloc, the testcases no analysis code.
+# sb-san: skip: which objects link what: nm over the build, no C run
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/sb-compare" "$SB_BUILD/bin/pipe1_processes" "$SB_BUILD/bin/pipe1_threads"
 

@@ -2,7 +2,6 @@
 # compare's input checks: sides with other testcase parameters or another run shape (period_ms,
 # duration, warmup) are refused unless --force, the parameters are shown; a sweep given twice on one
 # side is refused; an ops_per_s whose figures overflow is an input error naming file and line.
-# sb-san: C
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

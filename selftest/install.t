@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make install into a temporary DESTDIR with PREFIX=/usr: the layout, man pages that render, --version on
 # every command, and a sweep, a compare and runtest.py run from there; CPPFLAGS, LDLIBS, make clean BUILD=.
+# sb-san: skip: build-aux/install.sh and the installed drivers' paths: shell (the sweep it runs: runtest_sweep.t)
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

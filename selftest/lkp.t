@@ -3,6 +3,7 @@
 # the testcase: line splits in two, header ^[a-z_,]+$, rows ^[0-9.,]+$, linear last, and per_process_ops,
 # per_thread_ops, scalability and workload by lkp's rules equal the same figures from scalebench's summary.csv.
 # With LKP_SRC (an lkp-tests checkout) and ruby, lkp's own parser reads the output too.
+# sb-san: skip: runtest.py and its output by lkp-tests' rules: Python (its runs: runtest_sweep.t)
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

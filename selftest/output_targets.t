@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # The writers that rename a temporary file into place (sb-summary -o, sb-profile's files) replace only a
 # regular file or nothing: a symlink, a FIFO or a directory at the path is refused (exit 2, named), untouched.
-# sb-san: C
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

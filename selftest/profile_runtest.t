@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # runtest.sh --profile: bad lists exit 2; no perf, a broken perf, no permission exit 3 in one line before any point; a real profiled run (skipped without perf).
+# sb-san: skip: runtest.sh --profile: shell and perf (sb-profile's C: profile_tool.t)
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads" "$SB_BUILD/bin/sb-profile"
 
