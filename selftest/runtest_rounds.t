@@ -8,7 +8,7 @@ need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads" \
 # (1 + spread% * u), u drawn from (seed, the run's index in the state file).
 # Its runs differ only as much as told, whatever the machine's load.
 R=$T/r
-ONE=(--duration 0.4 --warmup 0.2 --period-ms 200 --quiet --results "$R")	# a warmup sample: the tasks have started
+ONE=(--duration 0.2 --warmup 0.1 --period-ms 100 --quiet --results "$R")	# a warmup sample: the tasks have started
 paced() {	# paced ARGS...: a sweep of the paced fixture -> rc, run
 	rc=0
 	SB_TESTS_DIR=$SB_BUILD/selftest ./runtest.sh paced "${ONE[@]}" "$@" >"$T/out" 2>"$T/err" || rc=$?
