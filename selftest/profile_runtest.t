@@ -114,7 +114,8 @@ else
 	# SIGTERM while a point is being profiled: exit 130, meta interrupted, no
 	# half profile, no perf left behind.
 	mkdir "$T/tmp2"
-	TMPDIR=$T/tmp2 ./runtest.sh --results "$R" getppid1 --mode processes --points 1 --duration 4 \
+	# (30 s: the signal ends it after a second, and a loaded machine cannot end it first)
+	TMPDIR=$T/tmp2 ./runtest.sh --results "$R" getppid1 --mode processes --points 1 --duration 30 \
 		--warmup 0 --period-ms 100 --profile 1 >"$T/out2" 2>"$T/err2" &
 	pid=$!
 	for _ in $(seq 1 300); do
@@ -130,7 +131,7 @@ else
 	is "$(meta "$run2/meta" status)" interrupted "meta says interrupted"
 	[ ! -e "$run2/profile/processes-1" ] && [ -z "$(find "$run2" -name '.*')" ]
 	ok $? "no profile directory, whole or half"
-	sleep 0.5
+	for _ in $(seq 1 150); do [ -z "$(pgrep -f -- "$T/tmp2/")" ] && break; sleep 0.1; done	# polled
 	[ -z "$(pgrep -f -- "$T/tmp2/")" ]
 	ok $? "perf and the runner are gone"
 fi
