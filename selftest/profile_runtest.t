@@ -6,7 +6,7 @@ need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads" "
 
 R=$T/results
 mkdir "$R"
-FAST=(getppid1 --mode processes --points 1 --duration 0.5 --warmup 0 --period-ms 100)
+FAST=(getppid1 --mode processes --points 1 --duration 0.5 --warmup 0 --period-ms 100 --repeat 3)
 
 runs_made() { find "$R" -name meta | wc -l; }
 
@@ -114,9 +114,9 @@ else
 	# SIGTERM while a point is being profiled: exit 130, meta interrupted, no
 	# half profile, no perf left behind.
 	mkdir "$T/tmp2"
-	# (30 s: the signal ends it after a second, and a loaded machine cannot end it first)
-	TMPDIR=$T/tmp2 ./runtest.sh --results "$R" getppid1 --mode processes --points 1 --duration 30 \
-		--warmup 0 --period-ms 100 --profile 1 >"$T/out2" 2>"$T/err2" &
+	# (one measured run before the profiled one; the signal comes a second into the profiled run's 4)
+	TMPDIR=$T/tmp2 ./runtest.sh --results "$R" getppid1 --mode processes --points 1 --duration 4 \
+		--repeat 1 --warmup 0 --period-ms 100 --profile 1 >"$T/out2" 2>"$T/err2" &
 	pid=$!
 	for _ in $(seq 1 300); do
 		if grep -q 'profiling processes at 1 tasks' "$T/err2" && pgrep -f -- "$T/tmp2/runtest\..*/perf\.data" >/dev/null; then break; fi
