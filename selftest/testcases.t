@@ -102,7 +102,7 @@ for src in tests/*.c; do
 	# Each declared parameter at its default is accepted; bad values are usage errors.
 	while IFS=$'\037' read -r p def kind _; do
 		[ -n "$p" ] || continue
-		# (a 100 ms sample that counted nothing on a starved machine was taken again with 1 s)
+		# (a sample that counted nothing on a starved machine was taken again with 1 s: shortruns.sh)
 		cached "$t.param.$p"
 		if env_refused; then
 			skip "$t: --param $p=$def: this machine refuses"
