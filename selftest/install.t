@@ -54,7 +54,7 @@ done
 # A sweep from an unrelated directory: results under ./results there; then a compare of two sweeps.
 work=$tmp/work
 mkdir "$work"
-sweep() { (cd "$work" && "$bin/scalebench-runtest" getppid1 --points 1 --duration 1 --warmup 0 \
+sweep() { (cd "$work" && "$bin/scalebench-runtest" getppid1 --points 1 --duration 0.3 --period-ms 100 --warmup 0 \
 	--mode processes --repeat 3 --quiet); }
 run sweep
 is "$rc" 0 "the installed scalebench-runtest runs a sweep${err:+: $(printf '%s' "$err" | tail -n 2 | tr '\n' ' ')}"
@@ -69,7 +69,7 @@ like "$rc" '^[01]$' "the installed scalebench-compare compares the two runs (exi
 like "$out" 'getppid1' "naming the testcase"
 
 # runtest.py, run as lkp-tests runs it: in the directory of the installed binaries
-run sh -c 'cd "$1" && SB_RUNTEST_OPTIONS="--warmup 0" python3 ./runtest.py getppid1 1 process 0 0 1' sh "$libexec"
+run sh -c 'cd "$1" && SB_RUNTEST_OPTIONS="--warmup 0 --repeat 3 --period-ms 100 --duration 0.3" python3 ./runtest.py getppid1 1 process 0 0 1' sh "$libexec"
 is "$rc" 0 "the installed runtest.py runs${err:+: $(printf '%s' "$err" | tail -n 2 | tr '\n' ' ')}"
 like "$(printf '%s\n' "$out" | sed -n 3p)" '^1,[1-9][0-9]*,[0-9.]+,0,0\.00,[1-9][0-9]*$' "and prints will-it-scale's row for 1 task"
 is "$(cat "$libexec/getppid1.title" 2>/dev/null)" "$("$libexec/getppid1_processes" --info | sed -n 's/^description=//p')" \
