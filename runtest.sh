@@ -276,6 +276,10 @@ write_file() {
 	local dest=$1 tmpf err
 	shift
 	tmpf=${dest%/*}/.${dest##*/}.$$.tmp
+	# the rename would put a regular file in place of a symlink or device node (analysis/outpath.c)
+	if [ -L "$dest" ] || { [ -e "$dest" ] && [ ! -f "$dest" ]; }; then
+		die 2 "$(shown "$dest"): not a regular file: not replaced"
+	fi
 	if ! err=$({ "$@" >"$tmpf"; } 2>&1) || ! err=$(mv -f -- "$tmpf" "$dest" 2>&1); then
 		rm -f -- "$tmpf"
 		die 3 "cannot write $(shown "$dest"): $(reason "$err")"

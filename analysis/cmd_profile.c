@@ -14,8 +14,10 @@
 #include "ministat.h"
 #include "msg.h"
 #include "peak_label.h"
+#include "outpath.h"
 #include "profile.h"
 #include "results.h"
+#include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "stats.h"
 
 #define PROG "sb-profile"
@@ -34,6 +36,7 @@ static const char usage_text[] =
 	"       sb-profile points SUMMARY_CSV MODE LIST\n"
 	"       sb-profile rate -o FILE RUN_SUMMARY_CSV PROFILED_SUMMARY_CSV MODE TASKS\n"
 	"       sb-profile summary [-n N] DIR\n"
+	"       sb-profile --version\n"
 	"\n"
 	"script   reads 'perf script -F comm,tid,period,event,ip,sym,dso' output (samples\n"
 	"         of EVENT, default the first event seen) and writes DIR/folded.txt,\n"
@@ -98,6 +101,7 @@ static void write_atomic(const char *path, writer_fn fn, const void *arg)
 		n = snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", path, (long)getpid());
 	if (n < 0 || (size_t)n >= sizeof(tmp))
 		die(EXIT_ENV, "%s: path too long", path);
+	sb_outpath_check(path);
 	f = fopen(tmp, "w");
 	if (f == NULL)
 		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
@@ -110,6 +114,7 @@ static void write_atomic(const char *path, writer_fn fn, const void *arg)
 	}
 	if (fclose(f) != 0)
 		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+	sb_outpath_check(path);
 	if (rename(tmp, path) != 0)
 		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(NULL);
@@ -917,6 +922,10 @@ int main(int argc, char **argv)
 	sb_msg_prog(PROG);
 	if (argc < 2)
 		usage_error("a command is required");
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
+		return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		fputs(usage_text, stdout);
 		return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;

@@ -16,6 +16,7 @@
 #include "msg.h"
 #include "peak.h"
 #include "peak_label.h"
+#include "outpath.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "results.h"
 #include "stats.h"
@@ -836,6 +837,7 @@ static void finish_output(FILE *out, const char *out_path, char *tmp)
 		sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
 	if (fclose(out) == EOF)
 		sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+	sb_outpath_check(out_path);
 	if (rename(tmp, out_path) < 0)
 		sb_die(EXIT_ENV, "cannot rename %s to %s: %s", tmp, out_path, strerror(errno));
 	sb_msg_remove_on_die(NULL);
@@ -885,8 +887,10 @@ int main(int argc, char **argv)
 	lines = summarise(rs.v, rs.n, &nl);
 	mark_peaks(lines, nl);
 
-	if (a.out_path)
+	if (a.out_path) {
+		sb_outpath_check(a.out_path);
 		out = open_temp(a.out_path, &tmp);
+	}
 	if (a.table) {
 		struct whys w = { 0 };
 		char *pp = NULL;

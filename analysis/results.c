@@ -260,6 +260,8 @@ static int meta_key(void *ctx, const char *key, const char *val)
 		{ "placement", &r->placement }, { "vm_accel", &r->vm_accel }, { "system", &r->system },
 		{ "host_name", &r->host_name }, { "host_cpu", &r->host_cpu },
 		{ "host_topology", &r->host_topology },
+		{ "params", &r->params }, { "period_ms", &r->period_ms },
+		{ "duration", &r->duration }, { "warmup", &r->warmup },
 	};
 
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
@@ -276,6 +278,7 @@ static int load_meta(struct sb_run *r, char *err, size_t errlen)
 	r->test = r->label = r->kernel = r->host = r->status = r->run_id = r->date = r->repeat = "";
 	r->vm_accel = r->system = r->host_name = r->host_cpu = r->host_topology = "";
 	r->cpu_model = r->topology = r->hwloc_version = r->placement = "";
+	r->params = r->period_ms = r->duration = r->warmup = NULL;	/* older runs lack them */
 	if (path == NULL)
 		return sb_fail(err, errlen, 3, "out of memory");
 	rc = sb_meta_read(path, meta_key, r, &r->meta_text, err, errlen);
@@ -575,11 +578,18 @@ static int parse_row(const struct field f[NCOLS], struct sb_sample *smp, const c
 	if (parse_double_field(f[COL_OPS], &smp->rate) != 0 || smp->rate < 0)
 		return sb_fail(err, errlen, 2, "%s: ops_per_s '%.*s' is not a non-negative number",
 			    where, FIELD(f[COL_OPS]));
+	/* A finite value can still overflow a sum, a square or a ratio (1e308 printed +inf% -nan%
+	 * and "no difference proven"); below the bound every figure stays finite. */
+	if (smp->rate > SB_VALUE_MAX)
+		return sb_fail(err, errlen, 2, "%s: ops_per_s '%.*s' is out of range (above %g: "
+			    "no machine counts that fast, and the statistics would overflow)",
+			    where, FIELD(f[COL_OPS]), SB_VALUE_MAX);
 	smp->idle = NAN;
 	if (f[COL_IDLE].s != f[COL_IDLE].e &&
-	    (parse_double_field(f[COL_IDLE], &smp->idle) != 0 || smp->idle < 0))
-		return sb_fail(err, errlen, 2, "%s: idle_all_pct '%.*s' is not a non-negative number",
-			    where, FIELD(f[COL_IDLE]));
+	    (parse_double_field(f[COL_IDLE], &smp->idle) != 0 || smp->idle < 0 ||
+	     smp->idle > SB_VALUE_MAX))
+		return sb_fail(err, errlen, 2, "%s: idle_all_pct '%.*s' is not a non-negative number "
+			    "up to %g", where, FIELD(f[COL_IDLE]), SB_VALUE_MAX);
 	if (field_is(f[COL_PHASE], "warmup"))
 		return 0;
 	if (!field_is(f[COL_PHASE], "measure"))

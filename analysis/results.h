@@ -18,6 +18,12 @@ struct sb_sample {
 	double idle;		/* idle_all_pct; NAN when the runner could not measure it */
 };
 
+/*
+ * The largest ops_per_s or idle_all_pct the reader accepts: no machine counts 1e15 operations a
+ * second, and below it every sum, square and ratio the statistics take of a file stays finite.
+ */
+#define SB_VALUE_MAX 1e15
+
 /* Called for each measured row in file order; returns 0, or -1 when memory runs out. */
 typedef int (*sb_sample_fn)(void *ctx, const struct sb_sample *s);
 
@@ -97,6 +103,8 @@ struct sb_run {
 	/* a VM run's host: every guest is host=scalebench-guest, its CPU and topology QEMU's */
 	const char *host_name, *host_cpu, *host_topology;
 	const char *system;	/* runtest.sh's short system check: "governor=... turbo=... vm=kvm ..." */
+	/* the testcase's parameters and the run shape; NULL when meta lacks the key (older runs) */
+	const char *params, *period_ms, *duration, *warmup;
 	char *meta_text;	/* storage of the meta values */
 	char *test_owned;	/* test name taken from the path when meta has none */
 	struct sb_point *pts;	/* sorted: processes, threads, other modes; tasks ascending */

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # CI runs exactly README's test commands: the `make check...` lines of .ci/run are those README lists, in order.
+# sb-san: skip: README against .ci/run: docs only
 . "$(dirname "$0")/lib.sh"
 plan 3
 ci=$(grep -E '^make check' .ci/run | tr '\n' '|')

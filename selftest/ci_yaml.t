@@ -4,6 +4,7 @@
 # are checked, the compare step writes the summary and gates; VM.md's measures both kernels in one job
 # (alternating rounds on one machine) after a step that tells KVM from TCG (run here against a fake
 # /dev/kvm); every project command and option they call exists; actionlint where it is installed.
+# sb-san: skip: the CI workflows' YAML in docs/: docs, shell and Python
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

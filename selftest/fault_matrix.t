@@ -140,7 +140,7 @@ for ph in prepare start warmup measure; do
 	for who in runtest.sh runner; do
 		for s in INT TERM KILL; do
 			sweep phases --mode processes "${args[@]}" --param mark="$d/mark"
-			wait_until 30 have_mark
+			wait_until 60 have_mark || echo "# the runner did not reach its $ph within 60 s: the signal lands elsewhere"
 			r=$(runner_of)
 			if [ "$who" = runner ]; then kill -"$s" "$r"; else kill -"$s" "$pid"; fi
 			finish

@@ -3,6 +3,7 @@
 # every command, and a sweep, a compare and runtest.py run from there; a testcase built out of the tree
 # with the installed pkg-config files; GNU's lower-case directory variables; make uninstall leaves
 # nothing; CPPFLAGS, LDLIBS, make clean BUILD=.
+# sb-san: skip: build-aux/install.sh and the installed drivers' paths: shell (the sweep it runs: runtest_sweep.t)
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,12 +45,15 @@ done
 [ -f "$dest/usr/share/man/man3/scalebench-testcase.3" ]
 ok $? "the testcase API has a section 3 man page"
 
-# --version everywhere: scalebench's VERSION and the revision make baked in
+# --version everywhere (every installed command, none listed here): scalebench's VERSION and the
+# revision make baked in, after the command's name (the drivers' as their messages give it: runtest.sh)
 want=$(sed -n 1p VERSION)
-for c in "$bin/scalebench-runtest" "$bin/scalebench-compare" "$bin/sb-compare" "$bin/sb-summary" \
-	"$bin/sb-topology" "$bin/sb-profile" "$libexec/unix1_processes" "$libexec/unix1_threads" "python3 $libexec/runtest.py"; do
-	run $c --version
-	like "$rc:$out" "^0:[a-z0-9_.-]+ \(scalebench\) $want git ([0-9a-f]{12}(-dirty)?|unknown)$" "--version of ${c#*"$dest"}"
+for c in "$bin"/* "$libexec"/*; do
+	[ -f "$c" ] && [ -x "$c" ] || continue
+	name=${c##*/}
+	case $name in scalebench-*) name=${name#scalebench-}.sh ;; esac
+	run "$c" --version
+	like "$rc:$out" "^0:$name \(scalebench\) $want git ([0-9a-f]{12}(-dirty)?|unknown)$" "--version of ${c#"$dest"}"
 done
 
 # --help names the command as installed (and prints no printf escapes)
@@ -67,8 +71,8 @@ done
 # read from the internal sb-options in LIBEXECDIR); then a compare of two sweeps.
 work=$tmp/work
 mkdir "$work"
-sweep() { (cd "$work" && "$bin/scalebench-runtest" getppid1 --points 1 --duration 1 --warmup 0 \
-	--mode processes --repeat 3 --stall-timeout 30 --quiet); }
+sweep() { (cd "$work" && "$bin/scalebench-runtest" getppid1 --points 1 --duration 0.3 --period-ms 100 --warmup 0 \
+	--mode processes --repeat 3 --quiet); }
 run sweep
 is "$rc" 0 "the installed scalebench-runtest runs a sweep${err:+: $(printf '%s' "$err" | tail -n 2 | tr '\n' ' ')}"
 like "$out" '^results/getppid1/' "and prints the run directory under ./results"
@@ -82,7 +86,7 @@ like "$rc" '^[01]$' "the installed scalebench-compare compares the two runs (exi
 like "$out" 'getppid1' "naming the testcase"
 
 # runtest.py, run as lkp-tests runs it: in the directory of the installed binaries
-run sh -c 'cd "$1" && SB_RUNTEST_OPTIONS="--warmup 0" python3 ./runtest.py getppid1 1 process 0 0 1' sh "$libexec"
+run sh -c 'cd "$1" && SB_RUNTEST_OPTIONS="--warmup 0 --repeat 3 --period-ms 100 --duration 0.3" python3 ./runtest.py getppid1 1 process 0 0 1' sh "$libexec"
 is "$rc" 0 "the installed runtest.py runs${err:+: $(printf '%s' "$err" | tail -n 2 | tr '\n' ' ')}"
 like "$(printf '%s\n' "$out" | sed -n 3p)" '^1,[1-9][0-9]*,[0-9.]+,0,0\.00,[1-9][0-9]*$' "and prints will-it-scale's row for 1 task"
 is "$(cat "$libexec/getppid1.title" 2>/dev/null)" "$("$libexec/getppid1_processes" --info | sed -n 's/^description=//p')" \

@@ -3,6 +3,7 @@
 # the testcase: line splits in two, header ^[a-z_,]+$, rows ^[0-9.,]+$, linear last, and per_process_ops,
 # per_thread_ops, scalability and workload by lkp's rules equal the same figures from scalebench's summary.csv.
 # With LKP_SRC (an lkp-tests checkout) and ruby, lkp's own parser reads the output too.
+# sb-san: skip: runtest.py and its output by lkp-tests' rules: Python (its runs: runtest_sweep.t)
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -35,16 +36,24 @@ same_figures() {
 	[ -z "$bad" ] || { echo "#   got:  $1"; echo "#   want: $2"; }
 }
 
-# lkp_run TEST MODE TASKS...: runtest.py in the binaries' directory; keeps the run in $tmp/r
-lkp_run() {
+# lkp_start TEST MODE TASKS...: runtest.py in the binaries' directory, in the background, its run
+# in $tmp/TEST.r; lkp_done TEST (after wait) sets rc, out, err and r (that directory). Three runs
+# of 100 ms samples a point (lkp passes its own duration first: the last --duration wins): the
+# checks are of the output's form and of figures computed two ways from the same runs.
+lkp_start() {
 	local t=$1 m=$2
 	shift 2
-	rm -rf "$tmp/r" "$bindir/$t.title"
-	run env SB_RESULTS="$tmp/r" SB_RUNTEST_OPTIONS="--warmup 0" \
-		sh -c 'cd "$1" && shift && exec python3 ./runtest.py "$@"' sh "$bindir" "$t" 1 "$m" 0 0 "$@"
+	rm -rf "$tmp/$t.r" "$bindir/$t.title"
+	(
+		SB_RESULTS="$tmp/$t.r" SB_RUNTEST_OPTIONS="--warmup 0 --repeat 3 --period-ms 100 --duration 0.3" \
+			sh -c 'cd "$1" && shift && exec python3 ./runtest.py "$@"' sh "$bindir" "$t" 1 "$m" 0 0 "$@" \
+			>"$tmp/$t.out" 2>"$tmp/$t.err"
+		echo $? >"$tmp/$t.rc"
+	) &
 }
+lkp_done() { rc=$(<"$tmp/$1.rc") out=$(<"$tmp/$1.out") err=$(<"$tmp/$1.err") r=$tmp/$1.r; }
 
-check_output() {	# check_output NAME: the last lkp_run's stdout by lkp's rules
+check_output() {	# check_output NAME: the last lkp_done's stdout by lkp's rules
 	local name=$1 hdr sum
 	hdr=$(printf '%s\n' "$out" | head -n 1)
 	is "$hdr" "tasks,processes,processes_idle,threads,threads_idle,linear" "$name: will-it-scale's header"
@@ -52,7 +61,7 @@ check_output() {	# check_output NAME: the last lkp_run's stdout by lkp's rules
 	is "${hdr##*,}" linear "$name: linear is the last field"
 	is "$(printf '%s\n' "$out" | sed -n 2p)" "0,0,100,0,100,0" "$name: will-it-scale's 0 row"
 	is "$(printf '%s\n' "$out" | sed 1d | grep -cvE '^[0-9.,]+$')" 0 "$name: every row matches lkp's ^[0-9.,]+$"
-	sum=$(ls "$tmp"/r/*/*/summary.csv 2>/dev/null | head -n 1)
+	sum=$(ls "$r"/*/*/summary.csv 2>/dev/null | head -n 1)
 	if [ -z "$sum" ]; then
 		ok 1 "$name: the run's summary.csv is there"
 		return
@@ -74,7 +83,12 @@ check_output() {	# check_output NAME: the last lkp_run's stdout by lkp's rules
 [ -x "$bindir/runtest.py" ]
 ok $? "make puts runtest.py beside the binaries"
 
-lkp_run unix1 both 1 2
+# unix1 at 2 tasks alone (2 cores), then tlb_flush2 and brk2 at 1 task side by side.
+lkp_start unix1 both 1 2
+wait
+if linux_only; then lkp_start tlb_flush2 process 1; fi
+lkp_start brk2 thread 1
+lkp_done unix1
 is "$rc" 0 "runtest.py unix1 1 both 0 0 1 2 exits 0${err:+: $(printf '%s' "$err" | tail -n 2 | tr '\n' ' ')}"
 check_output "unix1 both"
 is "$(cat "$bindir/unix1.title" 2>/dev/null)" "unix domain socket read/write" "unix1.title holds will-it-scale's title"
@@ -83,15 +97,16 @@ row2=$(printf '%s\n' "$out" | grep '^2,')
 like "$row2" '^2,[1-9][0-9]*,[0-9.]+,[1-9][0-9]*,[0-9.]+,[1-9][0-9]*$' "both modes measured at 2 tasks"
 
 # The modes lkp's jobs use where will-it-scale allows them: tlb_flush as processes, brk2 as threads.
+wait
 if linux_only; then
-	lkp_run tlb_flush2 process 1
+	lkp_done tlb_flush2
 	is "$rc" 0 "runtest.py tlb_flush2 ... process runs (lkp's jobs do)"
 	check_output "tlb_flush2 process"
 	like "$(printf '%s\n' "$out" | sed -n 3p)" '^1,[1-9][0-9]*,[0-9.]+,0,0\.00,[1-9][0-9]*$' "tlb_flush2: processes measured, threads 0 as will-it-scale prints"
 else
 	skip "tlb_flush2: a Linux-only testcase, not in this build"
 fi
-lkp_run brk2 thread 1
+lkp_done brk2
 is "$rc" 0 "runtest.py brk2 ... thread runs (lkp's jobs do)"
 check_output "brk2 thread"
 like "$(printf '%s\n' "$out" | sed -n 3p)" '^1,0,0\.00,[1-9][0-9]*,[0-9.]+,[1-9][0-9]*$' "brk2: threads measured, processes 0"

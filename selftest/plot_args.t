@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # plot.py's --results must name a directory (exit 2, one line); make plot RESULTS= takes a path with blanks.
+# sb-san: skip: plot.py's arguments: Python (the figures it asks sb-summary for: export.t)
 . "$(dirname "$0")/lib.sh"
 plan 8
 d=$(mktemp -d)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # plot.py --compare and make plot COMPARE=...: one curve per run and mode, a relative panel, --out, usage errors.
+# sb-san: skip: plot.py --compare: Python (its figures: plot_numbers.t)
 . "$(dirname "$0")/lib.sh"
 if ! command -v gnuplot >/dev/null 2>&1; then echo "1..0 # skip gnuplot not installed"; exit 0; fi
 plan 24

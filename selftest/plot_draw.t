@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # plot.py on good fixture results: PNG and SVG files, titles, peaks, failed runs, index.html, no redraws.
+# sb-san: skip: plot.py drawing: Python and gnuplot (its figures: export.t, plot_numbers.t)
 . "$(dirname "$0")/lib.sh"
 if ! command -v gnuplot >/dev/null 2>&1; then echo "1..0 # skip gnuplot not installed"; exit 0; fi
 plan 53

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # plot.py's failures: no gnuplot, no results, truncated or malformed CSVs, runs without points, interrupts.
+# sb-san: skip: plot.py's failures: Python
 . "$(dirname "$0")/lib.sh"
 if ! command -v gnuplot >/dev/null 2>&1; then echo "1..0 # skip gnuplot not installed"; exit 0; fi
 plan 28

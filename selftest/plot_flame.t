@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # plot/flame.py: a flame graph SVG from folded stacks (widths from the counts); make plot draws one per profiled point and index.html links it.
+# sb-san: skip: plot/flame.py: Python
 . "$(dirname "$0")/lib.sh"
 plan 13
 tmp=$(mktemp -d)

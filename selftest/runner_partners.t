@@ -32,7 +32,7 @@ for m in processes threads; do
 	run "$bin" -t 2 --period-ms 100 --warmup 0 -s 3 --param how=none
 	is "$rc" 0 "$m: partners that keep going do not disturb a run${err:+ ($err)}"
 	like "$out" "^average:[1-9][0-9]*$" "$m: which reports its average"
-	ok "$(nothing_left "$bin" "$d" 3; echo $?)" "$m: no task or partner is left"
+	ok "$(nothing_left "$bin" "$d" 15; echo $?)" "$m: no task or partner is left"
 done
 
 # The case that used to give zeros and exit 0: SIGKILL the partner of a real testcase.
@@ -65,7 +65,7 @@ killed="killed by signal 9 \(Killed\)"
 if ! linux_only; then killed="is gone \(died or exited; .*\)"; fi
 like "$(cat "$d/err")" "^context_switch1_processes: task 0's partner \(pid $partner\) $killed$" "and names the task and the partner"
 unlike "$(cat "$d/out")" "average:" "without an average"
-ok "$(nothing_left "$bin" "$d" 3; echo $?)" "nothing of that run is left"
+ok "$(nothing_left "$bin" "$d" 15; echo $?)" "nothing of that run is left"
 
 # The partner lives as long as the runner: SIGKILL of the runner takes it along.
 bin=$d/partner_processes
@@ -75,7 +75,7 @@ wait_until 10 task_and_partner
 ok $? "processes: the runner has a task and a partner"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
-ok "$(nothing_left "$bin" "$d" 3; echo $?)" "processes: no task or partner outlives a SIGKILLed runner"
+ok "$(nothing_left "$bin" "$d" 15; echo $?)" "processes: no task or partner outlives a SIGKILLed runner"
 
 # An adopter that never reaps (some containers' and VM agents' init; here a
 # Linux subreaper that waits only for the runner): an exited partner stays a

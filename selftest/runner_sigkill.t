@@ -23,8 +23,8 @@ for m in processes threads; do
 	! no_process "$d/bin/"
 	ok $? "$m: its processes are found by their command line ($(alive "$d/bin/"))"
 	kill -KILL "$pid"
-	ok "$(nothing_left "$d/bin/" "$d/tmp" 5; echo $?)" "$m: after SIGKILL no process of the run and no scalebench.* directory are left"
-	wait_until 5 eval '! kill -0 "$pipeline" 2>/dev/null'
+	ok "$(nothing_left "$d/bin/" "$d/tmp" 15; echo $?)" "$m: after SIGKILL no process of the run and no scalebench.* directory are left"
+	wait_until 15 eval '! kill -0 "$pipeline" 2>/dev/null'
 	ok $? "$m: nothing holds the runner's output open"
 	wait "$pipeline" 2>/dev/null
 
@@ -32,7 +32,7 @@ for m in processes threads; do
 	run env TMPDIR="$d/tmp" "$bin" -t 2 --period-ms 100 --warmup 0 -s 2
 	is "$rc" 0 "$m: a normal run succeeds${err:+ ($err)}"
 	like "$out" "^average:[1-9][0-9]*$" "$m: the janitor takes nothing from its average"
-	ok "$(nothing_left "$d/bin/" "$d/tmp" 5; echo $?)" "$m: and leaves nothing"
+	ok "$(nothing_left "$d/bin/" "$d/tmp" 15; echo $?)" "$m: and leaves nothing"
 
 	# SIGKILL while preparing: a testcase with a directory and no task yet.
 	TMPDIR=$d/tmp "$bin" -t 2 --period-ms 100 --warmup 0 -s 0 >/dev/null 2>&1 &
@@ -40,5 +40,5 @@ for m in processes threads; do
 	wait_until 10 has_tmpdir
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
-	ok "$(nothing_left "$d/bin/" "$d/tmp" 5; echo $?)" "$m: SIGKILL as soon as the directory exists leaves nothing either"
+	ok "$(nothing_left "$d/bin/" "$d/tmp" 15; echo $?)" "$m: SIGKILL as soon as the directory exists leaves nothing either"
 done

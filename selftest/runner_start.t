@@ -55,10 +55,14 @@ for m in processes threads; do
 		[ -n "$tasks" ] && [ "$(ps -o cls= -p "$rpid" | tr -d ' ')" = FF ] && break
 		sleep 0.1
 	done
-	sleep 0.3
 	runner=$(ps -o cls= -p "$rpid" | tr -d ' ')
-	# every thread of every task process (threads mode: the task threads)
-	mine=$(for t in $tasks; do ps -L -o cls=,ni= -p "$t"; done | awk '{ print $1 "/" $2 }' | sort -u | tr '\n' ' ')
+	# every thread of every task process (threads mode: the task threads); polled, not slept
+	# for: a task drops the runner's class as it starts, however late the machine lets it
+	task_classes() {
+		mine=$(for t in $tasks; do ps -L -o cls=,ni= -p "$t"; done | awk '{ print $1 "/" $2 }' | sort -u | tr '\n' ' ')
+		[ "$mine" = "TS/0 " ]
+	}
+	wait_until 10 task_classes || true
 	kill -TERM "$rpid" 2>/dev/null
 	wait "$rpid" 2>/dev/null
 	rm -rf "$d"

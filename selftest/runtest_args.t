@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # runtest.sh: every bad argument exits 2 and an unwritable results directory 3, before anything runs; --list, --dry-run.
+# sb-san: skip: runtest.sh's argument checks before anything runs: shell
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads"
 

@@ -155,10 +155,13 @@ for ((i = 0; i < 300; i++)); do
 	sleep 0.1
 done
 ok "$([ "$lines" -gt 2 ]; echo $?)" "the first point was written"
-# (twice: a rename in flight during the first fill gives a page back)
-dd if=/dev/zero of="$M/fill1" bs=4k 2>/dev/null || true
-sleep 0.5
-dd if=/dev/zero of="$M/fill2" bs=4k 2>/dev/null || true
+# (filled again until the sweep ends, not once more after a sleep: a rename in flight during a
+# fill gives a page back, whenever it lands)
+for ((i = 0; i < 600; i++)); do
+	dd if=/dev/zero of="$M/fill$i" bs=4k 2>/dev/null || true
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
 rc=0
 wait "$pid" || rc=$?
 is "$rc" 3 "results disk full mid-sweep: exit 3"

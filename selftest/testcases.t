@@ -7,7 +7,8 @@ trap 'rm -rf "$tmp"' EXIT
 # Every run's private directory goes under $base (TMPDIR), which must be empty after each run.
 base=$tmp/base
 mkdir "$base"
-# Longer than the kernel's longest dirty-throttling pause (200 ms): one pause cannot empty the sample.
+# Longer than the kernel's longest dirty-throttling pause (200 ms): one pause cannot empty the sample
+# (the same as selftest/shortruns.sh's).
 short="-t 2 --period-ms 300 -s 1 --warmup 1"
 quick="-s 1 --warmup 1 --period-ms 100"
 LLONG_MAX=9223372036854775807
@@ -18,6 +19,19 @@ tc() { run env -u SCALEBENCH_TMPDIR TMPDIR="$base" "$@" </dev/null; }
 clean_base() { find "$base" -mindepth 1 -delete; }
 # flat TEXT: on one line, for a TAP description
 flat() { printf '%s' "$1" | head -n 3 | tr '\n' ' '; }
+
+# The short runs of every testcase, made once per build (selftest/shortruns.sh, two at a time) and
+# shared with titles.t: <t>.<mode>.* and <t>.param.<name>.* hold rc, out, err and left (the files
+# a run left in its private TMPDIR).
+if ! cache=$(selftest/shortruns.sh "$B"); then
+	echo "Bail out! selftest/shortruns.sh $B failed"
+	exit 1
+fi
+# cached KEY: rc, out, err of that short run, as run() sets them; left: what it left behind
+cached() {
+	rc=$(<"$cache/$1.rc") out=$(<"$cache/$1.out") err=$(<"$cache/$1.err")
+	left=$(<"$cache/$1.left")
+}
 
 # counts NAME: the last run exited 0 and its average is above 0
 counts() {
@@ -30,6 +44,17 @@ counts() {
 	fi
 	is "$(ls -A "$base")" "" "$1 leaves no files behind"
 	clean_base
+}
+# counts_left NAME: counts for a cached run (its files were listed in $left)
+counts_left() {
+	local avg
+	avg=$(printf '%s\n' "$out" | sed -n 's/^average://p')
+	if [ "$rc" -eq 0 ] && [ -n "$avg" ] && [ "$avg" -gt 0 ]; then
+		ok 0 "$1: exit 0, average $avg > 0"
+	else
+		ok 1 "$1: exit $rc, average '${avg}' (want 0 and > 0): $(flat "$err")"
+	fi
+	is "$left" "" "$1 leaves no files behind"
 }
 
 # The machine, not the testcase, may be unable to run it (exit 3, or a filesystem that refuses).
@@ -54,20 +79,19 @@ for src in tests/*.c; do
 	[ -n "$modes" ] || continue
 
 	for m in $modes; do
-		tc "$B/bin/${t}_$m" $short
+		cached "$t.$m"
 		if env_refused; then
 			skip "$t $m: this machine refuses: $(flat "$err")"
 			skip "$t $m: no run, no files"
-			clean_base
 			continue
 		fi
-		counts "$t $m -t 2"
+		counts_left "$t $m -t 2"
 	done
 	for m in processes threads; do
 		case " $modes " in
 		*" $m "*) ;;
 		*)
-			tc "$B/bin/${t}_$m" $short
+			cached "$t.$m"
 			is "$rc" 2 "$t: the $m binary refuses to run (exit 2): not a declared mode"
 			;;
 		esac
@@ -78,19 +102,13 @@ for src in tests/*.c; do
 	# Each declared parameter at its default is accepted; bad values are usage errors.
 	while IFS=$'\037' read -r p def kind _; do
 		[ -n "$p" ] || continue
-		tc "$bin" $quick --param "$p=$def"
-		# One 100 ms sample can count nothing on a starved machine (load in the
-		# thousands): that says nothing about the parameter, so such a run is
-		# taken again with a 1 s sample before judging it.
-		case $rc:$err in
-		1:*"no progress"*) clean_base; tc "$bin" -s 1 --warmup 1 --period-ms 1000 --param "$p=$def" ;;
-		esac
+		# (a sample that counted nothing on a starved machine was taken again with 1 s: shortruns.sh)
+		cached "$t.param.$p"
 		if env_refused; then
 			skip "$t: --param $p=$def: this machine refuses"
 		else
 			is "$rc" 0 "$t: --param $p=$def (its default) is accepted${err:+: $(flat "$err")}"
 		fi
-		clean_base
 		case $kind in
 		int*)
 			range=${kind#int }
@@ -122,25 +140,52 @@ EOF
 	like "$err" "unknown parameter 'no_such_parameter'" "$t: and named"
 done
 
+# bg KEY BIN ARGS...: BIN's run in the background, its files under a TMPDIR of its own; bg_done
+# KEY (after wait) sets rc, out, err and left like cached. Two at a time (2 tasks each, 2 cores).
+bg() {
+	local k=$1
+	shift
+	mkdir -p "$tmp/$k.base"
+	(
+		env -u SCALEBENCH_TMPDIR TMPDIR="$tmp/$k.base" "$@" </dev/null >"$tmp/$k.out" 2>"$tmp/$k.err"
+		echo $? >"$tmp/$k.rc"
+	) &
+}
+bg_done() {
+	rc=$(<"$tmp/$1.rc") out=$(<"$tmp/$1.out") err=$(<"$tmp/$1.err")
+	left=$(ls -A "$tmp/$1.base")
+}
+
 # The rmlock's writer excludes readers: the checker counts overlaps and fails on the first.
 for m in processes threads; do
-	tc "$B/bin/lockhook_rmlock_$m" -t 2 --period-ms 100 -s 3 --warmup 1 \
+	bg "rm1.$m" "$B/bin/lockhook_rmlock_$m" -t 2 --period-ms 100 -s 3 --warmup 1 \
 		--param check=1 --param write_every=10
-	counts "lockhook_rmlock $m check=1 write_every=10 (no overlap)"
+done
+wait
+for m in processes threads; do
 	# A lock whose readers ignore the writer must be caught, or the checker proves nothing.
-	tc "$B/bin/lockhook_rmlock_$m" -t 2 --period-ms 100 -s 30 --warmup 0 \
+	bg "rm2.$m" "$B/bin/lockhook_rmlock_$m" -t 2 --period-ms 100 -s 30 --warmup 0 \
 		--param check=2 --param write_every=10
+done
+wait
+for m in processes threads; do
+	bg_done "rm1.$m"
+	counts_left "lockhook_rmlock $m check=1 write_every=10 (no overlap)"
+	bg_done "rm2.$m"
 	is "$rc" 1 "lockhook_rmlock $m check=2: a broken lock fails the run"
 	like "$err" "overlap: 1 writer\(s\) and [1-9][0-9]* reader\(s\)" "lockhook_rmlock $m check=2: overlap reported"
 done
 
 # alloc_free2 frees every buffer it allocated: exact checkpoints, and a deliberate leak is caught.
-tc "$B/bin/alloc_free2_threads" -t 2 --period-ms 100 -s 8 --warmup 1 --param check=1
-counts "alloc_free2 check=1"
+bg af1 "$B/bin/alloc_free2_threads" -t 2 --period-ms 100 -s 8 --warmup 1 --param check=1
+bg af2 "$B/bin/alloc_free2_threads" -t 2 --period-ms 100 -s 50 --warmup 0 --param check=2
+wait
+bg_done af1
+counts_left "alloc_free2 check=1"
 passed=$(printf '%s\n' "$err" | sed -n 's/^alloc_free2: accounting check passed \([0-9]*\) times$/\1/p')
 [ -n "$passed" ] && [ "$passed" -gt 0 ]
 ok $? "alloc_free2 check=1: the accounting check ran and passed (${passed:-no} checkpoints)"
-tc "$B/bin/alloc_free2_threads" -t 2 --period-ms 100 -s 50 --warmup 0 --param check=2
+bg_done af2
 is "$rc" 1 "alloc_free2 check=2: a leaked buffer fails the run"
 like "$err" "leak: [0-9]+ buffers allocated and not freed, only [0-9]+ in the queues" \
 	"alloc_free2 check=2: the leak is reported"

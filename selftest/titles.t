@@ -6,6 +6,12 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# Each binary's short run (-t 2, 300 ms samples), made once per build and shared with testcases.t.
+if ! cache=$(selftest/shortruns.sh "$B"); then
+	echo "Bail out! selftest/shortruns.sh $B failed"
+	exit 1
+fi
+
 shopt -s nullglob
 for src in tests/*.c; do
 	t=$(basename "$src" .c)
@@ -19,7 +25,7 @@ for src in tests/*.c; do
 		modes=$(printf '%s\n' "$out" | sed -n 's/^modes=//p')
 		desc=$(printf '%s\n' "$out" | sed -n 's/^description=//p')
 		like "$desc" '^[^:]+$' "$t $m: --info description is non-empty and has no ':'"
-		run env TMPDIR="$tmp" "$bin" -t 1 -s 1 --warmup 0 --period-ms 20 </dev/null
+		rc=$(<"$cache/$t.$m.rc") out=$(<"$cache/$t.$m.out") err=$(<"$cache/$t.$m.err")
 		line=$(printf '%s\n' "$out" | grep '^testcase:' | head -n 1)
 		if [ -z "$line" ] && [ "$rc" -eq 2 ] && ! printf ',%s,' "$modes" | grep -q ",$m,"; then
 			skip "$t $m: the testcase declares only $modes (not a will-it-scale testcase)"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # runtest.sh --kernel for real: a Debian kernel boots under QEMU (TCG here) for one short point; the panic path; pinning; a lost share; SIGINT, SIGTERM, SIGKILL leave no QEMU.
 # Slow (about 2-4 minutes under TCG): runs from 'make check-vm' (SB_CHECK_VM=1), skips in 'make check'.
+# sb-san: skip: skips in make check (make check-vm runs it)
 . "$(dirname "$0")/runtest_lib.sh"
 
 skip_all() { echo "1..0 # skip $1"; exit 0; }

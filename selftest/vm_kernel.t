@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # vm/: a bzImage's release, module dependencies in load order, the driver check, the initramfs, exit 3/2 before any boot.
+# sb-san: skip: vm/ scripts: shell, no boot
 . "$(dirname "$0")/runtest_lib.sh"
 . vm/kernel.sh
 . vm/initramfs.sh

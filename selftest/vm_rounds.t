@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # runtest.sh --kernel, host side, with a stand-in for vm/boot.sh that runs the guest's command on the host: rounds alternate, rows merge, meta, failure.
+# sb-san: skip: runtest.sh --kernel's host side with a stand-in boot: shell
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads" "$SB_BUILD/bin/sb-compare"
 private_bins "$SB_BUILD/bin" getppid1

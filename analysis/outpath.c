@@ -1,0 +1,39 @@
+/* Where an analysis tool may rename a finished file into place: a regular file or a new name, nothing else. */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "msg.h"
+#include "outpath.h"
+
+static const char *kind(mode_t m)
+{
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "an unknown kind of file";
+}
+
+void sb_outpath_check(const char *path)
+{
+	struct stat st;
+
+	/* lstat: a symlink to a regular file is still a symlink, and the rename would replace it. */
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return;
+		sb_die(3, "%s: %s", path, strerror(errno));
+	}
+	if (!S_ISREG(st.st_mode))
+		sb_die(2, "%s: %s, not a regular file: not replaced (write to a regular file or a new name)",
+		       path, kind(st.st_mode));
+}
