@@ -11,8 +11,11 @@
 # (a) runner_format, samples_header, samples_rows  (b) point_figure  (c) table
 # (d) check_runner_values  (e) sweep_options.  docs/ARCHITECTURE.md maps it all.
 set -eu
-# A signal before main has installed its handlers is an interruption all the same.
-trap 'exit 130' INT TERM HUP
+# The signals that interrupt a sweep: a terminal's, and any a CI job or timeout(1)
+# may send. A signal before main has installed its handlers is an interruption
+# all the same.
+SIGNALS=(INT TERM HUP QUIT USR1 USR2 ALRM PIPE VTALRM PROF XCPU XFSZ)
+trap 'exit 130' "${SIGNALS[@]}"
 
 PROG=runtest.sh
 MAX_POINTS=8192		# a range sweep's points at most: the most CPUs Linux supports (NR_CPUS)
@@ -29,11 +32,16 @@ DEF_BUDGET_MS=11000		# the whole sweep's budget, per point: will-it-scale's 11 s
 QUICK_WARMUP_MS=500 QUICK_DURATION_MS=500 QUICK_PERIOD=250 QUICK_RUNS=2	# --quick
 RUN_OVERHEAD_MS=300		# a run's start and stop of the tasks, for the estimates
 AUTO_WARMUP_MAX=2		# seconds: the cap of a sweep run's steady-state warmup
+# After SIGTERM, what a child has to stop before SIGKILL (docs/RUNTEST.md,
+# "Failures and interruptions"): the runner's own grace for a testcase_prepare or
+# testcase_cleanup that does not return is 2 s; a guest's boot.sh quits QEMU.
+RUNNER_GRACE_MS=5000 VM_GRACE_MS=15000
 
 # The state the traps read.
 phase=setup		# setup: a signal exits at once; sweep: it stops the sweep
 interrupted=0
-sigflag=0		# a signal came during the current wait
+signame=''		# the first signal's name (INT, TERM, ALRM ...)
+stopped_note=''		# stop_child had to SIGKILL: the warning, said by its caller
 child=''		# the runner at work
 active_run=''		# the run directory whose meta is not final yet
 progress_open=0		# a progress line without its newline is on the terminal
@@ -280,14 +288,15 @@ write_file() {
 
 # Run a command (or function) in a subshell deaf to the terminal's ^C, so that
 # writing results is never cut in half; the script itself still sees the signal.
-protect() { (trap '' INT TERM HUP; "$@"); }
+protect() { (trap '' "${SIGNALS[@]}"; "$@"); }
 
 # ---- traps ----------------------------------------------------------------------
 
-on_signal() {
+on_signal() {	# on_signal NAME
 	interrupted=1
-	sigflag=1
+	signame=${signame:-$1}
 	if [ "$phase" = setup ]; then
+		interrupted_line
 		exit 130
 	fi
 	# TERM, not INT: a background job starts with SIGINT ignored until the
@@ -295,22 +304,47 @@ on_signal() {
 	if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; fi
 }
 
+# interrupted_line: "interrupted", and by what when it was no terminal's or
+# service manager's signal (SIGALRM from timeout -s ALRM ...)
+interrupted_line() {
+	case $signame in
+	'' | INT | TERM | HUP) if [ "$phase" != setup ]; then warn "interrupted"; fi ;;
+	*) warn "interrupted by SIG$signame" ;;
+	esac
+}
+
+# stop_child PID GRACE_MS WHAT [VAR]: a child that has had SIGTERM: wait for it
+# at most GRACE_MS, then SIGKILL it (and say so, naming WHAT, unless the caller's
+# stderr is muted: then stopped_note keeps the line); its exit status into VAR
+# (130 when bash had collected it already). Never a wait without a limit: a runner whose
+# testcase_prepare waits for a server, blind to the signal, would hold the
+# sweep for good. Polled: bash reaps the dead child while it waits for sleep,
+# and a wait for a pid it has already reaped returns at once.
+stop_child() {
+	local start now killed=0 r=0
+	now_ms start
+	while kill -0 "$1" 2>/dev/null; do
+		now_ms now
+		if [ "$killed" = 0 ] && [ $((now - start)) -ge "$2" ]; then
+			stopped_note="warning: $3 (pid $1) had not stopped $(fmt_ms "$2") s after SIGTERM: killed"
+			kill -KILL "$1" 2>/dev/null || true
+			killed=1
+		fi
+		sleep 0.05 || true
+	done
+	wait "$1" 2>/dev/null || r=$?
+	if [ "$r" = 127 ]; then r=130; fi
+	if [ $# -gt 3 ]; then printf -v "$4" '%d' "$r"; fi
+}
+
 on_exit() {
-	local rc=$? i
-	trap - EXIT INT TERM HUP
+	local rc=$?
+	trap - EXIT "${SIGNALS[@]}"
 	if [ -n "$child" ]; then
 		kill -TERM "$child" 2>/dev/null || true
-		# Not a bare wait: when a signal cut the sweep's own wait short, bash
-		# may have reaped the runner already and would then wait for any
-		# child, the janitor (which waits for us) included. Wait only for a
-		# runner that still exists, and reap it once it is a zombie.
-		for ((i = 0; i < 100; i++)); do
-			case $(ps -o stat= -p "$child" 2>/dev/null) in
-			'' | Z*) break ;;
-			esac
-			sleep 0.05
-		done
-		if kill -0 "$child" 2>/dev/null; then wait "$child" 2>/dev/null || true; fi
+		stopped_note=''
+		stop_child "$child" "$RUNNER_GRACE_MS" "the runner"
+		if [ -n "$stopped_note" ]; then warn "$stopped_note"; fi
 	fi
 	profile_stop 2>/dev/null || true	# a perf recording (profile/record.sh)
 	# Leaving mid-run (a helper died, a disk filled): a true status, if it can
@@ -553,7 +587,7 @@ make_workdir() {	# -> TMP (on_exit removes it; the janitor too if runtest.sh is 
 # pipe (they may outlive runtest.sh). -> janitor_fd, janitor_out
 start_janitor() {
 	coproc JANITOR {
-		trap '' INT TERM HUP
+		trap '' "${SIGNALS[@]}"
 		if ! made=$(mktemp -d "$1/runtest.XXXXXX" 2>&1); then
 			printf 'err %s\n' "${made//$'\n'/ }"
 			exit 0
@@ -1107,8 +1141,8 @@ start_run() {
 # run_once TEST MODE TASKS RUN: one runner, its rows appended to $TMP/point
 # -> RUN_STATUS (0 done, 1 failed, 130 interrupted), RUN_ERROR, RUN_ERROR_RC (1, 2, 3)
 run_once() {
-	local t=$1 m=$2 n=$3 rc=0 r2 fmt
-	RUN_STATUS=0 RUN_ERROR='' RUN_ERROR_RC=0
+	local t=$1 m=$2 n=$3 rc=0 fmt
+	RUN_STATUS=0 RUN_ERROR='' RUN_ERROR_RC=0 stopped_note=''
 	runner_format fmt "$4"
 	# bash reports a job killed by a signal ("Killed") on its standard error
 	# when it notices the death: inside this group, where nobody hears it.
@@ -1122,20 +1156,14 @@ run_once() {
 				>"$TMP/out" 2>"$TMP/err" {janitor_fd}>&-
 		} &
 		child=$!
-		while :; do
-			sigflag=0 rc=0
-			wait "$child" || rc=$?
-			if [ "$sigflag" = 0 ]; then break; fi
-			# A signal came during the wait: rc may be the trap's, not the runner's.
-			if kill -0 "$child"; then continue; fi
-			r2=0
-			wait "$child" || r2=$?
-			if [ "$r2" != 127 ]; then rc=$r2; fi
-			break
-		done
+		if [ "$interrupted" = 0 ]; then wait "$child" || rc=$?; fi
+		# A signal ends the wait early (rc is then the trap's): on_signal has
+		# sent the runner SIGTERM; it has the grace period, then SIGKILL.
+		if [ "$interrupted" = 1 ]; then stop_child "$child" "$RUNNER_GRACE_MS" "the runner" rc; fi
 		child=''
 		rm -f -- "$TMP/child"
 	} 2>/dev/null
+	if [ -n "$stopped_note" ]; then warn "$stopped_note"; fi
 	if [ "$rc" = 0 ] && samples_rows "$m" "$n" "$4" "$TMP/out" >>"$TMP/point"; then
 		runner_messages
 	elif [ "$rc" = 0 ]; then
@@ -1440,9 +1468,13 @@ main() {
 	if [ $((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1])) -lt 404 ]; then
 		die 3 "needs bash 4.4 or later (this is $BASH_VERSION)"
 	fi
+	local s
 	shopt -s inherit_errexit
 	trap on_exit EXIT
-	trap on_signal INT TERM HUP
+	for s in "${SIGNALS[@]}"; do
+		# shellcheck disable=SC2064 # (the name, now)
+		trap "on_signal $s" "$s"
+	done
 	ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 	installed_layout
 	readonly ROOT
@@ -1491,7 +1523,7 @@ main() {
 	report
 	if [ "$opt_plot" = 1 ] && [ "$interrupted" = 0 ]; then plot_runs; fi
 	if [ "$interrupted" = 1 ]; then
-		warn "interrupted"
+		interrupted_line
 		exit 130
 	fi
 	exit "$sweep_rc"

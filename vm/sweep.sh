@@ -163,6 +163,7 @@ vm_timeout() {
 vm_round() {
 	local k=$1 stage=$TMP/vm-stage-$1-$2 rc=0 t runs=() env=(env "SB_BUILD=$build_abs") err bopts=()
 	mkdir -p -- "$stage"
+	stopped_note=''
 	read -ra bopts <<<"$(vm_timeout "${3-}")"
 	if [ "$opt_quiet" = 1 ]; then bopts+=(--quiet); fi
 	for t in "${runnable[@]}"; do runs+=(--run-dir "${vm_dir[$k,$t]}"); done
@@ -178,20 +179,13 @@ vm_round() {
 			"${env[@]}" "$ROOT/runtest.sh" "${vm_rest[@]}" ${3:+--repeat "$3"} --label "${vm_label[$k]}" \
 			--results "$stage" >"$TMP/vm.out" 2>&3 &
 		child=$!
-		while :; do
-			sigflag=0 rc=0
-			wait "$child" || rc=$?
-			if [ "$sigflag" = 0 ] || ! kill -0 "$child"; then break; fi
-		done
-		# after a signal, wait only for a zombie: bash may have reaped the
-		# child during the trap, and a wait for it could then block for good
-		if [ "$sigflag" = 1 ]; then
-			case $(ps -o stat= -p "$child" 2>/dev/null) in
-			Z*) wait "$child" || rc=$? ;;
-			esac
-		fi
+		if [ "$interrupted" = 0 ]; then wait "$child" || rc=$?; fi
+		# after a signal (the trap sent SIGTERM): boot.sh quits QEMU within
+		# the grace period, or gets SIGKILL (QEMU and virtiofsd die with it)
+		if [ "$interrupted" = 1 ]; then stop_child "$child" "$VM_GRACE_MS" "vm/boot.sh" rc; fi
 		child=''
 	} 3>&2 2>/dev/null
+	if [ -n "$stopped_note" ]; then warn "$stopped_note"; fi
 	if [ "$interrupted" = 1 ]; then rc=130; fi
 	for t in "${runnable[@]}"; do
 		err=''
