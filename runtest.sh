@@ -90,7 +90,8 @@ Results:
   --plot              draw the scaling curve in the terminal at the end (plot/plot.py)
 Profiles (docs/PROFILE.md):
   --profile LIST      after the measured runs, one extra run under perf at these points of
-                      each mode: task counts, "peak" (the mode's best), "max" (its largest)
+                      each mode: task counts, "peak" (the mode's best), "max" (its largest);
+                      not empty
   --profile-keep      keep perf.data too (large)
   -h, --help          this text
 In a VM (docs/VM.md): the same sweep inside QEMU guests booted on chosen kernels:
@@ -236,11 +237,11 @@ check_runner_values() {
 	for c in "$opt_max" "$opt_min" "${opt_point_list[@]}"; do	# parse_count made them < 10^9
 		if [ -n "$c" ] && [ "$c" -gt "$n" ]; then n=$c; fi
 	done
-	"$bin" --check -t "$n" --placement "$placement" --period-ms "$period" "${opt_pass[@]}" \
-		>/dev/null 2>"$TMP/check.err" || rc=$?
+	local err
+	err=$("$bin" --check -t "$n" --placement "$placement" --period-ms "$period" "${opt_pass[@]}" 2>&1 >/dev/null) || rc=$?
 	if [ "$rc" != 0 ]; then
 		end_progress
-		printf '%s: %s\n' "$PROG" "$(head -n 1 "$TMP/check.err")" >&2
+		printf '%s: %s\n' "$PROG" "${err%%$'\n'*}" >&2
 		exit "$((rc == 2 ? 2 : 3))"
 	fi
 }
@@ -449,7 +450,10 @@ parse_args() {
 		--dry-run) opt_dry_run=1 ;;
 		--quiet) opt_quiet=1 ;;
 		--plot) opt_plot=1 ;;
-		--profile) opt_profile=$val ;;		# profile/record.sh
+		--profile)	# profile/record.sh; empty is refused as --points '' is, not taken for none
+			[ -n "$val" ] || usage_error "--profile: empty list (give task counts, 'peak' or 'max')"
+			opt_profile=$val
+			;;
 		--profile-keep) opt_profile_keep=1 ;;
 		--) opt_tests+=("$@"); break ;;
 		-*)
@@ -575,6 +579,20 @@ make_workdir() {	# -> TMP (on_exit removes it; the janitor too if runtest.sh is 
 	"ok $dir/runtest."*) TMP=${line#ok } ;;
 	*) die 3 "cannot make a working directory in TMPDIR $dir: $(reason "${line#err }")" ;;
 	esac
+	tmp_full line
+	if [ -n "$line" ]; then die 3 "$line"; fi
+}
+
+# tmp_full VAR: why the working directory takes no more data, into VAR (empty
+# when it does). Every tool's message goes to a file there: on a full disk it
+# is lost, and this line is what reaches the terminal instead.
+tmp_full() {
+	local err='' m=''
+	if ! err=$({ printf '%4096s' '' >"$TMP/.room"; } 2>&1); then
+		m="TMPDIR ${TMP%/*} has no room for runtest.sh's working files: $(reason "$err")"
+	fi
+	rm -f -- "$TMP/.room"
+	printf -v "$1" '%s' "$m"
 }
 
 # start_janitor DIR: a process that outlives runtest.sh by design. It makes the
@@ -672,7 +690,8 @@ build_tools() {	# make what the sweep runs -> tool_summary, tool_topology
 	if ! "${MAKE:-make}" -s -C "$ROOT" BUILD="$build" "${targets[@]}" >"$TMP/make.log" 2>&1 {janitor_fd}>&-; then
 		end_progress
 		tail -n 25 "$TMP/make.log" >&2
-		die 3 "the build failed (make output above)"
+		tmp_full t
+		die 3 "${t:-the build failed (make output above)}"
 	fi
 	if [ -s "$TMP/make.log" ] && [ "$opt_quiet" = 0 ]; then cat "$TMP/make.log" >&2; fi
 	readonly tool_summary=$build_abs/bin/sb-summary tool_topology=$build_abs/bin/sb-topology
@@ -681,11 +700,14 @@ build_tools() {	# make what the sweep runs -> tool_summary, tool_topology
 read_topology() {	# -> topo[key], sb-topology's key=value lines
 	local rc=0 k v
 	declare -gA topo=()
-	"$tool_topology" >"$TMP/topology" 2>"$TMP/topology.err" || rc=$?
+	local err full
+	# (its messages in memory: a file in TMPDIR is lost when that disk is full)
+	err=$("$tool_topology" 2>&1 >"$TMP/topology") || rc=$?
 	if [ "$rc" != 0 ]; then
-		cat "$TMP/topology.err" >&2
+		if [ -n "$err" ]; then printf '%s\n' "$err" >&2; fi
 		if [ "$rc" = 2 ]; then exit 2; fi
-		die 3 "sb-topology failed (exit status $rc)"
+		tmp_full full
+		die 3 "${full:-sb-topology failed (exit status $rc)}"
 	fi
 	while IFS='=' read -r k v; do topo[$k]=$v; done <"$TMP/topology"
 	readonly topo
@@ -709,12 +731,14 @@ read_info() {
 	if [ ! -x "$bin" ]; then bin=$tests_dir/${t}_threads; fi
 	[ -x "$bin" ] || die 3 "no binary $(shown "$tests_dir")/${t}_processes or _threads"
 	t_info[$t]=$TMP/info.$t
-	"$bin" "${opt_pass[@]}" --info >"${t_info[$t]}" 2>"$TMP/info.err" || rc=$?
+	local err full
+	err=$("$bin" "${opt_pass[@]}" --info 2>&1 >"${t_info[$t]}") || rc=$?
 	if [ "$rc" != 0 ]; then
 		end_progress
-		cat "$TMP/info.err" >&2
+		if [ -n "$err" ]; then printf '%s\n' "$err" >&2; fi
 		if [ "$rc" = 2 ]; then exit 2; fi
-		die 3 "$t: '--info' failed (exit status $rc)"
+		tmp_full full
+		die 3 "${full:-$t: '--info' failed (exit status $rc)}"
 	fi
 	t_desc[$t]='' t_modes[$t]=processes,threads t_params[$t]=''
 	for line in "${opt_params[@]}"; do given[${line%%=*}]=${line#*=}; done
@@ -1141,7 +1165,7 @@ start_run() {
 # run_once TEST MODE TASKS RUN: one runner, its rows appended to $TMP/point
 # -> RUN_STATUS (0 done, 1 failed, 130 interrupted), RUN_ERROR, RUN_ERROR_RC (1, 2, 3)
 run_once() {
-	local t=$1 m=$2 n=$3 rc=0 fmt
+	local t=$1 m=$2 n=$3 rc=0 fmt r2
 	RUN_STATUS=0 RUN_ERROR='' RUN_ERROR_RC=0 stopped_note=''
 	runner_format fmt "$4"
 	# bash reports a job killed by a signal ("Killed") on its standard error
@@ -1175,6 +1199,11 @@ run_once() {
 		RUN_ERROR=$(awk 'NF { last = $0 } END { print last }' "$TMP/err")
 		if [ "$rc" -gt 128 ]; then
 			RUN_ERROR="${RUN_ERROR:+$RUN_ERROR; }the runner was killed by signal $((rc - 128))"
+		fi
+		# (its stderr is a file in TMPDIR: a full disk there loses the message)
+		if [ -z "$RUN_ERROR" ] || [ "$rc" = 3 ]; then
+			tmp_full r2
+			if [ -n "$r2" ]; then RUN_ERROR=${RUN_ERROR:+$RUN_ERROR; }$r2; fi
 		fi
 		RUN_ERROR=${RUN_ERROR:-the runner exited with status $rc}
 		RUN_STATUS=1 RUN_ERROR_RC=1

@@ -143,7 +143,9 @@ plan() {
 	local n host_mib lines p k sockets=0 fsd
 	local -A pk=()
 	image=$opt_kernel
-	[ -f "$image" ] && [ -r "$image" ] || die 3 "cannot read the kernel image $image"
+	[ -e "$image" ] || die 2 "--kernel $image: no such file"
+	[ -f "$image" ] || die 2 "--kernel $image: not a file (a kernel image, bzImage)"
+	[ -r "$image" ] || die 3 "cannot read the kernel image $image"
 	case $image in /*) ;; *) image=$PWD/$image ;; esac
 	release=$(kernel_release "$image") || die 2 "$image is not an x86 bzImage (no setup header)"
 	moddir=$opt_modules

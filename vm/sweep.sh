@@ -32,7 +32,13 @@ vm_take_args() {
 				shift
 			fi
 			case $opt in
-			--kernel) [ -n "$val" ] || usage_error "--kernel: empty file name"; vm_kernels+=("$val") ;;
+			--kernel)
+				[ -n "$val" ] || usage_error "--kernel: empty file name"
+				# bad input, exit 2 as elsewhere (vm/boot.sh says 3 only for an unreadable one)
+				[ -e "$val" ] || die 2 "--kernel $val: no such file"
+				[ -f "$val" ] || die 2 "--kernel $val: not a file (a kernel image, bzImage)"
+				vm_kernels+=("$val")
+				;;
 			--vm-cpus) parse_count vm_cpus "$opt" "$val" 1 ;;
 			*) vm_boot_opts+=("--${opt#--vm-}" "$val") ;;
 			esac
