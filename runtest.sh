@@ -42,6 +42,7 @@ phase=setup		# setup: a signal exits at once; sweep: it stops the sweep
 interrupted=0
 signame=''		# the first signal's name (INT, TERM, ALRM ...)
 stopped_note=''		# stop_child had to SIGKILL: the warning, said by its caller
+last_error=''		# die's message (in this shell), for meta's error on the way out
 child=''		# the runner at work
 active_run=''		# the run directory whose meta is not final yet
 progress_open=0		# a progress line without its newline is on the terminal
@@ -126,7 +127,7 @@ end_progress() {	# the progress line gets its newline before anything else is sa
 
 note() { if [ "${opt_quiet:-0}" = 0 ]; then end_progress; printf '%s\n' "$*" >&2; fi; }
 warn() { end_progress; printf '%s: %s\n' "$PROG" "$*" >&2; }
-die() { warn "${*:2}"; exit "$1"; }	# die CODE MESSAGE...
+die() { last_error=${*:2}; warn "${*:2}"; exit "$1"; }	# die CODE MESSAGE...
 usage_error() { die 2 "$* (see ./runtest.sh --help)"; }
 
 shown() {	# PATH, relative to the current directory when it is below it
@@ -354,7 +355,7 @@ on_exit() {
 		(write_meta interrupted) 2>/dev/null || true
 		rc=130
 	elif [ -n "$active_run" ]; then
-		(write_meta failed "runtest.sh stopped with exit status $rc") 2>/dev/null || true
+		(write_meta failed "${last_error:-runtest.sh stopped with exit status $rc}") 2>/dev/null || true
 	fi
 	if [ -n "${vm_active[*]-}" ]; then vm_abandon "$rc"; fi
 	end_progress
@@ -1056,12 +1057,22 @@ machine_facts() {
 		warn "warning: cannot turn address-space randomisation off (setarch -R failed): runs with it on"
 	fi
 	read -ra cc <<<"${CC:-cc}"
-	m_host=$(uname -n) m_kernel=$(uname -srvm) m_os=$(os_name) m_cpu=$(cpu_model)
+	m_host=$(uname -n) m_kernel=$(uname -srvm) m_os=$(os_name) m_cpu=$(cpu_model) m_start=$(start_id)
 	m_compiler=$("${cc[@]}" --version 2>/dev/null | head -n 1 || true)
 	m_cflags=${CFLAGS:--O2 -g} m_git=$(git_revision)
 	m_command=$(printf '%q ' "$0" "$@")
 	m_command=${m_command% }
-	readonly aslr aslr_wrap m_host m_kernel m_os m_cpu m_compiler m_cflags m_git m_command
+	readonly aslr aslr_wrap m_host m_kernel m_os m_cpu m_compiler m_cflags m_git m_command m_start
+}
+
+# start_id: this sweep's boot id and start time ("BOOT_ID/TICKS", /proc's; empty
+# where there is none), meta's sweep_start: with sweep_host and sweep_pid a
+# reader tells a live sweep's `running` from an abandoned one, pid reuse included
+start_id() {
+	local boot stat f
+	{ read -r boot </proc/sys/kernel/random/boot_id && read -r stat <"/proc/$$/stat"; } 2>/dev/null || return 0
+	read -ra f <<<"${stat##*) }"	# (after the name, which may hold anything): field 3 on
+	printf '%s/%s' "$boot" "${f[19]-}"
 }
 
 # ---- one run directory ----------------------------------------------------------
@@ -1089,7 +1100,8 @@ meta_text() {	# meta_text STATUS [ERROR FAILED_MODE FAILED_TASKS]: the current r
 		order "$(if [ -n "$opt_seed" ]; then echo shuffle; else echo alternate; fi)" seed "$opt_seed" \
 		schedule "$schedule${schedule:+${round_sched:+ }}$round_sched" unmet "$(unmet_points)" \
 		late_warnings "$late_warnings" params "${t_params[$run_test]}" \
-		command "$m_command" compiler "$m_compiler" cflags "$m_cflags" git_revision "$m_git"
+		command "$m_command" compiler "$m_compiler" cflags "$m_cflags" git_revision "$m_git" \
+		sweep_host "$m_host" sweep_pid "$$" sweep_start "$m_start"
 	vm_meta_lines
 }
 

@@ -401,14 +401,25 @@ static int no_row(void *ctx, const struct sb_sample *smp)
 struct plot_meta {
 	FILE *out;
 	int complete;		/* status=complete */
+	/* status and the sweep that wrote it: the status line comes last, as a reader shows it */
+	const char *status, *sweep_host, *sweep_pid, *sweep_start;
 };
 
 static int put_meta(void *ctx, const char *key, const char *value)
 {
 	struct plot_meta *pm = ctx;
 
-	if (strcmp(key, "status") == 0)
+	if (strcmp(key, "status") == 0) {
 		pm->complete = strcmp(value, "complete") == 0;
+		pm->status = value;
+		return 0;
+	}
+	if (strcmp(key, "sweep_host") == 0)
+		pm->sweep_host = value;
+	else if (strcmp(key, "sweep_pid") == 0)
+		pm->sweep_pid = value;
+	else if (strcmp(key, "sweep_start") == 0)
+		pm->sweep_start = value;
 	fprintf(pm->out, "meta\t%s\t%s\n", key, value);
 	return 0;
 }
@@ -431,7 +442,8 @@ static void put_plot(FILE *out, double v)
 static void print_plot(FILE *out, const char *dir)
 {
 	char *meta = NULL, *summary = NULL, *samples = NULL, *text = NULL, err[PATH_MAX + 512];
-	struct plot_meta pm = { .out = out };
+	struct plot_meta pm = { .out = out, .status = NULL, .sweep_host = "", .sweep_pid = "",
+				.sweep_start = "" };
 	struct sb_summary_row *rows = NULL;
 	size_t n = 0;
 	struct stat st;
@@ -441,6 +453,9 @@ static void print_plot(FILE *out, const char *dir)
 	    asprintf(&samples, "%s/samples.csv", dir) < 0)
 		sb_die(EXIT_ENV, "out of memory");
 	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
+	if (rc == 0 && pm.status)
+		fprintf(out, "meta\tstatus\t%s\n",
+			sb_status_now(pm.status, pm.sweep_host, pm.sweep_pid, pm.sweep_start));
 	free(text);
 	if (rc != 0)
 		sb_die(rc, "%s", err);

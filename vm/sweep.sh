@@ -136,7 +136,8 @@ vm_make_runs() {
 				date "${stamp:0:4}-${stamp:4:2}-${stamp:6:2}T${stamp:9:2}:${stamp:11:2}:${stamp:13:2}Z" \
 				vm qemu vm_accel "${vm_accel[$k]}" vm_cpus "$vm_cpus" vm_image "${vm_kernels[k]}" \
 				guest_kernel_release "${vm_release[$k]}" host_kernel "$m_kernel" host_cpu "$m_cpu" \
-				host_command "$m_command" git_revision "$m_git"
+				host_command "$m_command" git_revision "$m_git" \
+				sweep_host "$m_host" sweep_pid "$$" sweep_start "$m_start"
 			point_latest "$vm_results/$t" "$id"
 		done
 	done
@@ -244,7 +245,9 @@ vm_meta_keep() {
 	if [ ${#vm_kernels[@]} -gt 1 ]; then	# rounds: exactly one run a point each
 		meta_set "$dir/meta" "repeat=$runs" "vm_rounds=$runs" || return 3
 	fi
-	meta_set "$dir/meta" "run_id=$id" "date=$date" "status=$st" "host_command=$m_command" || return 3
+	# (the sweep that keeps it up to date is this host's, not the guest's)
+	meta_set "$dir/meta" "run_id=$id" "date=$date" "status=$st" "host_command=$m_command" \
+		"sweep_host=$m_host" "sweep_pid=$$" "sweep_start=$m_start" || return 3
 }
 
 # vm_finish: each run's final status; the run directories on stdout; exit
