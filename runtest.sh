@@ -614,7 +614,16 @@ start_janitor() {
 		printf 'ok %s\n' "$made"
 		exec >/dev/null 2>&1
 		cat >/dev/null
-		if read -r pid <"$made/child"; then kill -TERM "$pid"; fi
+		# the runner at work: SIGTERM, then SIGKILL after the grace (a testcase_prepare
+		# that blocks every signal would outlive us otherwise)
+		if read -r pid <"$made/child" && kill -TERM "$pid"; then
+			for ((i = 0; i < RUNNER_GRACE_MS / 50; i++)); do
+				# (gone, or dead and not yet reaped: its new parent may reap late)
+				case $(ps -o stat= -p "$pid") in '' | Z*) break ;; esac
+				sleep 0.05
+			done
+			if [ "$i" -ge $((RUNNER_GRACE_MS / 50)) ]; then kill -KILL "$pid" || true; fi
+		fi
 		if read -r probe <"$made/probe"; then rm -f -- "$probe"; fi
 		# a run whose meta still says running was cut short (SIGKILL): say so, atomically
 		if read -r run <"$made/active" && grep -qx 'status=running' "$run/meta"; then

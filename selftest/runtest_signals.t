@@ -15,7 +15,7 @@ private_copy "$d/bin" "$B"/selftest/phases_{processes,threads}
 export TMPDIR=$d/tmp SB_TESTS_DIR=$d/bin
 TINY=(--duration 0.2 --warmup 0 --period-ms 100 --repeat 1 --quiet)
 n=0
-plan 40
+plan 44
 
 meta() { sed -n "s/^$2=//p" "$1"; }
 clean() { no_process "$d/" && [ -z "$(ls -A "$d/tmp")" ]; }
@@ -27,7 +27,7 @@ sweep() {
 	n=$((n + 1)) R=$d/r$n
 	rm -f "$d/mark"
 	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec: $!"' \
-		./runtest.sh "$@" --results "$R" >"$d/out" 2>"$d/err" &
+		./runtest.sh "$@" --results "$R" >"$d/out" 2>"$d/err" 3>&- &
 	pid=$!
 }
 # finish: the exit status of the background process $pid -> rc; one that
@@ -62,7 +62,7 @@ outcome() {
 for m in processes threads; do
 	rm -f "$d/mark"
 	"$d/bin/phases_$m" -t 1 -s 1 --warmup 0 --period-ms 100 --param hold=stuck --param mark="$d/mark" \
-		>"$d/out" 2>"$d/err" &
+		>"$d/out" 2>"$d/err" 3>&- &
 	pid=$!
 	wait_until 30 have_mark
 	kill -TERM "$pid"
@@ -75,7 +75,7 @@ for m in processes threads; do
 done
 rm -f "$d/mark"
 "$d/bin/phases_processes" -t 1 -s 1 --warmup 0 --period-ms 100 --param hold=stuck --param mark="$d/mark" \
-	>"$d/out" 2>"$d/err" &
+	>"$d/out" 2>"$d/err" 3>&- &
 pid=$!
 wait_until 30 have_mark
 kill -TERM "$pid"
@@ -104,6 +104,14 @@ finish
 outcome "runtest.sh SIGTERM, runner deaf" 130 '^runtest\.sh: interrupted$' interrupted
 like "$(cat "$d/err")" "runtest\.sh: warning: the runner \(pid [0-9]+\) had not stopped 5 s after SIGTERM: killed" \
 	"runner deaf: runtest.sh says it killed the runner"
+
+# ---- runtest.sh SIGKILLed, the runner deaf: its janitor's SIGTERM, then SIGKILL after the grace ----
+sweep phases --mode processes --points 1 --param hold=deaf --param mark="$d/mark" "${TINY[@]}"
+wait_until 30 have_mark
+kill -KILL "$pid"
+finish
+wait_until 30 clean	# (the janitor's grace is 5 s: this wait is only a safety net)
+outcome "runtest.sh SIGKILL, runner deaf" 137 '^$' interrupted
 
 # ---- signals a CI or timeout may send: a true meta and a line on stderr ----
 for s in USR1 ALRM PIPE; do

@@ -25,7 +25,7 @@ die() { printf '%s: %s\n' "$PROG" "$2" >&2; exit "$1"; }
 
 cleanup() {
 	local p
-	for p in "${busy_pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+	for p in "${busy_pids[@]}"; do { kill -KILL "$p" && wait "$p"; } 2>/dev/null || true; done
 	if [ -n "$W" ]; then
 		for p in $(pgrep -f -- "$W/" || true); do kill -KILL "$p" 2>/dev/null || true; done
 		rm -rf -- "$W"
