@@ -15,7 +15,7 @@ private_copy "$d/bin" "$B"/selftest/phases_{processes,threads}
 export TMPDIR=$d/tmp SB_TESTS_DIR=$d/bin
 TINY=(--duration 0.2 --warmup 0 --period-ms 100 --repeat 1 --quiet)
 n=0
-plan 44
+plan 47
 
 meta() { sed -n "s/^$2=//p" "$1"; }
 clean() { no_process "$d/" && [ -z "$(ls -A "$d/tmp")" ]; }
@@ -86,6 +86,31 @@ finish
 is "$rc" 130 "runner, prepare stuck, a second signal: exit 130"
 like "$(cat "$d/err")" "^phases_processes: interrupted: testcase_prepare had not returned (at the second signal|2 s after the signal)$" \
 	"runner, a second signal: it says so"
+
+# ---- the runner alone: a testcase_cleanup that never returns ----
+have_cleanup() { [ -e "$d/mark.cleanup" ]; }
+# a signal during it: the grace, from the signal on
+rm -f "$d/mark" "$d/mark.cleanup"
+"$d/bin/phases_processes" -t 1 -s 1 --warmup 0 --period-ms 100 --param cleanup=stuck --param mark="$d/mark" \
+	>"$d/out" 2>"$d/err" 3>&- &
+pid=$!
+wait_until 30 have_cleanup
+kill -TERM "$pid"
+finish
+is "$rc,$(tail -n 1 "$d/err")" "130,phases_processes: interrupted: testcase_cleanup had not returned 2 s after the signal" \
+	"runner, cleanup stuck, SIGTERM in it: exit 130 after the grace, one line"
+# interrupted before it (in the measurement): the cleanup the way out runs gets the grace too
+rm -f "$d/mark" "$d/mark.cleanup"
+"$d/bin/phases_threads" -t 1 -s 0 --warmup 0 --period-ms 100 --param cleanup=stuck --param mark="$d/mark" \
+	>"$d/out" 2>"$d/err" 3>&- &
+pid=$!
+wait_until 30 have_mark	# (task 0 counts)
+kill -INT "$pid"
+finish
+is "$rc,$(tail -n 1 "$d/err")" "130,phases_threads: interrupted: testcase_cleanup had not returned 2 s after the signal" \
+	"runner, interrupted while measuring, cleanup stuck: exit 130 after the grace"
+wait_until 15 clean
+ok $? "runner, cleanup stuck: no task, no private directory left"
 
 # ---- runtest.sh: SIGTERM and SIGINT while the runner's prepare never returns ----
 for s in TERM INT; do
