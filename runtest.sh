@@ -35,7 +35,7 @@ AUTO_WARMUP_MAX=2		# seconds: the cap of a sweep run's steady-state warmup
 # After SIGTERM, what a child has to stop before SIGKILL (docs/RUNTEST.md,
 # "Failures and interruptions"): the runner's own grace for a testcase_prepare or
 # testcase_cleanup that does not return is 2 s; a guest's boot.sh quits QEMU.
-RUNNER_GRACE_MS=5000 VM_GRACE_MS=15000
+RUNNER_GRACE_MS=5000 VM_GRACE_MS=15000 PERF_GRACE_MS=30000	# (perf: a large recording to write)
 
 # The state the traps read.
 phase=setup		# setup: a signal exits at once; sweep: it stops the sweep
