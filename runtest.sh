@@ -43,6 +43,7 @@ interrupted=0
 signame=''		# the first signal's name (INT, TERM, ALRM ...)
 stopped_note=''		# stop_child had to SIGKILL: the warning, said by its caller
 last_error=''		# die's message (in this shell), for meta's error on the way out
+termed=''		# the child on_signal sent SIGTERM (a second one would cut a prepare short)
 child=''		# the runner at work
 active_run=''		# the run directory whose meta is not final yet
 progress_open=0		# a progress line without its newline is on the terminal
@@ -303,7 +304,7 @@ on_signal() {	# on_signal NAME
 	fi
 	# TERM, not INT: a background job starts with SIGINT ignored until the
 	# runner installs its handlers, and TERM ends it cleanly either way.
-	if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; fi
+	if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; termed=$child; fi
 }
 
 # interrupted_line: "interrupted", and by what when it was no terminal's or
@@ -343,7 +344,7 @@ on_exit() {
 	local rc=$?
 	trap - EXIT "${SIGNALS[@]}"
 	if [ -n "$child" ]; then
-		kill -TERM "$child" 2>/dev/null || true
+		if [ "$termed" != "$child" ]; then kill -TERM "$child" 2>/dev/null || true; fi
 		stopped_note=''
 		stop_child "$child" "$RUNNER_GRACE_MS" "the runner"
 		if [ -n "$stopped_note" ]; then warn "$stopped_note"; fi
@@ -1204,7 +1205,11 @@ run_once() {
 		if [ "$interrupted" = 0 ]; then wait "$child" || rc=$?; fi
 		# A signal ends the wait early (rc is then the trap's): on_signal has
 		# sent the runner SIGTERM; it has the grace period, then SIGKILL.
-		if [ "$interrupted" = 1 ]; then stop_child "$child" "$RUNNER_GRACE_MS" "the runner" rc; fi
+		if [ "$interrupted" = 1 ]; then
+			# (a signal before child was set: on_signal could not send SIGTERM)
+			if [ "$termed" != "$child" ]; then kill -TERM "$child" 2>/dev/null || true; fi
+			stop_child "$child" "$RUNNER_GRACE_MS" "the runner" rc
+		fi
 		child=''
 		rm -f -- "$TMP/child"
 	} 2>/dev/null

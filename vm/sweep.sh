@@ -189,7 +189,10 @@ vm_round() {
 		if [ "$interrupted" = 0 ]; then wait "$child" || rc=$?; fi
 		# after a signal (the trap sent SIGTERM): boot.sh quits QEMU within
 		# the grace period, or gets SIGKILL (QEMU and virtiofsd die with it)
-		if [ "$interrupted" = 1 ]; then stop_child "$child" "$VM_GRACE_MS" "vm/boot.sh" rc; fi
+		if [ "$interrupted" = 1 ]; then
+			if [ "$termed" != "$child" ]; then kill -TERM "$child" 2>/dev/null || true; fi
+			stop_child "$child" "$VM_GRACE_MS" "vm/boot.sh" rc
+		fi
 		child=''
 	} 3>&2 2>/dev/null
 	if [ -n "$stopped_note" ]; then warn "$stopped_note"; fi
