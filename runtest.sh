@@ -296,10 +296,13 @@ protect() { (trap '' "${SIGNALS[@]}"; "$@"); }
 # ---- traps ----------------------------------------------------------------------
 
 on_signal() {	# on_signal NAME
+	# a closed output: from now on writes fail with EPIPE instead (a trap that
+	# wrote there would raise SIGPIPE again, and again)
+	if [ "$1" = PIPE ]; then trap '' PIPE; fi
 	interrupted=1
 	signame=${signame:-$1}
 	if [ "$phase" = setup ]; then
-		interrupted_line
+		interrupted_line || true
 		exit 130
 	fi
 	# TERM, not INT: a background job starts with SIGINT ignored until the
@@ -312,7 +315,7 @@ on_signal() {	# on_signal NAME
 interrupted_line() {
 	case $signame in
 	'' | INT | TERM | HUP) if [ "$phase" != setup ]; then warn "interrupted"; fi ;;
-	*) warn "interrupted by SIG$signame" ;;
+	*) warn "interrupted by SIG$signame" || true ;;
 	esac
 }
 

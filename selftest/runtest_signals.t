@@ -15,7 +15,7 @@ private_copy "$d/bin" "$B"/selftest/phases_{processes,threads}
 export TMPDIR=$d/tmp SB_TESTS_DIR=$d/bin
 TINY=(--duration 0.2 --warmup 0 --period-ms 100 --repeat 1 --quiet)
 n=0
-plan 47
+plan 48
 
 meta() { sed -n "s/^$2=//p" "$1"; }
 clean() { no_process "$d/" && [ -z "$(ls -A "$d/tmp")" ]; }
@@ -148,6 +148,12 @@ for s in USR1 ALRM PIPE; do
 	run=$R/$(ls "$R")/$(readlink "$R"/*/latest)
 	is "$(meta "$run/meta" error)" "" "SIG$s: meta holds no false error"
 done
+# its output a pipe nobody reads, stderr too: one SIGPIPE, not a trap that raises it again (bash crashed, 139)
+rc=0
+perl -e 'pipe(R, W) or die; close R; open(STDOUT, ">&W") or die; open(STDERR, ">&W") or die; exec @ARGV or die' \
+	./runtest.sh --list 3>&- || rc=$?
+is "$rc" 130 "runtest.sh --list into a closed pipe, stderr too: exit 130, no crash"
+
 # during the build (a make that holds until it gets the signal too): exit 130 and the line all the same
 mkdir "$d/fake"
 printf '#!/bin/sh\ncase "$*" in *sb-options*) exit 0 ;; esac\n: >"%s"\nwhile kill -0 $PPID 2>/dev/null; do sleep 0.05; done\n' "$d/mark" >"$d/fake/make"
