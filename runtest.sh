@@ -11,8 +11,11 @@
 # (a) runner_format, samples_header, samples_rows  (b) point_figure  (c) table
 # (d) check_runner_values  (e) sweep_options.  docs/ARCHITECTURE.md maps it all.
 set -eu
-# A signal before main has installed its handlers is an interruption all the same.
-trap 'exit 130' INT TERM HUP
+# The signals that interrupt a sweep: a terminal's, and any a CI job or timeout(1)
+# may send. A signal before main has installed its handlers is an interruption
+# all the same.
+SIGNALS=(INT TERM HUP QUIT USR1 USR2 ALRM PIPE VTALRM PROF XCPU XFSZ)
+trap 'exit 130' "${SIGNALS[@]}"
 
 PROG=runtest.sh
 NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
@@ -27,11 +30,18 @@ DEF_POINT_BUDGET_MS=30000	# the most one point may take (its --min-runs always r
 QUICK_WARMUP_MS=500 QUICK_DURATION_MS=500 QUICK_PERIOD=250 QUICK_RUNS=2	# --quick
 RUN_OVERHEAD_MS=300		# a run's start and stop of the tasks, for the estimates
 AUTO_WARMUP_MAX=2		# seconds: the cap of a sweep run's steady-state warmup
+# After SIGTERM, what a child has to stop before SIGKILL (docs/RUNTEST.md,
+# "Failures and interruptions"): the runner's own grace for a testcase_prepare or
+# testcase_cleanup that does not return is 2 s; a guest's boot.sh quits QEMU.
+RUNNER_GRACE_MS=5000 VM_GRACE_MS=15000 PERF_GRACE_MS=30000	# (perf: a large recording to write)
 
 # The state the traps read.
 phase=setup		# setup: a signal exits at once; sweep: it stops the sweep
 interrupted=0
-sigflag=0		# a signal came during the current wait
+signame=''		# the first signal's name (INT, TERM, ALRM ...)
+stopped_note=''		# stop_child had to SIGKILL: the warning, said by its caller
+last_error=''		# die's message (in this shell), for meta's error on the way out
+termed=''		# the child on_signal sent SIGTERM (a second one would cut a prepare short)
 child=''		# the runner at work
 active_run=''		# the run directory whose meta is not final yet
 progress_open=0		# a progress line without its newline is on the terminal
@@ -96,7 +106,8 @@ The machine (docs/RUNTEST.md, "One sweep at a time"):
                       (as the only argument)
 Profiles (docs/PROFILE.md):
   --profile LIST      after the measured runs, one extra run under perf at these points of
-                      each mode: task counts, "peak" (the mode's best), "max" (its largest)
+                      each mode: task counts, "peak" (the mode's best), "max" (its largest);
+                      not empty
   --profile-keep      keep perf.data too (large)
   -h, --help          this text
 In a VM (docs/VM.md): the same sweep inside QEMU guests booted on chosen kernels:
@@ -131,7 +142,7 @@ end_progress() {	# the progress line gets its newline before anything else is sa
 
 note() { if [ "${opt_quiet:-0}" = 0 ]; then end_progress; printf '%s\n' "$*" >&2; fi; }
 warn() { end_progress; printf '%s: %s\n' "$PROG" "$*" >&2; }
-die() { warn "${*:2}"; exit "$1"; }	# die CODE MESSAGE...
+die() { last_error=${*:2}; warn "${*:2}"; exit "$1"; }	# die CODE MESSAGE...
 usage_error() { die 2 "$* (see $(me) --help)"; }
 
 shown() {	# PATH, relative to the current directory when it is below it
@@ -232,11 +243,11 @@ check_runner_values() {
 	for c in "$opt_max" "$opt_min" "${opt_point_list[@]}"; do	# parse_count made them < 10^9
 		if [ -n "$c" ] && [ "$c" -gt "$n" ]; then n=$c; fi
 	done
-	"$bin" --check -t "$n" --placement "$placement" --period-ms "$period" "${opt_pass[@]}" \
-		>/dev/null 2>"$TMP/check.err" || rc=$?
+	local err
+	err=$("$bin" --check -t "$n" --placement "$placement" --period-ms "$period" "${opt_pass[@]}" 2>&1 >/dev/null) || rc=$?
 	if [ "$rc" != 0 ]; then
 		end_progress
-		printf '%s: %s\n' "$PROG" "$(head -n 1 "$TMP/check.err")" >&2
+		printf '%s: %s\n' "$PROG" "${err%%$'\n'*}" >&2
 		exit "$((rc == 2 ? 2 : 3))"
 	fi
 }
@@ -288,37 +299,66 @@ write_file() {
 
 # Run a command (or function) in a subshell deaf to the terminal's ^C, so that
 # writing results is never cut in half; the script itself still sees the signal.
-protect() { (trap '' INT TERM HUP; "$@"); }
+protect() { (trap '' "${SIGNALS[@]}"; "$@"); }
 
 # ---- traps ----------------------------------------------------------------------
 
-on_signal() {
+on_signal() {	# on_signal NAME
+	# a closed output: from now on writes fail with EPIPE instead (a trap that
+	# wrote there would raise SIGPIPE again, and again)
+	if [ "$1" = PIPE ]; then trap '' PIPE; fi
 	interrupted=1
-	sigflag=1
+	signame=${signame:-$1}
 	if [ "$phase" = setup ]; then
+		interrupted_line || true
 		exit 130
 	fi
 	# TERM, not INT: a background job starts with SIGINT ignored until the
 	# runner installs its handlers, and TERM ends it cleanly either way.
-	if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; fi
+	if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; termed=$child; fi
+}
+
+# interrupted_line: "interrupted", and by what when it was no terminal's or
+# service manager's signal (SIGALRM from timeout -s ALRM ...)
+interrupted_line() {
+	case $signame in
+	'' | INT | TERM | HUP) if [ "$phase" != setup ]; then warn "interrupted"; fi ;;
+	*) warn "interrupted by SIG$signame" || true ;;
+	esac
+}
+
+# stop_child PID GRACE_MS WHAT [VAR]: a child that has had SIGTERM: wait for it
+# at most GRACE_MS, then SIGKILL it (and say so, naming WHAT, unless the caller's
+# stderr is muted: then stopped_note keeps the line); its exit status into VAR
+# (130 when bash had collected it already). Never a wait without a limit: a runner whose
+# testcase_prepare waits for a server, blind to the signal, would hold the
+# sweep for good. Polled: bash reaps the dead child while it waits for sleep,
+# and a wait for a pid it has already reaped returns at once.
+stop_child() {
+	local start now killed=0 r=0
+	now_ms start
+	while kill -0 "$1" 2>/dev/null; do
+		now_ms now
+		if [ "$killed" = 0 ] && [ $((now - start)) -ge "$2" ]; then
+			stopped_note="warning: $3 (pid $1) had not stopped $(fmt_ms "$2") s after SIGTERM: killed"
+			kill -KILL "$1" 2>/dev/null || true
+			killed=1
+		fi
+		sleep 0.05 || true
+	done
+	wait "$1" 2>/dev/null || r=$?
+	if [ "$r" = 127 ]; then r=130; fi
+	if [ $# -gt 3 ]; then printf -v "$4" '%d' "$r"; fi
 }
 
 on_exit() {
-	local rc=$? i
-	trap - EXIT INT TERM HUP
+	local rc=$?
+	trap - EXIT "${SIGNALS[@]}"
 	if [ -n "$child" ]; then
-		kill -TERM "$child" 2>/dev/null || true
-		# Not a bare wait: when a signal cut the sweep's own wait short, bash
-		# may have reaped the runner already and would then wait for any
-		# child, the janitor (which waits for us) included. Wait only for a
-		# runner that still exists, and reap it once it is a zombie.
-		for ((i = 0; i < 100; i++)); do
-			case $(ps -o stat= -p "$child" 2>/dev/null) in
-			'' | Z*) break ;;
-			esac
-			sleep 0.05
-		done
-		if kill -0 "$child" 2>/dev/null; then wait "$child" 2>/dev/null || true; fi
+		if [ "$termed" != "$child" ]; then kill -TERM "$child" 2>/dev/null || true; fi
+		stopped_note=''
+		stop_child "$child" "$RUNNER_GRACE_MS" "the runner"
+		if [ -n "$stopped_note" ]; then warn "$stopped_note"; fi
 	fi
 	profile_stop 2>/dev/null || true	# a perf recording (profile/record.sh)
 	machine_release || true		# --tune undone, the machine lock released (machine/machine.sh)
@@ -328,7 +368,7 @@ on_exit() {
 		(write_meta interrupted) 2>/dev/null || true
 		rc=130
 	elif [ -n "$active_run" ]; then
-		(write_meta failed "runtest.sh stopped with exit status $rc") 2>/dev/null || true
+		(write_meta failed "${last_error:-runtest.sh stopped with exit status $rc}") 2>/dev/null || true
 	fi
 	if [ -n "${vm_active[*]-}" ]; then vm_abandon "$rc"; fi
 	end_progress
@@ -426,7 +466,10 @@ parse_args() {
 		--dry-run) opt_dry_run=1 ;;
 		--quiet) opt_quiet=1 ;;
 		--plot) opt_plot=1 ;;
-		--profile) opt_profile=$val ;;		# profile/record.sh
+		--profile)	# profile/record.sh; empty is refused as --points '' is, not taken for none
+			[ -n "$val" ] || usage_error "--profile: empty list (give task counts, 'peak' or 'max')"
+			opt_profile=$val
+			;;
 		--profile-keep) opt_profile_keep=1 ;;
 		--no-wait) opt_no_wait=1 ;;	# machine/machine.sh
 		--no-lock) opt_no_lock=1 ;;
@@ -567,6 +610,20 @@ make_workdir() {	# -> TMP (on_exit removes it; the janitor too if runtest.sh is 
 	"ok $dir/runtest."*) TMP=${line#ok } ;;
 	*) die 3 "cannot make a working directory in TMPDIR $dir: $(reason "${line#err }")" ;;
 	esac
+	tmp_full line
+	if [ -n "$line" ]; then die 3 "$line"; fi
+}
+
+# tmp_full VAR: why the working directory takes no more data, into VAR (empty
+# when it does). Every tool's message goes to a file there: on a full disk it
+# is lost, and this line is what reaches the terminal instead.
+tmp_full() {
+	local err='' m=''
+	if ! err=$({ printf '%4096s' '' >"$TMP/.room"; } 2>&1); then
+		m="TMPDIR ${TMP%/*} has no room for runtest.sh's working files: $(reason "$err")"
+	fi
+	rm -f -- "$TMP/.room"
+	printf -v "$1" '%s' "$m"
 }
 
 # start_janitor DIR: a process that outlives runtest.sh by design. It makes the
@@ -579,7 +636,7 @@ make_workdir() {	# -> TMP (on_exit removes it; the janitor too if runtest.sh is 
 # pipe (they may outlive runtest.sh). -> janitor_fd, janitor_out
 start_janitor() {
 	coproc JANITOR {
-		trap '' INT TERM HUP
+		trap '' "${SIGNALS[@]}"
 		if ! made=$(mktemp -d "$1/runtest.XXXXXX" 2>&1); then
 			printf 'err %s\n' "${made//$'\n'/ }"
 			exit 0
@@ -587,7 +644,16 @@ start_janitor() {
 		printf 'ok %s\n' "$made"
 		exec >/dev/null 2>&1
 		cat >/dev/null
-		if read -r pid <"$made/child"; then kill -TERM "$pid"; fi
+		# the runner at work: SIGTERM, then SIGKILL after the grace (a testcase_prepare
+		# that blocks every signal would outlive us otherwise)
+		if read -r pid <"$made/child" && kill -TERM "$pid"; then
+			for ((i = 0; i < RUNNER_GRACE_MS / 50; i++)); do
+				# (gone, or dead and not yet reaped: its new parent may reap late)
+				case $(ps -o stat= -p "$pid") in '' | Z*) break ;; esac
+				sleep 0.05
+			done
+			if [ "$i" -ge $((RUNNER_GRACE_MS / 50)) ]; then kill -KILL "$pid" || true; fi
+		fi
 		if read -r probe <"$made/probe"; then rm -f -- "$probe"; fi
 		# --tune's settings back (machine/machine.sh), once runtest.sh's lock is free
 		if { read -r tool && read -r saved; } <"$made/tuned"; then "$tool" restore "$saved" --with-lock; fi
@@ -666,7 +732,8 @@ build_tools() {	# make what the sweep runs -> tool_summary, tool_topology, tool_
 	if ! "${MAKE:-make}" -s -C "$ROOT" BUILD="$build" "${targets[@]}" >"$TMP/make.log" 2>&1 {janitor_fd}>&-; then
 		end_progress
 		tail -n 25 "$TMP/make.log" >&2
-		die 3 "the build failed (make output above)"
+		tmp_full t
+		die 3 "${t:-the build failed (make output above)}"
 	fi
 	if [ -s "$TMP/make.log" ] && [ "$opt_quiet" = 0 ]; then cat "$TMP/make.log" >&2; fi
 	readonly tool_summary=$build_abs/bin/sb-summary tool_topology=$build_abs/bin/sb-topology \
@@ -676,11 +743,14 @@ build_tools() {	# make what the sweep runs -> tool_summary, tool_topology, tool_
 read_topology() {	# -> topo[key], sb-topology's key=value lines
 	local rc=0 k v
 	declare -gA topo=()
-	"$tool_topology" >"$TMP/topology" 2>"$TMP/topology.err" || rc=$?
+	local err full
+	# (its messages in memory: a file in TMPDIR is lost when that disk is full)
+	err=$("$tool_topology" 2>&1 >"$TMP/topology") || rc=$?
 	if [ "$rc" != 0 ]; then
-		cat "$TMP/topology.err" >&2
+		if [ -n "$err" ]; then printf '%s\n' "$err" >&2; fi
 		if [ "$rc" = 2 ]; then exit 2; fi
-		die 3 "sb-topology failed (exit status $rc)"
+		tmp_full full
+		die 3 "${full:-sb-topology failed (exit status $rc)}"
 	fi
 	while IFS='=' read -r k v; do topo[$k]=$v; done <"$TMP/topology"
 	readonly topo
@@ -704,12 +774,14 @@ read_info() {
 	if [ ! -x "$bin" ]; then bin=$tests_dir/${t}_threads; fi
 	[ -x "$bin" ] || die 3 "no binary $(shown "$tests_dir")/${t}_processes or _threads"
 	t_info[$t]=$TMP/info.$t
-	"$bin" "${opt_pass[@]}" --info >"${t_info[$t]}" 2>"$TMP/info.err" || rc=$?
+	local err full
+	err=$("$bin" "${opt_pass[@]}" --info 2>&1 >"${t_info[$t]}") || rc=$?
 	if [ "$rc" != 0 ]; then
 		end_progress
-		cat "$TMP/info.err" >&2
+		if [ -n "$err" ]; then printf '%s\n' "$err" >&2; fi
 		if [ "$rc" = 2 ]; then exit 2; fi
-		die 3 "$t: '--info' failed (exit status $rc)"
+		tmp_full full
+		die 3 "${full:-$t: '--info' failed (exit status $rc)}"
 	fi
 	t_desc[$t]='' t_modes[$t]=processes,threads t_params[$t]=''
 	for line in "${opt_params[@]}"; do given[${line%%=*}]=${line#*=}; done
@@ -1003,13 +1075,23 @@ machine_facts() {
 		warn "warning: cannot turn address-space randomisation off (setarch -R failed): runs with it on"
 	fi
 	read -ra cc <<<"${CC:-cc}"
-	m_host=$(uname -n) m_kernel=$(uname -srvm) m_os=$(os_name) m_cpu=$(cpu_model)
+	m_host=$(uname -n) m_kernel=$(uname -srvm) m_os=$(os_name) m_cpu=$(cpu_model) m_start=$(start_id)
 	m_compiler=$("${cc[@]}" --version 2>/dev/null | head -n 1 || true)
 	m_cflags=${CFLAGS:--O2 -g} m_git=$(git_revision)
 	m_command=$(printf '%q ' "$0" "$@")
 	m_command=${m_command% }
-	readonly aslr aslr_wrap m_host m_kernel m_os m_cpu m_compiler m_cflags m_git m_command
+	readonly aslr aslr_wrap m_host m_kernel m_os m_cpu m_compiler m_cflags m_git m_command m_start
 	machine_hold	# one sweep at a time, --tune, the system check (machine/machine.sh)
+}
+
+# start_id: this sweep's boot id and start time ("BOOT_ID/TICKS", /proc's; empty
+# where there is none), meta's sweep_start: with sweep_host and sweep_pid a
+# reader tells a live sweep's `running` from an abandoned one, pid reuse included
+start_id() {
+	local boot stat f
+	{ read -r boot </proc/sys/kernel/random/boot_id && read -r stat <"/proc/$$/stat"; } 2>/dev/null || return 0
+	read -ra f <<<"${stat##*) }"	# (after the name, which may hold anything): field 3 on
+	printf '%s/%s' "$boot" "${f[19]-}"
 }
 
 # ---- one run directory ----------------------------------------------------------
@@ -1038,7 +1120,8 @@ meta_text() {	# meta_text STATUS [ERROR FAILED_MODE FAILED_TASKS]: the current r
 		order "$(if [ -n "$opt_seed" ]; then echo shuffle; else echo alternate; fi)" seed "$opt_seed" \
 		schedule "$schedule${schedule:+${round_sched:+ }}$round_sched" unmet "$(unmet_points)" \
 		late_warnings "$late_warnings" params "${t_params[$run_test]}" \
-		command "$m_command" compiler "$m_compiler" cflags "$m_cflags" git_revision "$m_git"
+		command "$m_command" compiler "$m_compiler" cflags "$m_cflags" git_revision "$m_git" \
+		sweep_host "$m_host" sweep_pid "$$" sweep_start "$m_start"
 	vm_meta_lines
 	machine_meta_lines
 }
@@ -1115,8 +1198,8 @@ start_run() {
 # run_once TEST MODE TASKS RUN: one runner, its rows appended to $TMP/point
 # -> RUN_STATUS (0 done, 1 failed, 130 interrupted), RUN_ERROR, RUN_ERROR_RC (1, 2, 3)
 run_once() {
-	local t=$1 m=$2 n=$3 rc=0 r2 fmt
-	RUN_STATUS=0 RUN_ERROR='' RUN_ERROR_RC=0
+	local t=$1 m=$2 n=$3 rc=0 fmt r2
+	RUN_STATUS=0 RUN_ERROR='' RUN_ERROR_RC=0 stopped_note=''
 	runner_format fmt "$4"
 	# bash reports a job killed by a signal ("Killed") on its standard error
 	# when it notices the death: inside this group, where nobody hears it.
@@ -1130,20 +1213,18 @@ run_once() {
 				>"$TMP/out" 2>"$TMP/err" {janitor_fd}>&-
 		} &
 		child=$!
-		while :; do
-			sigflag=0 rc=0
-			wait "$child" || rc=$?
-			if [ "$sigflag" = 0 ]; then break; fi
-			# A signal came during the wait: rc may be the trap's, not the runner's.
-			if kill -0 "$child"; then continue; fi
-			r2=0
-			wait "$child" || r2=$?
-			if [ "$r2" != 127 ]; then rc=$r2; fi
-			break
-		done
+		if [ "$interrupted" = 0 ]; then wait "$child" || rc=$?; fi
+		# A signal ends the wait early (rc is then the trap's): on_signal has
+		# sent the runner SIGTERM; it has the grace period, then SIGKILL.
+		if [ "$interrupted" = 1 ]; then
+			# (a signal before child was set: on_signal could not send SIGTERM)
+			if [ "$termed" != "$child" ]; then kill -TERM "$child" 2>/dev/null || true; fi
+			stop_child "$child" "$RUNNER_GRACE_MS" "the runner" rc
+		fi
 		child=''
 		rm -f -- "$TMP/child"
 	} 2>/dev/null
+	if [ -n "$stopped_note" ]; then warn "$stopped_note"; fi
 	if [ "$rc" = 0 ] && samples_rows "$m" "$n" "$4" "$TMP/out" >>"$TMP/point"; then
 		runner_messages
 	elif [ "$rc" = 0 ]; then
@@ -1155,6 +1236,11 @@ run_once() {
 		RUN_ERROR=$(awk 'NF { last = $0 } END { print last }' "$TMP/err")
 		if [ "$rc" -gt 128 ]; then
 			RUN_ERROR="${RUN_ERROR:+$RUN_ERROR; }the runner was killed by signal $((rc - 128))"
+		fi
+		# (its stderr is a file in TMPDIR: a full disk there loses the message)
+		if [ -z "$RUN_ERROR" ] || [ "$rc" = 3 ]; then
+			tmp_full r2
+			if [ -n "$r2" ]; then RUN_ERROR=${RUN_ERROR:+$RUN_ERROR; }$r2; fi
 		fi
 		RUN_ERROR=${RUN_ERROR:-the runner exited with status $rc}
 		RUN_STATUS=1 RUN_ERROR_RC=1
@@ -1374,9 +1460,13 @@ main() {
 	if [ $((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1])) -lt 404 ]; then
 		die 3 "needs bash 4.4 or later (this is $BASH_VERSION)"
 	fi
+	local s
 	shopt -s inherit_errexit
 	trap on_exit EXIT
-	trap on_signal INT TERM HUP
+	for s in "${SIGNALS[@]}"; do
+		# shellcheck disable=SC2064 # (the name, now)
+		trap "on_signal $s" "$s"
+	done
 	ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 	installed_layout
 	readonly ROOT
@@ -1428,7 +1518,7 @@ main() {
 	report
 	if [ "$opt_plot" = 1 ] && [ "$interrupted" = 0 ]; then plot_runs; fi
 	if [ "$interrupted" = 1 ]; then
-		warn "interrupted"
+		interrupted_line
 		exit 130
 	fi
 	exit "$sweep_rc"

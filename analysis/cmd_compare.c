@@ -42,8 +42,8 @@ static const char usage_text[] =
 	"                       gab (github-action-benchmark) or bencher (run\n"
 	"                       directories; default text)\n"
 	"  --point MODE:TASKS   the full ministat block of one point\n"
-	"  --threshold PCT      a significant change smaller than PCT % is not a\n"
-	"                       regression (default 0)\n"
+	"  --threshold PCT      a significant change smaller than PCT %% is not a\n"
+	"                       regression (default 0; below 100)\n"
 	"  --fail-on WHAT       regression (default), change or never: what exits 1\n"
 	"  --gate PROCEDURE     curves (default: each mode's curve and every point,\n"
 	"                       weighted Holm), holm, bh (points only) or point (each\n"
@@ -314,6 +314,11 @@ static int parse_args(int argc, char **argv, struct cli *o)
 			break;
 		case OPT_THRESHOLD:
 			o->co.threshold = parse_pct("--threshold", optarg);
+			/* a slowdown is at most 100%: from 100 on, no regression could count */
+			if (o->co.threshold >= 100)
+				usage_error("--threshold '%s': expected a percentage from 0 to below 100 "
+					    "(a slowdown is at most 100%%: %s would pass every regression)",
+					    optarg, optarg);
 			o->run_only = "--threshold";
 			break;
 		case OPT_FAIL_ON:

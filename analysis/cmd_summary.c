@@ -524,6 +524,8 @@ struct plot_meta {
 	int complete;		/* status=complete */
 	double target;		/* precision=: the target half-width in % of the mean; NAN without one */
 	const char *unmet;	/* unmet=: "MODE:TASKS ..." (points into the meta text) */
+	/* status and the sweep that wrote it: the status line comes last, as a reader shows it */
+	const char *status, *sweep_host, *sweep_pid, *sweep_start;
 };
 
 static int put_meta(void *ctx, const char *key, const char *value)
@@ -531,8 +533,11 @@ static int put_meta(void *ctx, const char *key, const char *value)
 	struct plot_meta *pm = ctx;
 	char *end;
 
-	if (strcmp(key, "status") == 0)
+	if (strcmp(key, "status") == 0) {
 		pm->complete = strcmp(value, "complete") == 0;
+		pm->status = value;
+		return 0;
+	}
 	if (strcmp(key, "precision") == 0 && value[0]) {
 		pm->target = strtod(value, &end);
 		if (*end || !(pm->target > 0))
@@ -540,6 +545,12 @@ static int put_meta(void *ctx, const char *key, const char *value)
 	}
 	if (strcmp(key, "unmet") == 0)
 		pm->unmet = value;
+	else if (strcmp(key, "sweep_host") == 0)
+		pm->sweep_host = value;
+	else if (strcmp(key, "sweep_pid") == 0)
+		pm->sweep_pid = value;
+	else if (strcmp(key, "sweep_start") == 0)
+		pm->sweep_start = value;
 	fprintf(pm->out, "meta\t%s\t%s\n", key, value);
 	return 0;
 }
@@ -635,7 +646,8 @@ static void print_plot(FILE *out, const char *dir)
 {
 	char *meta = NULL, *summary = NULL, *samples = NULL, *points = NULL, *text = NULL;
 	char err[PATH_MAX + 512];
-	struct plot_meta pm = { .out = out, .target = NAN };
+	struct plot_meta pm = { .out = out, .target = NAN, .status = NULL, .sweep_host = "",
+				.sweep_pid = "", .sweep_start = "" };
 	struct sb_summary_row *rows = NULL;
 	size_t n = 0;
 	struct stat st;
@@ -645,6 +657,9 @@ static void print_plot(FILE *out, const char *dir)
 	    asprintf(&samples, "%s/samples.csv", dir) < 0 || asprintf(&points, "%s/points.csv", dir) < 0)
 		sb_die(EXIT_ENV, "out of memory");
 	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
+	if (rc == 0 && pm.status)
+		fprintf(out, "meta\tstatus\t%s\n",
+			sb_status_now(pm.status, pm.sweep_host, pm.sweep_pid, pm.sweep_start));
 	if (rc != 0)
 		sb_die(rc, "%s", err);
 	if (stat(summary, &st) != 0) {

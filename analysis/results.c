@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #ifndef MAP_POPULATE
@@ -262,6 +264,8 @@ static int meta_key(void *ctx, const char *key, const char *val)
 		{ "host_topology", &r->host_topology },
 		{ "params", &r->params }, { "period_ms", &r->period_ms },
 		{ "duration", &r->duration }, { "warmup", &r->warmup },
+		{ "sweep_host", &r->sweep_host }, { "sweep_pid", &r->sweep_pid },
+		{ "sweep_start", &r->sweep_start },
 	};
 
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
@@ -279,6 +283,7 @@ static int load_meta(struct sb_run *r, char *err, size_t errlen)
 	r->vm_accel = r->system = r->host_name = r->host_cpu = r->host_topology = "";
 	r->cpu_model = r->topology = r->hwloc_version = r->placement = "";
 	r->params = r->period_ms = r->duration = r->warmup = NULL;	/* older runs lack them */
+	r->sweep_host = r->sweep_pid = r->sweep_start = "";
 	if (path == NULL)
 		return sb_fail(err, errlen, 3, "out of memory");
 	rc = sb_meta_read(path, meta_key, r, &r->meta_text, err, errlen);
@@ -750,7 +755,70 @@ int sb_run_load(const char *arg, struct sb_run *r, char *err, size_t errlen)
 	}
 	if (*r->status == '\0')
 		r->status = "unknown";
+	r->status = sb_status_now(r->status, r->sweep_host, r->sweep_pid, r->sweep_start);
 	return 0;
+}
+
+/* "BOOT_ID/STARTTIME" of process pid (what runtest.sh records as sweep_start); -1 where /proc cannot tell. */
+static int start_id(long pid, char *buf, size_t size)
+{
+	char path[64], stat[1024], boot[64];
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	if ((fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, boot, sizeof(boot) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	boot[n] = '\0';
+	boot[strcspn(boot, "\n")] = '\0';
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, stat, sizeof(stat) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	stat[n] = '\0';
+	/* after the name in parentheses (which may hold anything): field 3 on; starttime is field 22 */
+	if ((p = strrchr(stat, ')')) == NULL)
+		return -1;
+	p++;
+	for (int field = 2; field < 21; field++) {
+		p += strspn(p, " ");
+		p += strcspn(p, " ");
+		if (*p == '\0')
+			return -1;
+	}
+	p += strspn(p, " ");
+	snprintf(buf, size, "%s/%.*s", boot, (int)strcspn(p, " \n"), p);
+	return 0;
+}
+
+const char *sb_status_now(const char *status, const char *host, const char *pid,
+			  const char *start)
+{
+	struct utsname u;
+	char now[160];
+	char *end;
+	long v;
+
+	if (strcmp(status, "running") != 0 || !*host || !*pid)
+		return status;
+	if (uname(&u) != 0 || strcmp(u.nodename, host) != 0)
+		return status;
+	errno = 0;
+	v = strtol(pid, &end, 10);
+	if (*end != '\0' || errno || v <= 0 || v != (long)(pid_t)v)
+		return status;
+	if (kill((pid_t)v, 0) < 0 && errno == ESRCH)
+		return "abandoned";
+	if (*start && start_id(v, now, sizeof(now)) == 0 && strcmp(now, start) != 0)
+		return "abandoned";
+	return status;
 }
 
 void sb_run_free(struct sb_run *r)

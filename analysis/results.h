@@ -105,6 +105,7 @@ struct sb_run {
 	const char *system;	/* runtest.sh's short system check: "governor=... turbo=... vm=kvm ..." */
 	/* the testcase's parameters and the run shape; NULL when meta lacks the key (older runs) */
 	const char *params, *period_ms, *duration, *warmup;
+	const char *sweep_host, *sweep_pid, *sweep_start;	/* the runtest.sh that wrote it */
 	char *meta_text;	/* storage of the meta values */
 	char *test_owned;	/* test name taken from the path when meta has none */
 	struct sb_point *pts;	/* sorted: processes, threads, other modes; tasks ascending */
@@ -128,6 +129,18 @@ const struct sb_point *sb_run_find(const struct sb_run *r, const char *mode, lon
  * when memory runs out (dst is then freed by sb_run_free as usual).
  */
 int sb_run_pool(struct sb_run *dst, const struct sb_run *src);
+
+/*
+ * A run's status as a reader shows it: meta's, except "abandoned" for a
+ * `running` run whose sweep is gone: it was recorded on this host (host,
+ * meta's sweep_host, is uname's node name) and pid (sweep_pid) is no process
+ * now, or a process that started otherwise than start (sweep_start: the boot
+ * id and the start time, where /proc tells them): the pid was reused. Another
+ * host's run, or one without those keys (an older runtest.sh), stays
+ * `running`: nothing here can tell. sb_run_load applies it to r->status.
+ */
+const char *sb_status_now(const char *status, const char *host, const char *pid,
+			  const char *start);
 
 /* The means of independent runs (sb_runs_independent), else the samples. */
 const struct sb_values *sb_point_values(const struct sb_point *p);

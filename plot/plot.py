@@ -168,8 +168,8 @@ class Run:
         if self.status == "failed":
             tasks = self.meta.get("failed_tasks", "")
             return "(failed at %s)" % n_tasks(tasks) if tasks else "(failed)"
-        if self.status == "interrupted":
-            return "(interrupted)"
+        if self.status in ("interrupted", "abandoned"):
+            return "(%s)" % self.status
         return ""
 
     def sources_mtime(self):

@@ -91,7 +91,10 @@ profile_preflight() {
 profile_stop() {	# the perf recording ends (SIGTERM: perf writes its file and exits)
 	if [ -n "$profile_pid" ]; then
 		kill -TERM "$profile_pid" 2>/dev/null || true
-		wait "$profile_pid" 2>/dev/null || true
+		# no wait without a limit: PERF_GRACE_MS to write its file, then SIGKILL
+		stopped_note=''
+		stop_child "$profile_pid" "$PERF_GRACE_MS" "perf"
+		if [ -n "$stopped_note" ]; then warn "$stopped_note"; fi
 		profile_pid=''
 	fi
 }

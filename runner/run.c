@@ -60,6 +60,8 @@ static void print_timing(void)
 
 static void finish(void)
 {
+	/* (an sb_fatal in testcase_prepare comes here from inside it) */
+	sb_testcase_code_end();
 	if (owed.tasks) {
 		owed.tasks = 0;
 		sb_tasks_kill_all();
@@ -68,8 +70,11 @@ static void finish(void)
 	}
 	if (owed.prepared) {
 		owed.prepared = 0;
-		if (testcase_cleanup)
+		if (testcase_cleanup) {
+			sb_testcase_code_begin("testcase_cleanup");
 			testcase_cleanup();
+			sb_testcase_code_end();
+		}
 	}
 	if (owed.tmpdir) {
 		owed.tmpdir = 0;
@@ -126,9 +131,17 @@ void sb_run(const struct sb_options *o, const char *name)
 		owed.tmpdir = 1;
 		sb_tmpdir_make();
 	}
-	if (testcase_prepare)
-		testcase_prepare(o->tasks);
-	owed.prepared = 1;
+	if (testcase_prepare) {
+		/* (a signal from here on ends a prepare that does not return: tasks.c) */
+		sb_testcase_code_begin("testcase_prepare");
+		if (!sb_interrupted) {
+			testcase_prepare(o->tasks);
+			owed.prepared = 1;
+		}
+		sb_testcase_code_end();
+	} else {
+		owed.prepared = 1;
+	}
 	if (sb_interrupted)
 		sb_exit(SB_EXIT_INTR);
 

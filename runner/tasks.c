@@ -36,9 +36,60 @@ static void partner_locks_open(void);
 
 /* ---- the runner's signals ---- */
 
+/*
+ * The testcase's own code in the runner (testcase_prepare, testcase_cleanup)
+ * may wait for anything (a server, a file) and never look at our flag: while
+ * it runs, the first SIGINT/SIGTERM/SIGHUP sets the flag and starts a grace
+ * timer; a second signal, or the timer, ends the runner from the handler
+ * (exit 130, one line). Nothing else is safe there: the private directory is
+ * left to the janitor, testcase_cleanup does not run.
+ */
+static volatile sig_atomic_t in_testcase_code;
+static char gave_up_timer[256], gave_up_again[256];
+
+static void give_up(const char *msg)
+{
+	ssize_t r = write(STDERR_FILENO, msg, strlen(msg));
+
+	(void)r;
+	_exit(SB_EXIT_INTR);
+}
+
 static void on_interrupt(int sig)
 {
+	if (in_testcase_code) {
+		if (sb_interrupted)
+			give_up(gave_up_again);
+		alarm(SB_TESTCASE_GRACE_S);
+	}
 	sb_interrupted = sig;
+}
+
+static void on_grace(int sig)
+{
+	(void)sig;
+	/* (a SIGALRM from outside, with no interruption pending, is not the grace's end) */
+	if (in_testcase_code && sb_interrupted)
+		give_up(gave_up_timer);
+}
+
+void sb_testcase_code_begin(const char *name)
+{
+	snprintf(gave_up_timer, sizeof(gave_up_timer),
+		 "%s: interrupted: %s had not returned %d s after the signal\n", sb_prog, name,
+		 SB_TESTCASE_GRACE_S);
+	snprintf(gave_up_again, sizeof(gave_up_again),
+		 "%s: interrupted: %s had not returned at the second signal\n", sb_prog, name);
+	in_testcase_code = 1;
+	/* Already interrupted (the way out runs testcase_cleanup): the grace starts now. */
+	if (sb_interrupted)
+		alarm(SB_TESTCASE_GRACE_S);
+}
+
+void sb_testcase_code_end(void)
+{
+	in_testcase_code = 0;
+	alarm(0);
 }
 
 static void on_wake(int sig)
@@ -60,6 +111,8 @@ void sb_signals_init(void)
 	sa.sa_handler = on_wake;
 	sigaction(SIGCHLD, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = on_grace;
+	sigaction(SIGALRM, &sa, NULL);
 	/* A closed stdout must not kill us before the tasks are reaped. */
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
@@ -68,7 +121,7 @@ void sb_signals_init(void)
 /* Tasks get the dispositions a testcase expects: the defaults. */
 static void signals_default(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGUSR1, SIGPIPE };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGUSR1, SIGALRM, SIGPIPE };
 	sigset_t none;
 
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)

@@ -13,6 +13,16 @@ extern volatile int sb_interrupted;	/* SIGINT/SIGTERM/SIGHUP number, or 0 */
 void sb_signals_init(void);
 
 /*
+ * Seconds the testcase's own code in the runner (testcase_prepare,
+ * testcase_cleanup) has to return after SIGINT/SIGTERM/SIGHUP; then, or at a
+ * second signal, the runner exits 130 from the signal handler. It uses SIGALRM.
+ */
+#define SB_TESTCASE_GRACE_S 2
+/* name (testcase_prepare ...) starts running in the runner; ..._end: it returned. */
+void sb_testcase_code_begin(const char *name);
+void sb_testcase_code_end(void);
+
+/*
  * Create every task, bind it, and wait (up to stall_timeout seconds) until
  * all are pinned and waiting at the start gate. Exits on any failure.
  */

@@ -143,7 +143,9 @@ plan() {
 	local n host_mib lines p k sockets=0 fsd
 	local -A pk=()
 	image=$opt_kernel
-	[ -f "$image" ] && [ -r "$image" ] || die 3 "cannot read the kernel image $image"
+	[ -e "$image" ] || die 2 "--kernel $image: no such file"
+	[ -f "$image" ] || die 2 "--kernel $image: not a file (a kernel image, bzImage)"
+	[ -r "$image" ] || die 3 "cannot read the kernel image $image"
 	case $image in /*) ;; *) image=$PWD/$image ;; esac
 	release=$(kernel_release "$image") || die 2 "$image is not an x86 bzImage (no setup header)"
 	moddir=$opt_modules
@@ -446,10 +448,18 @@ finish_runs() {
 }
 
 cleanup() {
-	local rc=$? p
+	local rc=$? p i live
 	trap - EXIT INT TERM HUP
 	stop_qemu
 	for p in "${fsd_pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+	# no wait without a limit: 5 s for every virtiofsd, then SIGKILL
+	for ((i = 0; i < 50; i++)); do
+		live=0
+		for p in "${fsd_pids[@]}"; do if kill -0 "$p" 2>/dev/null; then live=1; fi; done
+		[ "$live" = 1 ] || break
+		sleep 0.1
+	done
+	for p in "${fsd_pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
 	for p in "${fsd_pids[@]}"; do wait "$p" 2>/dev/null || true; done
 	if [ "$rc" = 130 ]; then outcome=interrupted; fi
 	if [ -n "$outcome" ]; then finish_runs || true; fi

@@ -32,7 +32,13 @@ vm_take_args() {
 				shift
 			fi
 			case $opt in
-			--kernel) [ -n "$val" ] || usage_error "--kernel: empty file name"; vm_kernels+=("$val") ;;
+			--kernel)
+				[ -n "$val" ] || usage_error "--kernel: empty file name"
+				# bad input, exit 2 as elsewhere (vm/boot.sh says 3 only for an unreadable one)
+				[ -e "$val" ] || die 2 "--kernel $val: no such file"
+				[ -f "$val" ] || die 2 "--kernel $val: not a file (a kernel image, bzImage)"
+				vm_kernels+=("$val")
+				;;
 			--vm-cpus) parse_count vm_cpus "$opt" "$val" 1 ;;
 			*) vm_boot_opts+=("--${opt#--vm-}" "$val") ;;
 			esac
@@ -131,7 +137,8 @@ vm_make_runs() {
 				vm qemu vm_accel "${vm_accel[$k]}" vm_cpus "$vm_cpus" vm_image "${vm_kernels[k]}" \
 				guest_kernel_release "${vm_release[$k]}" host_name "$m_host" host_kernel "$m_kernel" \
 				host_cpu "$m_cpu" host_topology "${topo[topology]}" host_command "$m_command" \
-				host_system "$m_system" host_lock "$m_lock" git_revision "$m_git"
+				host_system "$m_system" host_lock "$m_lock" git_revision "$m_git" \
+				sweep_host "$m_host" sweep_pid "$$" sweep_start "$m_start"
 			point_latest "$vm_results/$t" "$id"
 		done
 	done
@@ -167,6 +174,7 @@ vm_timeout() {
 vm_round() {
 	local k=$1 stage=$TMP/vm-stage-$1-$2 rc=0 t runs=() env=(env "SB_BUILD=$build_abs") err bopts=()
 	mkdir -p -- "$stage"
+	stopped_note=''
 	read -ra bopts <<<"$(vm_timeout "${3-}")"
 	if [ "$opt_quiet" = 1 ]; then bopts+=(--quiet); fi
 	for t in "${runnable[@]}"; do runs+=(--run-dir "${vm_dir[$k,$t]}"); done
@@ -182,20 +190,16 @@ vm_round() {
 			"${env[@]}" "$ROOT/runtest.sh" "${vm_rest[@]}" ${3:+--repeat "$3"} --label "${vm_label[$k]}" \
 			--results "$stage" >"$TMP/vm.out" 2>&3 &
 		child=$!
-		while :; do
-			sigflag=0 rc=0
-			wait "$child" || rc=$?
-			if [ "$sigflag" = 0 ] || ! kill -0 "$child"; then break; fi
-		done
-		# after a signal, wait only for a zombie: bash may have reaped the
-		# child during the trap, and a wait for it could then block for good
-		if [ "$sigflag" = 1 ]; then
-			case $(ps -o stat= -p "$child" 2>/dev/null) in
-			Z*) wait "$child" || rc=$? ;;
-			esac
+		if [ "$interrupted" = 0 ]; then wait "$child" || rc=$?; fi
+		# after a signal (the trap sent SIGTERM): boot.sh quits QEMU within
+		# the grace period, or gets SIGKILL (QEMU and virtiofsd die with it)
+		if [ "$interrupted" = 1 ]; then
+			if [ "$termed" != "$child" ]; then kill -TERM "$child" 2>/dev/null || true; fi
+			stop_child "$child" "$VM_GRACE_MS" "vm/boot.sh" rc
 		fi
 		child=''
 	} 3>&2 2>/dev/null
+	if [ -n "$stopped_note" ]; then warn "$stopped_note"; fi
 	if [ "$interrupted" = 1 ]; then rc=130; fi
 	for t in "${runnable[@]}"; do
 		err=''
@@ -252,9 +256,11 @@ vm_meta_keep() {
 	if [ ${#vm_kernels[@]} -gt 1 ]; then	# rounds: exactly one run a point each
 		meta_set "$dir/meta" "repeat=$runs" "vm_rounds=$runs" || return 3
 	fi
+	# (the sweep that keeps it up to date is this host's, not the guest's)
 	meta_set "$dir/meta" "run_id=$id" "date=$date" "status=$st" "host_command=$m_command" \
 		"host_name=$m_host" "host_kernel=$m_kernel" "host_cpu=$m_cpu" "host_topology=${topo[topology]}" \
-		"host_system=$m_system" "host_lock=$m_lock" || return 3	# the host's (machine/machine.sh)
+		"host_system=$m_system" "host_lock=$m_lock" \
+		"sweep_host=$m_host" "sweep_pid=$$" "sweep_start=$m_start" || return 3	# the host's (machine/machine.sh)
 }
 
 # vm_finish: each run's final status; the run directories on stdout; exit
