@@ -42,7 +42,7 @@ static const char usage_text[] =
 	"                       gab (github-action-benchmark) or bencher (run\n"
 	"                       directories; default text)\n"
 	"  --point MODE:TASKS   the full ministat block of one point\n"
-	"  --threshold PCT      a significant change smaller than PCT %% is not a\n"
+	"  --threshold PCT      a significant change smaller than PCT % is not a\n"
 	"                       regression (default 0; below 100)\n"
 	"  --fail-on WHAT       regression (default), change or never: what exits 1\n"
 	"  --gate PROCEDURE     curves (default: each mode's curve and every point,\n"
