@@ -130,7 +130,7 @@ if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -Ianalysis -o "$tmp/sim" "$tmp/s
 fi
 "$tmp/sim" >"$tmp/sim.out"
 n_sim=$(sed -n 's/^1\.\.//p' "$tmp/sim.out")
-plan $((n_sim + 21))
+plan $((n_sim + 22))
 grep -v '^1\.\.' "$tmp/sim.out"
 _n=$n_sim
 grep -q '^not ok' "$tmp/sim.out" && _failed=1
@@ -270,6 +270,16 @@ worst=$(awk -F, 'function f(n) { return n <= 6 ? n / 6 : sqrt(6 / n) }
 	}' <(sort -t, -k2,2n "$tmp/run/points.csv"))
 like "$worst" '^(0|1)\.[0-9]$' "the lines between the counts within 2% of the function from 16 to 64 ($worst%)"
 is "$(($(grep -c '^processes,' "$tmp/run/points.csv") <= 24))" 1 "--max-points 24 kept"
+# ... and costs nothing where the vouching counts make a straight line: a linear curve with 32
+# and 96 (the last count: judged with the others, as before) disturbed alike
+fresh
+"$B/bin/sb-plan" init "$tmp/conf" "$tmp/state" --modes processes --allow -1 --run-dir "$tmp/run" >/dev/null
+linear_wide() {
+	awk -v n="$2" -v r="$3" 'BEGIN { d = ((n == 32 || n == 96) && r == 2) ? 1.25 : 1 + 0.005 * (r % 3 - 1)
+		printf "%.0f\n", n * 1000 * d }'
+}
+sweep linear_wide >/dev/null
+is "$(grep -c ',added,' "$tmp/run/points.csv")" 0 "a straight line with wide points at 32 and 96: nothing added"
 rc=0
 "$B/bin/sb-plan" next "$tmp/conf" "$tmp/state" >/dev/null 2>"$tmp/err" || rc=$?
 is "$rc" 2 "next without --run-dir: usage error"
