@@ -139,7 +139,7 @@ fn_error() {
 
 # simulate SHAPE...: SIM=1's table, the planner on synthetic noise (no runner)
 simulate() {
-	local s most mean exact worst avg lines own sound plan_c=analysis/plan.c
+	local s line most mean exact worst avg lines own sound plan_c=analysis/plan.c
 	if [ -n "${SIM_REV:-}" ]; then
 		git show "$SIM_REV:analysis/plan.c" >"$tmp/plan.c" || { log "auto_points.sh: no analysis/plan.c at $SIM_REV"; exit 2; }
 		plan_c=$tmp/plan.c
@@ -151,8 +151,8 @@ simulate() {
 	echo "| shape | counts a mode: most (mean) | exact peak | auto curve vs the function: worst (mean of sweeps' worst) | lines through the function at auto's counts: worst | all's points outside own interval | outside combined interval |"
 	echo "|---|---:|---:|---:|---:|---:|---:|"
 	for s in "$@"; do
-		read -r _ most mean exact worst avg lines own sound <<<"$("$tmp/sim" "$s" "$max" "${TRIALS:-50}" "$noise" \
-			"${DIST:-3}" "${DIST_SIZE:-25}")"
+		line=$("$tmp/sim" "$s" "$max" "${TRIALS:-50}" "$noise" "${DIST:-3}" "${DIST_SIZE:-25}") || exit 2
+		read -r _ most mean exact worst avg lines own sound <<<"$line"
 		printf '| %s | %s (%s) | %s | %s%% (%s%%) | %s%% | %s%% | %s%% |\n' "$s" "$most" "$mean" "$exact" "$worst" "$avg" \
 			"$lines" "$own" "$sound"
 	done

@@ -79,6 +79,11 @@ int main(int argc, char **argv)
 	noise_sd = (argc > 4 ? atof(argv[4]) : 2) / 100;
 	dist_p = (argc > 5 ? atof(argv[5]) : 3) / 100;
 	dist_size = (argc > 6 ? atof(argv[6]) : 25) / 100;
+	if (strcmp(s, "peak6") && strcmp(s, "smt") && strcmp(s, "numa") && strcmp(s, "linear") &&
+	    strcmp(s, "plateau")) {
+		fprintf(stderr, "auto_points_sim: shape '%s' is not one of peak6, smt, numa, linear, plateau\n", s);
+		return 2;
+	}
 	if (max < 1 || max > MAXN || trials < 1) {
 		fprintf(stderr, "auto_points_sim: usage: auto_points_sim SHAPE MAX(1..%d) TRIALS NOISE%% DIST%% DIST_SIZE%%\n", MAXN);
 		return 2;
