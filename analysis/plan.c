@@ -321,29 +321,113 @@ static double bend(const struct sb_plan_conf *cf, const struct sb_plan_point *a,
 }
 
 /*
+ * The relative 95% half-width a point's interval may have and still vouch
+ * for a straight line: 3 times the larger of the --precision target (2% when
+ * none) and the median of the mode's intervals. A 3-run interval wider than
+ * that is a disturbed run far more often than noise (its spread exceeds 2.5
+ * times the typical one with a chance of 0.2%); and a line it "explains"
+ * because its interval is wide explains nothing (peak6 threads at 32 tasks,
+ * +-33%, once let 16..64 go unmeasured).
+ */
+static double wide_limit(const struct sb_plan_conf *c, const struct sb_plan_point *const *pts, size_t n)
+{
+	double *h = malloc((n ? n : 1) * sizeof(*h)), med = 0, floor_pct;
+	size_t k = 0;
+
+	floor_pct = (double)(c->precision > 0 ? c->precision : 2000) / 1000;
+	if (!h)
+		return 3 * floor_pct;
+	for (size_t i = 0; i < n; i++)
+		if (sb_runs_independent(pts[i]->n) && pts[i]->mean > 0)
+			h[k++] = 100 * half_abs(c, pts[i]) / pts[i]->mean;
+	for (size_t i = 1; i < k; i++)	/* insertion sort: a mode has at most a few dozen points */
+		for (size_t j = i; j > 0 && h[j - 1] > h[j]; j--) {
+			double t = h[j];
+
+			h[j] = h[j - 1], h[j - 1] = t;
+		}
+	if (k)
+		med = k % 2 ? h[k / 2] : (h[k / 2 - 1] + h[k / 2]) / 2;
+	free(h);
+	return 3 * (med > floor_pct ? med : floor_pct);
+}
+
+/* Mark in wide[] the points whose interval is wider than wide_limit: they vouch for no line. */
+static void mark_wide(const struct sb_plan_conf *c, const struct sb_plan_point *const *pts, size_t n,
+		      char *wide)
+{
+	double lim = wide_limit(c, pts, n);
+
+	for (size_t i = 0; i < n; i++)
+		wide[i] = sb_runs_independent(pts[i]->n) && pts[i]->mean > 0 &&
+			  100 * half_abs(c, pts[i]) / pts[i]->mean > lim;
+}
+
+/*
  * The stretch pts[i]..pts[i + 1] continues the straight line of the stretch
  * before it or of the one after (within the intervals): the smaller bend of
- * the two; above 1 neither explains it. With only the two points there is
- * nothing to compare with: 2 (look inside).
+ * the two; above 1 neither explains it. The lines are those of the points
+ * that vouch (not wide): a stretch with a wide end is judged as part of the
+ * stretch between the vouching points around it, so a wide point alone
+ * cannot make a curve look straight. With only two points to judge by
+ * there is nothing to compare with: 2 (look inside). A stretch with no
+ * vouching point on one side (a wide first or last count) is judged on all
+ * the points, as there is no better line to judge it by.
  */
 static double stretch_bend(const struct sb_plan_conf *c, const struct sb_plan_point *const *pts,
-			   size_t n, size_t i)
+			   size_t n, const char *wide, size_t i)
 {
 	double left = INFINITY, right = INFINITY;
+	size_t lo = i, hi = i + 1, a, b;
+	int vouch = 1;
 
+	while (lo > 0 && wide[lo])
+		lo--;
+	while (hi + 1 < n && wide[hi])
+		hi++;
+	if (wide[lo] || wide[hi])
+		vouch = 0;	/* no vouching point on one side: every point judges */
+	else if (lo != i || hi != i + 1) {
+		/* the vouching neighbours of lo and hi */
+		for (a = lo; a > 0;)
+			if (!wide[--a])
+				break;
+		for (b = hi; b + 1 < n;)
+			if (!wide[++b])
+				break;
+		if (a != lo && !wide[a])
+			left = bend(c, pts[a], pts[lo], pts[hi]);
+		if (b != hi && !wide[b])
+			right = bend(c, pts[lo], pts[hi], pts[b]);
+		if ((a == lo || wide[a]) && (b == hi || wide[b]))
+			return 2;
+		return left < right ? left : right;
+	}
 	if (n == 2)
 		return 2;
-	if (i > 0)
-		left = bend(c, pts[i - 1], pts[i], pts[i + 1]);
-	if (i + 2 < n)
-		right = bend(c, pts[i], pts[i + 1], pts[i + 2]);
+	if (i > 0) {
+		for (a = i; a > 0;)
+			if (!wide[--a] || !vouch)
+				break;
+		if (a < i && (!wide[a] || !vouch))
+			left = bend(c, pts[a], pts[i], pts[i + 1]);
+	}
+	if (i + 2 < n) {
+		for (b = i + 1; b + 1 < n;)
+			if (!wide[++b] || !vouch)
+				break;
+		if (b > i + 1 && (!wide[b] || !vouch))
+			right = bend(c, pts[i], pts[i + 1], pts[b]);
+	}
+	if (vouch && isinf(left) && isinf(right))
+		return 2;	/* the stretch's neighbours are all wide: nothing to compare with */
 	return left < right ? left : right;
 }
 
 static int straight(const struct sb_plan_conf *c, const struct sb_plan_point *const *pts, size_t n,
-		    size_t i)
+		    const char *wide, size_t i)
 {
-	return stretch_bend(c, pts, n, i) <= 1;
+	return stretch_bend(c, pts, n, wide, i) <= 1;
 }
 
 static int add_cand(struct cand **cv, size_t *n, size_t *cap, unsigned long tasks, double score,
@@ -387,7 +471,8 @@ static int cmp_cand(const void *x, const void *y)
  * done, tasks rising): (a) the peak's neighbours until they are 1 task away
  * or indistinguishable from it; (b) the midpoint of a stretch longer than 1
  * that neither neighbouring straight line explains (a knee, a slope change,
- * a collapse). Returns the number of candidates in *out, -1 without memory.
+ * a collapse), the lines drawn through the points whose interval is not
+ * wide (mark_wide). Returns the number of candidates in *out, -1 without memory.
  */
 static long needs(const struct sb_plan_conf *c, const struct sb_plan_point *const *pts, size_t n,
 		  struct cand **out)
@@ -396,14 +481,19 @@ static long needs(const struct sb_plan_conf *c, const struct sb_plan_point *cons
 	struct sb_peak pk;
 	struct cand *cv = NULL;
 	size_t ncv = 0, cap = 0;
-	char reason[SB_PLAN_REASON];
+	char reason[SB_PLAN_REASON], *wide;
 
 	*out = NULL;
 	if (n == 0)
 		return 0;
 	pp = calloc(n, sizeof(*pp));
-	if (!pp)
+	wide = calloc(n, 1);
+	if (!pp || !wide) {
+		free(pp);
+		free(wide);
 		return -1;
+	}
+	mark_wide(c, pts, n, wide);
 	for (size_t i = 0; i < n; i++)
 		pp[i] = (struct sb_peak_point){ pts[i]->tasks, pts[i]->n, pts[i]->mean, pts[i]->var };
 	if (sb_peak_find(pp, n, CONF, &pk) == 0) {
@@ -415,13 +505,13 @@ static long needs(const struct sb_plan_conf *c, const struct sb_plan_point *cons
 		 * would be the best itself): the peak may lie inside.
 		 */
 		if (b > 0 && pts[b]->tasks - pts[b - 1]->tasks > 1 && !sb_peak_same(&pp[b], &pp[b - 1], CONF) &&
-		    !straight(c, pts, n, b - 1)) {
+		    !straight(c, pts, n, wide, b - 1)) {
 			snprintf(reason, sizeof(reason), "peak bracket (%lu to %lu)", pts[b - 1]->tasks, pts[b]->tasks);
 			if (add_cand(&cv, &ncv, &cap, (pts[b - 1]->tasks + pts[b]->tasks) / 2, INFINITY, reason) < 0)
 				goto oom;
 		}
 		if (b + 1 < n && pts[b + 1]->tasks - pts[b]->tasks > 1 && !sb_peak_same(&pp[b], &pp[b + 1], CONF) &&
-		    !straight(c, pts, n, b)) {
+		    !straight(c, pts, n, wide, b)) {
 			snprintf(reason, sizeof(reason), "peak bracket (%lu to %lu)", pts[b]->tasks, pts[b + 1]->tasks);
 			if (add_cand(&cv, &ncv, &cap, (pts[b]->tasks + pts[b + 1]->tasks) / 2, INFINITY, reason) < 0)
 				goto oom;
@@ -432,21 +522,28 @@ static long needs(const struct sb_plan_conf *c, const struct sb_plan_point *cons
 
 		if (pts[i + 1]->tasks - pts[i]->tasks < 2)
 			continue;
-		score = stretch_bend(c, pts, n, i);
+		score = stretch_bend(c, pts, n, wide, i);
 		if (score <= 1)
 			continue;
-		snprintf(reason, sizeof(reason), "slope change between %lu and %lu", pts[i]->tasks, pts[i + 1]->tasks);
+		if (wide[i] || wide[i + 1])
+			snprintf(reason, sizeof(reason), "wide interval at %lu (%lu to %lu)",
+				 pts[wide[i] ? i : i + 1]->tasks, pts[i]->tasks, pts[i + 1]->tasks);
+		else
+			snprintf(reason, sizeof(reason), "slope change between %lu and %lu", pts[i]->tasks,
+				 pts[i + 1]->tasks);
 		if (add_cand(&cv, &ncv, &cap, (pts[i]->tasks + pts[i + 1]->tasks) / 2,
 			     isinf(score) ? 1e300 : score, reason) < 0)
 			goto oom;
 	}
 	free(pp);
+	free(wide);
 	if (ncv)
 		qsort(cv, ncv, sizeof(*cv), cmp_cand);
 	*out = cv;
 	return (long)ncv;
 oom:
 	free(pp);
+	free(wide);
 	free(cv);
 	return -1;
 }

@@ -20,6 +20,18 @@
 # NAME=VALUE for the fixture), KEEP=1 keeps the runs. Prints a markdown table.
 # FROM=DIR: no sweeps, the table of DIR's kept runs (DIR/curve/SHAPE-auto-*,
 # SHAPE-all-*; wall times "-").
+# The own-interval figure cannot hold at 5% even for a perfect planner (the
+# full point and the auto curve are two independent estimates), so beside it
+# the sound one: the gap in units of the combined half-width
+# sqrt(h_full^2 + h_auto^2), h_auto at an unmeasured count n between the
+# measured a < n < b being h_a + (h_b - h_a) (n - a) / (b - a), and the share
+# of full-sweep points outside that (nominally 5%).
+# SIM=1: no runner, no sweeps: the planner (analysis/plan.c, compiled here
+# with selftest/bench/auto_points_sim.c) on each shape's function with
+# synthetic noise, --repeat 3, TRIALS (50) seeded sweeps a shape: NOISE % sd
+# a run, and with DIST % chance (3) a disturbed run, off by DIST_SIZE % (25)
+# times 0.5 to 1.5, either sign. SIM_REV=COMMIT compiles analysis/plan.c as
+# it was at COMMIT instead (the rule before a change, for comparison).
 set -eu
 
 log() { printf '%s\n' "$*" >&2; }
@@ -69,24 +81,35 @@ peak() {
 		END { printf "%s (%s)", b, lo == hi ? lo : lo "-" hi }' "$1"
 }
 
-# gaps AUTO FULL: "MAXGAP AT OUTSIDE COMPARED BOTH_OUTSIDE BOTH": each full point against
-# the auto curve; BOTH_* the counts both sweeps measured, where the gap is two sweeps'
-# run-to-run difference alone (the floor the interpolated counts are seen against)
+# gaps AUTO FULL: "MAXGAP AT OUTSIDE COMPARED BOTH_OUTSIDE BOTH SOUNDGAP SOUNDAT SOUNDOUT":
+# each full point against the auto curve; BOTH_* the counts both sweeps measured, where
+# the gap is two sweeps' run-to-run difference alone (the floor the interpolated counts
+# are seen against); SOUND* the gap in units of sqrt(h_full^2 + h_auto^2), h_auto
+# interpolated between the measured neighbours' half-widths like the curve (0 for a
+# count of one run)
 gaps() {
-	awk 'NR == FNR { n++; x[n] = $1; y[n] = $2; m[$1] = 1; next }
+	awk 'NR == FNR { n++; x[n] = $1; y[n] = $2; h[n] = $3 + 0; m[$1] = 1; next }
 		$3 == "" || $3 <= 0 { next }
 		{
 			for (i = 1; i < n && x[i + 1] < $1; i++) ;
 			if ($1 < x[1] || $1 > x[n]) next
-			v = (i < n && x[i + 1] > x[i]) ? y[i] + (y[i + 1] - y[i]) * ($1 - x[i]) / (x[i + 1] - x[i]) : y[i]
-			if ($1 == x[i + 1]) v = y[i + 1]
-			g = (v > $2 ? v - $2 : $2 - v) / $3
+			t = (i < n && x[i + 1] > x[i]) ? ($1 - x[i]) / (x[i + 1] - x[i]) : 0
+			v = y[i] + (y[i + 1] - y[i]) * t
+			ha = h[i] + (h[i + 1] - h[i]) * t
+			if ($1 == x[i + 1]) { v = y[i + 1]; ha = h[i + 1] }
+			if ($1 == x[i]) { v = y[i]; ha = h[i] }
+			d = v > $2 ? v - $2 : $2 - v
+			g = d / $3
+			gs = d / sqrt($3 * $3 + ha * ha)
 			k++
 			if (g > 1) out++
+			if (gs > 1) sout++
 			if (g > worst) { worst = g; at = $1 }
+			if (gs > sworst) { sworst = gs; sat = $1 }
 			if ($1 in m) { kb++; if (g > 1) ob++ }
 		}
-		END { printf "%.2f %s %d %d %d %d\n", worst, at == "" ? "-" : at, out, k, ob, kb }' "$1" "$2"
+		END { printf "%.2f %s %d %d %d %d %.2f %s %d\n", worst, at == "" ? "-" : at, out, k, ob, kb,
+			sworst, sat == "" ? "-" : sat, sout }' "$1" "$2"
 }
 
 # fn_error SHAPE AUTO FULL: "AUTO_ERR AT FULL_ERR": the largest |curve - function| in % of
@@ -114,8 +137,29 @@ fn_error() {
 		}' "$2" "$3"
 }
 
+# simulate SHAPE...: SIM=1's table, the planner on synthetic noise (no runner)
+simulate() {
+	local s line most mean exact worst avg lines own sound plan_c=analysis/plan.c
+	if [ -n "${SIM_REV:-}" ]; then
+		git show "$SIM_REV:analysis/plan.c" >"$tmp/plan.c" || { log "auto_points.sh: no analysis/plan.c at $SIM_REV"; exit 2; }
+		plan_c=$tmp/plan.c
+	fi
+	"${CC:-cc}" -std=gnu11 -O2 -Wall -Wextra -Ianalysis -o "$tmp/sim" selftest/bench/auto_points_sim.c \
+		"$plan_c" analysis/peak.c analysis/stats.c analysis/msg.c -lm ||
+		{ log "auto_points.sh: the simulation does not compile"; exit 3; }
+	log "auto_points.sh: simulation${SIM_REV:+ of plan.c at $SIM_REV}: ${*} to $max tasks, ${TRIALS:-50} sweeps a shape, --repeat 3, noise $noise%, disturbed runs ${DIST:-3}% of +-${DIST_SIZE:-25}% x 0.5-1.5"
+	echo "| shape | counts a mode: most (mean) | exact peak | auto curve vs the function: worst (mean of sweeps' worst) | lines through the function at auto's counts: worst | all's points outside own interval | outside combined interval |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+	for s in "$@"; do
+		line=$("$tmp/sim" "$s" "$max" "${TRIALS:-50}" "$noise" "${DIST:-3}" "${DIST_SIZE:-25}") || exit 2
+		read -r _ most mean exact worst avg lines own sound <<<"$line"
+		printf '| %s | %s (%s) | %s | %s%% (%s%%) | %s%% | %s%% | %s%% |\n' "$s" "$most" "$mean" "$exact" "$worst" "$avg" \
+			"$lines" "$own" "$sound"
+	done
+}
+
 main() {
-	local shapes s mode auto full aw fw an fn pa pf exact best lo hi g at out k ob kb ae aat fe
+	local shapes s mode auto full aw fw an fn pa pf exact best lo hi g at out k ob kb ae aat fe sg sat sout
 	cd "$(dirname "$0")/../.."
 	read -ra shapes <<<"${SHAPES:-peak6}"
 	max=${MAX:-96} noise=${NOISE:-2} seed=1 cores=48 knee=24 rate=100000
@@ -129,13 +173,17 @@ main() {
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064
 	trap "if [ -z \"\${KEEP:-}\" ]; then rm -rf -- '$tmp'; else echo 'kept: $tmp' >&2; fi" EXIT
+	if [ -n "${SIM:-}" ]; then
+		simulate "${shapes[@]}"
+		return
+	fi
 	if [ -z "${FROM:-}" ]; then
 		make -s >/dev/null
 		make -s fixtures >/dev/null
 	fi
 	log "auto_points.sh: ${shapes[*]} to $max tasks, noise $noise%, ${run_args[*]}; load $(cut -d ' ' -f 1-3 /proc/loadavg); $(date -u +%FT%TZ)"
-	echo "| shape | mode | counts auto / all | wall auto / all | peak auto (plateau) | peak all (plateau) | function's peak | auto's best exact | largest gap (at) | all's points outside | of them at counts auto measured | error vs the function: auto (at) / all |"
-	echo "|---|---|---:|---:|---|---|---|---|---:|---:|---:|---:|"
+	echo "| shape | mode | counts auto / all | wall auto / all | peak auto (plateau) | peak all (plateau) | function's peak | auto's best exact | largest gap (at) | all's points outside | of them at counts auto measured | error vs the function: auto (at) / all | combined gap (at) | outside combined |"
+	echo "|---|---|---:|---:|---|---|---|---|---:|---:|---:|---:|---:|---:|"
 	for s in "${shapes[@]}"; do
 		read -r auto aw <<<"$(sweep "$s" auto)"
 		read -r full fw <<<"$(sweep "$s" all)"
@@ -150,12 +198,12 @@ main() {
 			best=${pa%% *}
 			exact=no
 			if [ -n "$best" ] && [ "$best" -ge "$lo" ] && [ "$best" -le "$hi" ]; then exact=yes; fi
-			read -r g at out k ob kb <<<"$(gaps "$tmp/auto.$mode" "$tmp/full.$mode")"
+			read -r g at out k ob kb sg sat sout <<<"$(gaps "$tmp/auto.$mode" "$tmp/full.$mode")"
 			read -r ae aat fe <<<"$(fn_error "$s" "$tmp/auto.$mode" "$tmp/full.$mode")"
-			printf '| %s | %s | %d / %d | %s / %s | %s | %s | %s | %s | %s (%s) | %d of %d | %d of %d | %s%% (%s) / %s%% |\n' \
+			printf '| %s | %s | %d / %d | %s / %s | %s | %s | %s | %s | %s (%s) | %d of %d | %d of %d | %s%% (%s) / %s%% | %s (%s) | %d of %d |\n' \
 				"$s" "$mode" "$an" "$fn" "$(secs "$aw")" "$(secs "$fw")" "$pa" "$pf" \
 				"$([ "$lo" = "$hi" ] && echo "$lo" || echo "$lo-$hi")" "$exact" "$g" "$at" "$out" "$k" "$ob" "$kb" \
-				"$ae" "$aat" "$fe"
+				"$ae" "$aat" "$fe" "$sg" "$sat" "$sout" "$k"
 		done
 		log "auto_points.sh: $s done ($(date -u +%T)); load $(cut -d ' ' -f 1-3 /proc/loadavg)"
 	done
