@@ -226,6 +226,8 @@ $(BUILD)/libscalebench-%.a: $(LIB_OBJ) $(BUILD)/obj/runner/mode_%.o
 .PHONY: install uninstall
 install: all $(MODE_LIBS)
 	$(INSTALL_ENV) sh build-aux/install.sh '$(BUILD)'
+# install-lkp lays its tree out with install.sh, which installs the mode libraries too
+install-lkp: $(MODE_LIBS)
 uninstall:
 	$(INSTALL_ENV) sh build-aux/install.sh --uninstall
 # ---- end install ----
