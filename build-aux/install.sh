@@ -95,8 +95,9 @@ do_install() {
 	done
 	for f in plot/*.gp; do [ -f "$f" ] && put 644 "$f" "$data/plot"; done
 	for f in plot/*.py; do [ -f "$f" ] && put 755 "$f" "$data/plot"; done
-	# runtest.sh sources profile/record.sh and machine/machine.sh and runs vm/ from the data directory
-	install -d "$d$data/profile" "$d$data/vm" "$d$data/machine"
+	# runtest.sh sources sweep/*.sh, profile/record.sh and machine/machine.sh and runs vm/ from the data directory
+	install -d "$d$data/sweep" "$d$data/profile" "$d$data/vm" "$d$data/machine"
+	for f in sweep/*.sh; do [ -f "$f" ] && put 644 "$f" "$data/sweep"; done
 	for f in profile/*.sh; do [ -f "$f" ] && put 644 "$f" "$data/profile"; done
 	for f in machine/*.sh; do [ -f "$f" ] && put 644 "$f" "$data/machine"; done
 	for f in vm/*; do

@@ -23,6 +23,11 @@ ok $? "the internal sb-options is not in BINDIR (it is in LIBEXECDIR/scalebench)
 ok $? "plot scripts in DATADIR/scalebench/plot"
 [ -f "$dest/usr/share/scalebench/profile/record.sh" ] && [ -x "$dest/usr/share/scalebench/vm/boot.sh" ] && [ -f "$dest/usr/share/scalebench/vm/init" ]
 ok $? "profile/ and vm/ in DATADIR/scalebench (runtest.sh sources and runs them from there)"
+missing=''
+for f in sweep/*.sh; do
+	[ -f "$dest/usr/share/scalebench/$f" ] || missing="$missing $f"
+done
+is "$missing" "" "sweep/*.sh in DATADIR/scalebench (runtest.sh sources its phases from there)"
 is "$(find "$dest" -name '*_processes' -o -name '*_threads' | grep -v "^$libexec/" | head -n 1)" "" \
 	"every testcase binary is under LIBEXECDIR/scalebench"
 

@@ -1,0 +1,130 @@
+# shellcheck shell=bash disable=SC2154  # the variables are runtest.sh's
+# sweep/plan.sh: the sweep's plan: the warmup, sb-plan's configuration and points, --dry-run's plan with each point's placement.
+#
+# Sourced by runtest.sh at the top of main (it uses note, warn, die, fmt_ms, the testcases' t_* and opt_*); functions only, nothing runs here.
+
+# ---- phase: the plan ------------------------------------------------------------
+
+# choose_warmup: each run's warmup -> warmup_args (the runner's options),
+# warmup_text (meta's warmup). --warmup S (and --quick) is a fixed count of
+# samples; otherwise, when the runner has it, --warmup auto: the warmup ends
+# when the rate has settled, after --warmup-min and at most AUTO_WARMUP_MAX
+# seconds (the runner's own rule; --warmup-min/--warmup-max pass through)
+choose_warmup() {
+	local t=${runnable[0]} m
+	m=${t_run_modes[$t]%%,*}
+	warmup_args=(--warmup "$warmup_samples") warmup_text=$(fmt_ms $((warmup_samples * period)))
+	if [ -z "$opt_warmup_ms" ] && [ "$opt_quick" = 0 ] &&
+		"$tests_dir/${t}_$m" --list-options 2>/dev/null | grep -q '^option=--warmup arg=N|auto '; then
+		warmup_args=(--warmup auto --warmup-max "$AUTO_WARMUP_MAX") warmup_text=auto
+	fi
+	readonly warmup_args warmup_text
+}
+
+# plan_conf: the sweep's options and the topology facts, for sb-plan -> $TMP/plan.conf
+plan_conf() {
+	local unit=cores machine=${topo[cores]} tp=${topo[topology_points]} t modes total=0
+	if [ "$opt_smt" = 1 ]; then unit=pus machine=${topo[pus]} tp=${topo[topology_points_pus]}; fi
+	if [ "${opt_min:-1}" -gt "${opt_max:-$machine}" ]; then
+		usage_error "--min-procs $opt_min is larger than the default --max-procs $machine ($unit here)"
+	fi
+	for t in "${runnable[@]}"; do
+		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
+		total=$((total + ${#modes[@]}))
+	done
+	meta_lines modes_total "$total" points_mode "$points_mode" points "$(IFS=,; printf '%s' "${opt_point_list[*]}")" \
+		min "${opt_min:-1}" max "${opt_max:-$machine}" step "${opt_step:-1}" units "$machine" smt "$opt_smt" \
+		per_llc "${topo[${unit}_per_llc]}" per_numa "${topo[${unit}_per_numa]}" \
+		per_package "${topo[${unit}_per_package]}" numa "${topo[numa]}" packages "${topo[packages]}" \
+		topology_points "$tp" min_runs "$min_runs" max_runs "$max_runs" adaptive "$adaptive" \
+		precision "$precision" point_budget_ms "$point_budget_ms" budget_ms "$opt_budget_ms" \
+		seed "$opt_seed" run_ms "$run_ms" max_points "$opt_max_points" \
+		extra "$(printf '%s' "${opt_profile-}" | tr ',' '\n' | grep -x '[0-9]*' | paste -s -d, -)" >"$TMP/plan.conf"
+}
+
+# plan_points: sb-plan's plan -> points_list, npoints, largest, points_csv (the
+# counts planned so far: auto's seeds, then what it adds), plan_text (--dry-run's words),
+# max_points, capacity, cap_unit, plan_budget_points (the points a mode counts in
+# the budget), plan_points_all (of every testcase), plan_runs (runner runs at
+# least), run_ms (one run's estimate), budget_ms (the sweep's, empty when not
+# adaptive), plan_max_ms (the most it may take)
+plan_points() {
+	local k v out rc=0 t modes
+	run_ms=$(((warmup_samples + samples) * period + RUN_OVERHEAD_MS))
+	if [ "$warmup_text" = auto ]; then	# the steady-state warmup at its cap
+		run_ms=$((AUTO_WARMUP_MAX * 1000 + samples * period + RUN_OVERHEAD_MS))
+	fi
+	plan_conf
+	out=$("$tool_plan" plan "$TMP/plan.conf" 2>&1) || rc=$?
+	if [ "$rc" = 2 ]; then usage_error "${out#sb-plan: }"; elif [ "$rc" != 0 ]; then die 3 "$out"; fi
+	declare -gA plan_text=()
+	while IFS='=' read -r k v; do
+		case $k in
+		points) points_csv=$v ;;
+		largest) largest=$v ;;
+		max_points) max_points=$v ;;
+		budget_points) plan_budget_points=$v ;;
+		runs_min) plan_runs=$v ;;
+		budget_ms) budget_ms=$v ;;
+		max_ms) plan_max_ms=$v ;;
+		text_*) plan_text[${k#text_}]=$v ;;
+		esac
+	done <<<"$out"
+	IFS=, read -ra points_list <<<"$points_csv"
+	npoints=${#points_list[@]}
+	if [ "$adaptive" = 0 ]; then budget_ms=''; fi
+	case $placement in
+	pus | none) capacity=${topo[pus]} cap_unit=PUs ;;
+	*) capacity=${topo[cores]} cap_unit=cores ;;
+	esac
+	plan_points_all=0
+	for t in "${runnable[@]}"; do
+		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
+		plan_points_all=$((plan_points_all + plan_budget_points * ${#modes[@]}))
+	done
+	readonly points_list npoints largest plan_text max_points capacity cap_unit plan_budget_points \
+		plan_points_all plan_runs run_ms budget_ms plan_max_ms
+}
+
+# placement_rows TESTCASE MODE: --dry-run's placement of the largest point, one
+# row per place; the tasks beyond them (oversubscription) wrap around, in one line
+placement_rows() {
+	local rows=$largest which
+	if [ "$placement" = none ]; then rows=1; fi	# every task alike
+	if [ "$rows" -gt "$capacity" ]; then rows=$capacity; fi
+	"$tests_dir/${1}_$2" -t "$rows" --placement "$placement" "${opt_pass[@]}" --print-placement | sed 's/^/    /'
+	if [ "$largest" -gt "$rows" ]; then
+		which="tasks $rows-$((largest - 1))"
+		if [ "$largest" = $((rows + 1)) ]; then which="task $rows"; fi
+		if [ "$rows" = 1 ]; then
+			printf '    %s: as task 0\n' "$which"
+		else
+			printf '    %s: wrap around, task i placed as task i %% %d\n' "$which" "$rows"
+		fi
+	fi
+}
+
+print_plan() {	# --dry-run
+	local t modes
+	for t in "${runnable[@]}"; do
+		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
+		printf '%s: %s\n' "$t" "${t_desc[$t]}"
+		printf '  points:    %s (%d)\n' "$points_csv" "$npoints"
+		if [ -n "${plan_text[seeds]-}" ]; then
+			printf '  auto:      these seeds, then up to %d counts a mode: the peak'"'"'s neighbours, and the\n' "$max_points"
+			printf '             midpoints where no straight line explains the curve (--points all: every count)\n'
+			printf '  seeds:     %s\n' "${plan_text[seeds]}"
+		fi
+		printf '  modes:     %s\n' "${t_run_modes[$t]}"
+		printf '  each run:  %s warmup + %s s measured in %d ms samples\n' \
+			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (at most ${AUTO_WARMUP_MAX} s)"; else echo "$warmup_text s"; fi)" \
+			"$(fmt_ms $((samples * period)))" "$period"
+		printf '  runs:      %s\n' "${plan_text[runs]}"
+		printf '  params:    %s\n' "${t_params[$t]:-none}"
+		printf '  placement: %s, at %d tasks:\n' "$placement" "$largest"
+		placement_rows "$t" "${modes[0]}"
+	done
+	printf 'topology:  %s\n' "${topo[topology]}"
+	printf 'order:     %s\n' "${plan_text[order]}"
+	printf 'estimated: %s\n' "${plan_text[estimated]}"
+}

@@ -1,0 +1,149 @@
+# shellcheck shell=bash disable=SC2154  # the variables are runtest.sh's
+# sweep/rundir.sh: a run directory's files: the machine's facts, meta, samples.csv and summary.csv published, the latest link.
+#
+# Sourced by runtest.sh at the top of main (it uses warn, die, shown, reason, write_file and the sweep's variables); functions only, nothing runs here.
+
+# ---- phase: the machine (meta's facts) ---------------------------------------------
+
+os_name() {	# PRETTY_NAME of /etc/os-release, else the system's name
+	local v
+	if [ -r /etc/os-release ] && v=$(grep -m 1 '^PRETTY_NAME=' /etc/os-release); then
+		v=${v#PRETTY_NAME=} v=${v#\"}
+		printf '%s' "${v%\"}"
+	else
+		uname -s
+	fi
+}
+
+cpu_model() {
+	local model=''
+	if [ -r /proc/cpuinfo ]; then
+		model=$(awk -F': *' '/^(model name|Model|Hardware|cpu model|cpu)[ \t]*:/ { print $2; exit }' /proc/cpuinfo)
+	fi
+	if [ -z "$model" ]; then model=$(sysctl -n hw.model 2>/dev/null || uname -m); fi
+	printf '%s' "$model"
+}
+
+git_revision() {
+	local rev
+	if [ -n "$SB_INSTALL" ]; then printf '%s' "$sb_git"; return 0; fi
+	if ! rev=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null); then
+		printf 'unknown'
+	elif [ -n "$(git -C "$ROOT" --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+		printf '%s-dirty' "$rev"
+	else
+		printf '%s' "$rev"
+	fi
+}
+
+# machine_facts ARG...: -> aslr, aslr_wrap (the runner's prefix), m_* (meta's facts); then machine_hold
+machine_facts() {
+	local cc
+	aslr=off aslr_wrap=()
+	if [ "$(cat /proc/sys/kernel/randomize_va_space 2>/dev/null || echo 2)" = 0 ]; then
+		:
+	elif setarch "$(uname -m)" -R true >/dev/null 2>&1; then
+		aslr_wrap=(setarch "$(uname -m)" -R)
+	else
+		aslr=on
+		warn "warning: cannot turn address-space randomisation off (setarch -R failed): runs with it on"
+	fi
+	read -ra cc <<<"${CC:-cc}"
+	m_host=$(uname -n) m_kernel=$(uname -srvm) m_os=$(os_name) m_cpu=$(cpu_model) m_start=$(start_id)
+	m_compiler=$("${cc[@]}" --version 2>/dev/null | head -n 1 || true)
+	m_cflags=${CFLAGS:--O2 -g} m_git=$(git_revision)
+	m_command=$(printf '%q ' "$0" "$@")
+	m_command=${m_command% }
+	readonly aslr aslr_wrap m_host m_kernel m_os m_cpu m_compiler m_cflags m_git m_command m_start
+	machine_hold	# one sweep at a time, --tune, the system check (machine/machine.sh)
+}
+
+# start_id: this sweep's boot id and start time ("BOOT_ID/TICKS", /proc's; empty
+# where there is none), meta's sweep_start: with sweep_host and sweep_pid a
+# reader tells a live sweep's `running` from an abandoned one, pid reuse included
+start_id() {
+	local boot stat f
+	{ read -r boot </proc/sys/kernel/random/boot_id && read -r stat <"/proc/$$/stat"; } 2>/dev/null || return 0
+	read -ra f <<<"${stat##*) }"	# (after the name, which may hold anything): field 3 on
+	printf '%s/%s' "$boot" "${f[19]-}"
+}
+
+# ---- one run directory ----------------------------------------------------------
+
+meta_lines() {	# meta_lines KEY VALUE...: key=value lines, each value on one line
+	local v
+	while [ $# -gt 0 ]; do
+		v=${2//$'\n'/ }
+		printf '%s=%s\n' "$1" "${v//$'\r'/ }"
+		shift 2
+	done
+}
+
+meta_text() {	# meta_text STATUS [ERROR FAILED_MODE FAILED_TASKS]: the current run's meta
+	meta_lines test "$run_test" description "${t_desc[$run_test]}" label "$label" run_id "$run_id" \
+		status "$1" error "${2-}" failed_mode "${3-}" failed_tasks "${4-}" date "$run_date" \
+		host "$m_host" kernel "$m_kernel" os "$m_os" cpu_model "$m_cpu" \
+		topology "${topo[topology]}" hwloc_version "${topo[hwloc_version]}" \
+		placement "$placement" aslr "$aslr" modes "${t_run_modes[$run_test]}" points "$points_csv" \
+		points_mode "$points_mode" max_points "$(if [ "$points_mode" = auto ]; then echo "$max_points"; fi)" \
+		duration "$(fmt_ms $((samples * period)))" warmup "$warmup_text" \
+		period_ms "$period" repeat "$opt_repeat" min_runs "$min_runs" max_runs "$max_runs" \
+		precision "$(if [ -n "$precision" ]; then fmt_ms "$precision"; fi)" \
+		point_budget "$(if [ -n "$point_budget_ms" ]; then fmt_ms "$point_budget_ms"; fi)" \
+		budget "$(if [ -n "$budget_ms" ]; then fmt_ms "$budget_ms"; fi)" \
+		order "$(if [ -n "$opt_seed" ]; then echo shuffle; else echo alternate; fi)" seed "$opt_seed" \
+		schedule "$schedule${schedule:+${round_sched:+ }}$round_sched" unmet "$(unmet_points)" \
+		late_warnings "$late_warnings" params "${t_params[$run_test]}" \
+		command "$m_command" compiler "$m_compiler" cflags "$m_cflags" git_revision "$m_git" \
+		sweep_host "$m_host" sweep_pid "$$" sweep_start "$m_start"
+	vm_meta_lines
+	machine_meta_lines
+}
+
+write_meta() {	# write_meta STATUS [ERROR FAILED_MODE FAILED_TASKS]
+	local text
+	text=$(meta_text "$@")
+	write_file "$run_dir/meta" printf '%s\n' "$text"
+}
+
+publish() {	# samples.csv from the work copy, then summary.csv from it
+	local err rc=0
+	write_file "$run_dir/samples.csv" cat -- "$TMP/samples.csv"
+	err=$("$tool_summary" -o "$run_dir/summary.csv" "$run_dir/samples.csv" 2>&1) || rc=$?
+	if [ "$rc" = 3 ]; then die 3 "cannot write $(shown "$run_dir/summary.csv"): $(reason "$err")"; fi
+	if [ -n "$err" ]; then printf '%s\n' "$err" >&2; fi
+	if [ "$rc" != 0 ]; then exit "$rc"; fi
+}
+
+add_point() {	# a finished point: its rows into samples.csv, summary.csv, meta
+	local err
+	err=$({ cat -- "$TMP/point" >>"$TMP/samples.csv"; } 2>&1) ||
+		die 3 "cannot write $TMP/samples.csv: $(reason "$err")"
+	publish
+	write_meta running
+}
+
+make_run_dir() {	# make_run_dir DIR: DIR/<label>-<stamp>[-N], made by mkdir -> "ID STAMP"
+	local stamp id n=1 err
+	stamp=$(date -u +%Y%m%dT%H%M%S)
+	id=$label-$stamp
+	while ! err=$(mkdir -- "$1/$id" 2>&1); do
+		[ -e "$1/$id" ] || die 3 "cannot create $(shown "$1/$id"): $(reason "$err")"
+		n=$((n + 1))
+		id=$label-$stamp-$n
+	done
+	printf '%s %s\n' "$id" "$stamp"
+}
+
+point_latest() {	# point_latest DIR ID: DIR/latest -> ID, replaced by a rename
+	local link=$1/.latest.$$.tmp err
+	err=$(ln -s -- "$2" "$link" 2>&1) || die 3 "cannot write $(shown "$1/latest"): $(reason "$err")"
+	if ! mv -T -f -- "$link" "$1/latest" 2>/dev/null; then
+		rm -f -- "$link"
+		# (no mv -T): ln -n replaces a link, but it would write into a directory
+		if [ -d "$1/latest" ] && [ ! -L "$1/latest" ]; then
+			die 3 "$(shown "$1/latest") is a directory, not the link to the newest run: move it away"
+		fi
+		err=$(ln -s -f -n -- "$2" "$1/latest" 2>&1) || die 3 "cannot write $(shown "$1/latest"): $(reason "$err")"
+	fi
+}
