@@ -69,6 +69,8 @@ LIB := $(BUILD)/libscalebench.a
 TOOLS := $(patsubst runner/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard runner/cmd_*.c))
 BINS := $(foreach t,$(TESTS),$(BUILD)/bin/$(t)_processes $(BUILD)/bin/$(t)_threads)
 FIXTURE_BINS := $(foreach t,$(FIXTURES),$(BUILD)/selftest/$(t)_processes $(BUILD)/selftest/$(t)_threads)
+# selftest/unit/<x>.c: a harness module driven with fixed inputs (no clock), built as unit_<x>
+UNIT_BINS := $(patsubst selftest/unit/%.c,$(BUILD)/selftest/unit_%,$(wildcard selftest/unit/*.c))
 HEADERS := $(wildcard runner/*.h runner/include/*.h tests/*.h)
 
 # ---- analysis/: the statistics and the results tools, built without hwloc ----
@@ -96,7 +98,7 @@ all: $(BINS) $(TOOLS) $(ANALYSIS_TOOLS)
 # make analysis: the analysis tools alone (no hwloc needed)
 analysis: $(ANALYSIS_TOOLS)
 
-fixtures: $(FIXTURE_BINS)
+fixtures: $(FIXTURE_BINS) $(UNIT_BINS)
 
 $(BUILD)/obj/runner/%.o: runner/%.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -129,6 +131,10 @@ $(BUILD)/selftest/%_processes: $(BUILD)/obj/selftest/%.o $(BUILD)/obj/runner/mod
 $(BUILD)/selftest/%_threads: $(BUILD)/obj/selftest/%.o $(BUILD)/obj/runner/mode_threads.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
+
+$(BUILD)/selftest/unit_%: selftest/unit/%.c $(LIB) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $< $(LIB) $(SB_LIBS)
 
 $(BUILD)/obj/analysis/%.o: analysis/%.c $(ANALYSIS_HEADERS)
 	@mkdir -p $(@D)

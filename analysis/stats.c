@@ -189,38 +189,39 @@ static void heap_sort(double *a, size_t n)
 	}
 }
 
+/* Hoare partition of a[0..n-1] (n > 2) around the median of three: returns j with [0, j] <= p <= [j + 1, n). */
+static size_t partition(double *a, size_t n)
+{
+	double x = a[0], y = a[n / 2], z = a[n - 1], p, t;
+	size_t i = 0, j = n - 1;
+
+	p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+	for (;;) {
+		while (a[i] < p)
+			i++;
+		while (a[j] > p)
+			j--;
+		if (i >= j)
+			return j;
+		t = a[i];
+		a[i] = a[j];
+		a[j] = t;
+		i++;
+		j--;
+	}
+}
+
 static void intro_sort(double *a, size_t n, int depth)
 {
 	while (n > 16) {
-		double p, t;
-		size_t i, j;
+		size_t j;
 
 		if (depth-- == 0) {
 			heap_sort(a, n);
 			return;
 		}
-		/* Median of three as the pivot; Hoare partition. */
-		{
-			double x = a[0], y = a[n / 2], z = a[n - 1];
-
-			p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-		}
-		i = 0;
-		j = n - 1;
-		for (;;) {
-			while (a[i] < p)
-				i++;
-			while (a[j] > p)
-				j--;
-			if (i >= j)
-				break;
-			t = a[i];
-			a[i] = a[j];
-			a[j] = t;
-			i++;
-			j--;
-		}
-		/* [0, j] <= p <= [j + 1, n): recurse into the smaller side. */
+		j = partition(a, n);
+		/* Recurse into the smaller side. */
 		if (j + 1 < n - j - 1) {
 			intro_sort(a, j + 1, depth);
 			a += j + 1;
@@ -251,31 +252,14 @@ static double select_kth(double *a, size_t n, size_t k)
 	for (size_t m = n; m > 1; m >>= 1)
 		depth += 2;
 	while (hi - lo > 16) {
-		double *b = a + lo, p, t;
-		size_t m = hi - lo, i = 0, j = m - 1;
+		double *b = a + lo;
+		size_t m = hi - lo, j;
 
 		if (depth-- == 0) {
 			heap_sort(b, m);
 			return a[k];
 		}
-		{
-			double x = b[0], y = b[m / 2], z = b[m - 1];
-
-			p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-		}
-		for (;;) {
-			while (b[i] < p)
-				i++;
-			while (b[j] > p)
-				j--;
-			if (i >= j)
-				break;
-			t = b[i];
-			b[i] = b[j];
-			b[j] = t;
-			i++;
-			j--;
-		}
+		j = partition(b, m);
 		if (k <= lo + j)
 			hi = lo + j + 1;
 		else

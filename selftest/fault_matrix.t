@@ -27,6 +27,7 @@
 # The runner's write phase is its output, written as it goes: fm "write: the runner" fails it
 # (stdout on /dev/full) in both modes; runtest.sh's write phase is fm "while writing point 1".
 #   5 also: runtest_check_dir.t (the sweep's --check of --param dir).
+# sb-san: skip: each fault's outcome through runtest.sh (the runner's twin of each case, and its grace in prepare, run under the sanitizers in runner_*.t and runtest_signals.t)
 . "$(dirname "$0")/lib.sh"
 d=$(mktemp -d)
 M=$d/mnt
@@ -54,22 +55,8 @@ sweep() {
 		./runtest.sh "$@" --results "$R" >"$d/out" 2>"$d/err" &
 	pid=$!
 }
-# finish: runtest.sh's exit status -> rc; one that outlives 60 s is a failure
-# of the case (killed, with its runner), never a hung selftest
-finish() {
-	local i
-	rc=0
-	for ((i = 0; i < 600; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		echo "# runtest.sh ($pid) still running after 60 s: killed"
-		kill -KILL "$pid" 2>/dev/null
-		pkill -KILL -f -- "$d/bin/" 2>/dev/null
-	fi
-	wait "$pid" 2>/dev/null || rc=$?
-}
+# finish: runtest.sh's exit status -> rc (after 60 s: killed with its runners, and the case fails)
+finish() { reap "$pid" "$d/bin/"; }
 # The runner: runtest.sh's child (its janitor has the same command line, and
 # may have started in the same clock tick, so "the oldest" could be either).
 runner_of() { pgrep -P "$pid" -f -- "$d/bin/.* --run [0-9]" | head -n 1 || true; }

@@ -87,3 +87,13 @@ nothing_left() {
 }
 # children PID: its child pids, space separated
 children() { pgrep -P "$1" | tr '\n' ' '; }
+# gone PID: 0 once PID no longer runs
+gone() { ! kill -0 "$1" 2>/dev/null; }
+# reap PID PATTERN: the exit status of background job PID -> rc. One that outlives 60 s
+# fails its case, never hangs the selftest: it is killed, with every process matching PATTERN.
+reap() {
+	rc=0
+	wait_until 60 gone "$1" ||
+		{ echo "# pid $1 still running after 60 s: killed"; kill -KILL "$1" 2>/dev/null; pkill -KILL -f -- "$2" 2>/dev/null; }
+	wait "$1" 2>/dev/null || rc=$?
+}

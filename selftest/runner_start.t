@@ -87,17 +87,17 @@ else
 fi
 
 # ---- --warmup auto: ends once the rate has settled ----
-# settle: a rate paced by the clock that ramps for settle_ms, then is flat. A
-# task that runs late leaves its counter behind by that much: 1 s samples keep
-# that within the ±2% on a loaded machine. With a 3 s ramp the window of 3 is
-# flat from sample 6 on: the warmup cannot end before sample 4, nor (with
-# slack) after 15, far below the cap (30). The rule does not depend on the mode.
+# Where the rule ends a warmup, to the sample, is warmup_rule.t's (fixed series, no clock). Here the
+# runner applies it to a live rate (settle: paced by the clock, a ramp for settle_ms, then flat), and
+# asserts only what no timing can change: at least the window of 3 samples, at most the cap (15 s:
+# 30 samples). Where it ends on a live rate, quiet and beside busy loops, is measured by
+# selftest/bench/warmup_live.sh (docs/SELFTEST.md), not asserted: a starved task moves it.
 warmups() { printf '%s\n' "$out" | sed 1d | grep -c '^warmup,' || true; }
-run "$F/settle_processes" -t 2 --period-ms 1000 -s 1 --warmup auto --warmup-min 0 --warmup-max 30 --param settle_ms=3000 --format csv
+run "$F/settle_processes" -t 2 --period-ms 500 -s 1 --warmup auto --warmup-min 0 --warmup-max 15 --param settle_ms=1500 --format csv
 w=$(warmups)
 is "$rc" 0 "--warmup auto runs${err:+ ($err)}"
-[ "$w" -ge 4 ] && [ "$w" -le 15 ]
-ok $? "a ramp of 3 s at 1 s samples: the warmup ends once the rate is flat ($w samples)"
+[ "$w" -ge 3 ] && [ "$w" -le 30 ]
+ok $? "a live ramp of 1.5 s at 500 ms samples: between the window and the cap ($w samples; 6 on a quiet machine)"
 run "$F/settle_processes" -t 1 --period-ms 400 -s 1 --warmup auto --warmup-max 1 --param settle_ms=100000 --format csv
 is "$(warmups)" 3 "--warmup-max 1 caps a rate that never settles at 1 s (3 samples of 400 ms)"
 run "$F/settle_processes" -t 1 --period-ms 400 -s 1 --warmup auto --warmup-min 2 --param settle_ms=0 --format csv

@@ -30,22 +30,8 @@ sweep() {
 		./runtest.sh "$@" --results "$R" >"$d/out" 2>"$d/err" 3>&- &
 	pid=$!
 }
-# finish: the exit status of the background process $pid -> rc; one that
-# outlives 60 s fails its case (killed), never hangs the selftest
-finish() {
-	local i
-	rc=0
-	for ((i = 0; i < 600; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		echo "# pid $pid still running after 60 s: killed"
-		kill -KILL "$pid" 2>/dev/null
-		pkill -KILL -f -- "$d/bin/" 2>/dev/null
-	fi
-	wait "$pid" 2>/dev/null || rc=$?
-}
+# finish: runtest.sh's exit status -> rc (after 60 s: killed with its runners, and the case fails)
+finish() { reap "$pid" "$d/bin/"; }
 # outcome NAME RC LAST_LINE_REGEX STATUS: exit code, stderr's last line, meta, nothing left
 outcome() {
 	local name=$1 run gone

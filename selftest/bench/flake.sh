@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Flakes, measured: the whole `make check` K times from a fresh clone of HEAD, quiet and beside N busy
-# loops, and a table of the failures per file (which file, which test number, how often).
+# Flakes, measured: the whole `make check` K times, each from a fresh clone of HEAD, quiet and beside
+# N busy loops, and a table of the failures per file (which file, which test number, how often).
 #
 # Not run by make check (each pass is a whole make check: minutes). For every pass:
 #   quiet   make check alone
 #   busy    make check with N busy loops (sh: while :; do :; done) beside it, killed after
+# Each pass clones HEAD anew and its make check builds everything, as CI does (--reuse: one clone,
+# built once before the passes, the short-run cache removed between them).
 # A pass's TAP output is kept under the work directory (pass-<k>-<quiet|busy>.log); the table
 # counts every "not ok" line and every file prove reports as failed (a crash, a bad plan).
 set -eu
@@ -14,11 +16,12 @@ W='' busy_pids=()
 
 usage() {
 	cat <<EOF
-usage: selftest/bench/flake.sh [-k K] [-n N] [--only quiet|busy] [--keep] [-- MAKE_ARGS...]
-The whole make check K times (default 3) from a fresh clone of HEAD, quiet and beside N busy loops
-(default: the number of CPUs); prints the failures per file and test number. MAKE_ARGS go to
+usage: selftest/bench/flake.sh [-k K] [-n N] [--only quiet|busy] [--reuse] [--keep] [-- MAKE_ARGS...]
+The whole make check K times (default 3), each from a fresh clone of HEAD, quiet and beside N busy
+loops (default: the number of CPUs); prints the failures per file and test number. MAKE_ARGS go to
 make check (e.g. SAN=address,undefined). Exit 0: no failure; 1: some; 2: usage; 3: environment.
-  --keep   keep the clone and the logs (printed); otherwise removed
+  --reuse  one clone, built before the passes (the build not timed), not one clone a pass
+  --keep   keep the clones and the logs (printed); otherwise removed
 EOF
 }
 
@@ -48,12 +51,20 @@ busy_stop() {
 	busy_pids=()
 }
 
-# one_pass CLONE LOG MAKE_ARGS...: make check there (the short-run cache removed first: each pass
-# makes its own runs), its output into LOG; prints its exit code and wall seconds
+# one_pass CLONE LOG MAKE_ARGS...: make check in CLONE (a fresh clone is made there if it does not
+# exist; in a reused one the short-run cache is removed: each pass makes its own runs), its output
+# into LOG; prints its exit code and wall seconds (the clone not counted)
 one_pass() {
 	local clone=$1 log=$2 t0 rc=0
 	shift 2
-	rm -rf -- "$clone"/build*/shortruns
+	if [ -d "$clone" ]; then
+		rm -rf -- "$clone"/build*/shortruns
+	else
+		if ! git clone -q --no-hardlinks . "$clone" >"$log" 2>&1; then
+			echo "3 0"
+			return 0
+		fi
+	fi
 	t0=$(date +%s)
 	(cd "$clone" && make check "$@") >"$log" 2>&1 || rc=$?
 	printf '%s %s\n' "$rc" $(($(date +%s) - t0))
@@ -81,7 +92,7 @@ failures() {
 }
 
 main() {
-	local k=3 n='' only='' i kind log res rc secs clone
+	local k=3 n='' only='' reuse=0 i kind log res rc secs clone
 	local -a make_args=()
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -89,6 +100,7 @@ main() {
 		-n) [ $# -ge 2 ] || die 2 "-n needs a number"; n=$2; shift 2 ;;
 		--only) [ $# -ge 2 ] || die 2 "--only needs quiet or busy"; only=$2; shift 2 ;;
 		--keep) keep=1; shift ;;
+		--reuse) reuse=1; shift ;;
 		-h | --help) usage; exit 0 ;;
 		--) shift; make_args=("$@"); break ;;
 		*) die 2 "unknown argument '$1' (try '$PROG --help')" ;;
@@ -103,17 +115,21 @@ main() {
 	W=$(mktemp -d)
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
-	clone=$W/clone
-	git clone -q --no-hardlinks . "$clone" || die 3 "cannot clone $(pwd) into $clone"
-	printf '# flake.sh: make check %s from a fresh clone of %s, %d pass(es), busy loops %d\n' \
-		"${make_args[*]-}" "$(git rev-parse --short HEAD)" "$k" "$n"
+	printf '# flake.sh: make check %s from %s of %s, %d pass(es), busy loops %d\n' \
+		"${make_args[*]-}" "$([ "$reuse" = 1 ] && echo "one clone" || echo "a fresh clone a pass")" \
+		"$(git rev-parse --short HEAD)" "$k" "$n"
 	: >"$W/failures"
-	(cd "$clone" && make -j2 all fixtures "${make_args[@]}") >"$W/build.log" 2>&1 ||
-		die 3 "the build failed in the clone (its log: $W/build.log; --keep keeps it)"
+	if [ "$reuse" = 1 ]; then
+		clone=$W/clone
+		git clone -q --no-hardlinks . "$clone" || die 3 "cannot clone $(pwd) into $clone"
+		(cd "$clone" && make -j2 all fixtures "${make_args[@]}") >"$W/build.log" 2>&1 ||
+			die 3 "the build failed in the clone (its log: $W/build.log; --keep keeps it)"
+	fi
 	for ((i = 1; i <= k; i++)); do
 		for kind in quiet busy; do
 			[ -z "$only" ] || [ "$only" = "$kind" ] || continue
 			log=$W/pass-$i-$kind.log
+			[ "$reuse" = 1 ] || clone=$W/clone-$i-$kind
 			[ "$kind" = busy ] && busy_start "$n"
 			res=$(one_pass "$clone" "$log" "${make_args[@]}")
 			[ "$kind" = busy ] && busy_stop
@@ -124,6 +140,7 @@ main() {
 				printf '%s make-check exit-%s\n' "$kind" "$rc" >"$W/these"
 			fi
 			cat "$W/these" >>"$W/failures"
+			[ "$reuse" = 1 ] || [ "${keep:-0}" = 1 ] || rm -rf -- "$clone"
 		done
 	done
 	echo "kind   failed/passes  file  test"
