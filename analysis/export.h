@@ -20,13 +20,13 @@ int sb_export_runs(FILE *out, int n, char **dirs, enum sb_export f, char *err, s
 int sb_export_test_of(const char *dir, char *test, size_t len);
 
 /*
- * Several lists (gab) or objects (bencher) as this module and compare_runs
+ * Several lists (gab) or objects (bencher) as this module and compare_report
  * write them, joined into one on out; -1 (nothing of the piece written) when
  * one is not of that shape.
  */
 int sb_json_join(FILE *out, char *const *pieces, size_t n, enum sb_export f);
 
-/* JSON pieces, shared with the comparison export of compare_runs.c. */
+/* JSON pieces, shared with the comparison export of compare_report.c. */
 void sb_json_str(FILE *out, const char *s);	/* a string, escaped */
 void sb_json_num(FILE *out, double v);	/* a finite number, enough digits to read back */
 

@@ -1,0 +1,94 @@
+/* What compare_runs.c, compare_gate.c and compare_report.c share: a comparison's rows, curves, pairs, context. */
+#ifndef SCALEBENCH_COMPARE_PRIV_H
+#define SCALEBENCH_COMPARE_PRIV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "compare_runs.h"
+#include "results.h"
+#include "stats.h"
+
+/*
+ * Private to the three: cmd_compare sees only compare_runs.h. Calls go one way,
+ * compare_runs -> compare_report -> compare_gate (and compare_runs -> compare_gate).
+ */
+
+enum verdict { V_NA, V_SAME, V_FASTER, V_SLOWER };
+
+struct row {
+	const struct sb_point *b, *x;
+	const struct sb_values *bv, *xv;	/* what is compared: both per-run means, or both samples */
+	int means;
+	double bprec, xprec;	/* each side's precision: its interval's half-width, % of its mean; NAN for samples */
+	struct sb_tdiff d;
+	enum verdict v;
+	int beyond;		/* significant (its own interval) and at least the threshold */
+	int gated;		/* the gate's procedure calls it changed (docs/COMPARE.md "The gate") */
+	int counts;		/* gated and at least the threshold: what exits 1 */
+	double detectable;	/* smallest change (%) detectable at the gate's level for it; NAN */
+};
+
+/*
+ * A mode's curve: the geometric mean of the change over its task counts.
+ * Each run index k gives one value a side, the mean over the points of
+ * log(run k's mean), so what one round (or sweep) shares across points is
+ * in the spread rather than mistaken for a change.
+ */
+struct curve_test {
+	const char *mode;
+	size_t npts, n0, n;	/* points in it; runs used a side (the fewest any point has) */
+	struct sb_ttest tt;	/* on the log values */
+	double change, lo, hi;	/* % change and its conf% interval */
+	double detectable;	/* % (100 x the log ratio) detectable at the gate's level; NAN */
+	enum verdict v;		/* its own interval's */
+	int gated, counts;
+};
+
+/* NEW against BASE: one row per point both have, and the tallies of the verdicts. */
+struct pair {
+	const struct sb_run *base, *x;
+	struct row *rows;
+	size_t nrows;
+	size_t nfaster, nslower, nsame, nna, nregress, nchange;
+	int correlated;		/* some row compares per-second samples */
+	struct curve_test *curves;	/* one per mode with 2 or more points compared on runs */
+	size_t ncurves;
+	char machine[192];	/* the machine's meta keys that differ from base's ("host, cpu_model"), "" */
+	char system[256];	/* the system checks' settings that differ ("governor powersave/performance"), "" */
+};
+
+struct ctx {
+	const struct sb_cmp_opts *o;
+	FILE *out;
+	struct sb_run *runs;
+	int nruns;
+	struct pair *pairs;	/* nruns - 1 */
+	int correlated;
+	size_t gate_points, gate_curves;	/* the gate's family */
+};
+
+/*
+ * Values a side needs: SB_INDEPENDENT_RUNS run means, or ministat's 3 samples.
+ * Inline: compare_pair and the verdict words must agree, and it is one line.
+ */
+static inline size_t needed(const struct row *r)
+{
+	return r->means ? SB_INDEPENDENT_RUNS : SB_MINISTAT_MINVALUES;
+}
+
+/* compare_gate.c: the gate over the whole comparison, and whether it fails (the exit code). */
+int gate(struct ctx *c);
+int failing(const struct ctx *c);
+
+/* compare_report.c: the reports, and what --point prints around ministat's block. */
+extern const char correlated_note[];
+void print_run_lines(const struct ctx *c);
+void print_md_runs(const struct ctx *c);
+void print_verdict(const struct ctx *c, int md);
+void report_text(const struct ctx *c);
+void report_md(const struct ctx *c);
+void report_csv(const struct ctx *c);
+void report_json(const struct ctx *c);
+
+#endif

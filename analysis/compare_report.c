@@ -1,0 +1,857 @@
+/* The comparison's reports: text, markdown, csv and dashboard JSON, and the verdict sentence. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "msg.h"
+#include "peak.h"
+#include "compare_priv.h"
+
+/* Each pair whose system checks differ: a note (text: "Note: ...", markdown: a quote). */
+static void print_system_notes(const struct ctx *c, int md)
+{
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		if (!pr->system[0])
+			continue;
+		fprintf(c->out, "\n%s %s and %s were measured with different system settings (base/new: %s): "
+			"part of a difference may be the machine's, not the kernel's (runtest.sh --check-system; "
+			"--tune sets governor, turbo and ASLR for a sweep).\n",
+			md ? "> **Note:**" : "Note:", pr->base->name, pr->x->name, pr->system);
+	}
+}
+
+static const char *verdict_word(const struct row *r)
+{
+	switch (r->v) {
+	case V_FASTER:
+		return r->beyond ? "faster" : "faster, under threshold";
+	case V_SLOWER:
+		return r->beyond ? "slower" : "slower, under threshold";
+	case V_SAME:
+		return "no difference proven";
+	default:
+		return r->bv->n < needed(r) || r->xv->n < needed(r) ?
+		       "n/a: fewer than 3 values" : "n/a: base is 0";
+	}
+}
+
+static const char *csv_verdict(enum verdict v)
+{
+	static const char *const w[] = { "na", "same", "faster", "slower" };
+
+	return w[v];
+}
+
+/* ops/s: whole numbers when large (they are), a few digits when not. */
+static const char *fmt_rate(char *buf, size_t len, double v)
+{
+	if (fabs(v) >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
+/* "0.52%/0.61%": both sides' precision, "-" for a side without one. */
+static const char *fmt_prec(char *buf, size_t len, const struct row *r)
+{
+	char b[24], x[24];
+
+	if (isnan(r->bprec))
+		snprintf(b, sizeof(b), "-");
+	else
+		snprintf(b, sizeof(b), "%.2f%%", r->bprec);
+	if (isnan(r->xprec))
+		snprintf(x, sizeof(x), "-");
+	else
+		snprintf(x, sizeof(x), "%.2f%%", r->xprec);
+	snprintf(buf, len, "%s/%s", b, x);
+	return buf;
+}
+
+/* Markdown table cells: a '|' in a meta value would split the cell. */
+static void md_cell(FILE *out, const char *s)
+{
+	if (*s == '\0') {
+		fputs("-", out);
+		return;
+	}
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else
+			putc(*s, out);
+	}
+}
+
+static void csv_cell(FILE *out, const char *s)
+{
+	if (strpbrk(s, ",\"\n\r") == NULL) {
+		fputs(s, out);
+		return;
+	}
+	putc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', out);
+		putc(*s, out);
+	}
+	putc('"', out);
+}
+
+static const char *or_dash(const char *s)
+{
+	return *s ? s : "-";
+}
+
+void print_run_lines(const struct ctx *c)
+{
+	for (int i = 0; i < c->nruns; i++) {
+		const struct sb_run *r = &c->runs[i];
+		int bad = strcmp(r->status, "complete") != 0;
+
+		fprintf(c->out, "  %-4s  %s: kernel %s, host %s", i ? "new" : "base", r->name,
+			or_dash(r->kernel), or_dash(r->host));
+		if (strcmp(r->test, c->runs[0].test) != 0)
+			fprintf(c->out, ", TESTCASE %s", r->test);
+		if (r->params != NULL && *r->params)
+			fprintf(c->out, ", params %s", r->params);
+		fputs("\n", c->out);
+		fprintf(c->out, "        %s (%s%s%s%s%s)\n", r->dir, bad ? "STATUS " : "", r->status,
+			bad ? ", compared with --force" : "",
+			*r->date ? ", " : "", r->date);
+		if (i > 0 && c->pairs[i - 1].machine[0])
+			fprintf(c->out, "        DIFFERENT MACHINE than base: %s differ (compared with --force)\n",
+				c->pairs[i - 1].machine);
+	}
+}
+
+void print_md_runs(const struct ctx *c)
+{
+	fputs("| run | label | kernel | host | directory | status |\n"
+	      "|---|---|---|---|---|---|\n", c->out);
+	for (int i = 0; i < c->nruns; i++) {
+		const struct sb_run *r = &c->runs[i];
+		int bad = strcmp(r->status, "complete") != 0;
+
+		fprintf(c->out, "| %s | ", i ? "new" : "base");
+		md_cell(c->out, r->name);
+		if (strcmp(r->test, c->runs[0].test) != 0) {
+			fputs(" (testcase **", c->out);
+			md_cell(c->out, r->test);
+			fputs("**)", c->out);
+		}
+		if (r->params != NULL && *r->params) {
+			fputs(" (params ", c->out);
+			md_cell(c->out, r->params);
+			fputs(")", c->out);
+		}
+		fputs(" | ", c->out);
+		md_cell(c->out, r->kernel);
+		fputs(" | ", c->out);
+		md_cell(c->out, r->host);
+		fputs(" | ", c->out);
+		md_cell(c->out, r->dir);
+		fputs(" | ", c->out);
+		if (bad)
+			fputs("**", c->out);
+		md_cell(c->out, r->status);
+		fputs(bad ? "** (compared with --force) |\n" : " |\n", c->out);
+	}
+	for (int i = 1; i < c->nruns; i++)
+		if (c->pairs[i - 1].machine[0]) {
+			fputs("\n**Different machine** (compared with --force): ", c->out);
+			md_cell(c->out, c->runs[i].name);
+			fprintf(c->out, " differs from base in %s.\n", c->pairs[i - 1].machine);
+		}
+}
+
+/* The points one run has and the other lacks, "processes:2 threads:4 ...". */
+static void print_only(const struct ctx *c, const struct sb_run *a, const struct sb_run *b,
+		       const char *prefix, const char *suffix)
+{
+	size_t shown = 0, total = 0;
+
+	for (size_t i = 0; i < a->npts; i++)
+		if (sb_run_find(b, a->pts[i].mode, a->pts[i].tasks) == NULL)
+			total++;
+	if (total == 0)
+		return;
+	fprintf(c->out, "%sonly in %s (not compared):", prefix, a->name);
+	for (size_t i = 0; i < a->npts && shown < 12; i++)
+		if (sb_run_find(b, a->pts[i].mode, a->pts[i].tasks) == NULL) {
+			fprintf(c->out, " %s:%ld", a->pts[i].mode, a->pts[i].tasks);
+			shown++;
+		}
+	if (total > shown)
+		fprintf(c->out, " and %zu more", total - shown);
+	fputs(suffix, c->out);
+}
+
+/* What the figures of a table are means of: independent runs, or samples of one run. */
+static const char *values_kind(const struct pair *pr)
+{
+	int runs = 0, samples = 0;
+
+	for (size_t i = 0; i < pr->nrows; i++) {
+		if (pr->rows[i].means)
+			runs++;
+		else
+			samples++;
+	}
+	if (samples == 0)
+		return "compared: the means of independent runs";
+	if (runs == 0)
+		return "compared: the per-second samples";
+	return "compared: the means of independent runs where both have 2 or more, "
+	       "else (--force) the per-second samples";
+}
+
+/* "+/-1.86%", "-" without one. */
+static const char *fmt_detectable(char *buf, size_t len, double d, const char *pm)
+{
+	if (isnan(d))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%s%.2f%%", pm, d);
+	return buf;
+}
+
+static const char *gate_word(int gated)
+{
+	return gated ? "changed" : "-";
+}
+
+static const char *curve_verdict(const struct ctx *c, const struct curve_test *ct)
+{
+	int beyond = fabs(ct->change) >= c->o->threshold;
+
+	switch (ct->v) {
+	case V_FASTER:
+		return beyond ? "faster" : "faster, under threshold";
+	case V_SLOWER:
+		return beyond ? "slower" : "slower, under threshold";
+	default:
+		return "no difference proven";
+	}
+}
+
+/*
+ * Each mode's curve: the geometric mean of the change over its task counts
+ * (docs/COMPARE.md "The gate"), text or markdown, after a pair's table.
+ */
+static void print_curves_test(const struct ctx *c, const struct pair *pr, int md)
+{
+	char dt[32], iv[64], rn[48];
+
+	if (pr->ncurves == 0)
+		return;
+	if (md)
+		fprintf(c->out, "**Curves** (the geometric mean of the change over a mode's task counts; "
+			"run k of every point gives one value a side)\n\n"
+			"| mode | points | runs | change | %g%% interval | detectable | gate | verdict |\n"
+			"|---|---:|---:|---:|---:|---:|---|---|\n", c->o->conf);
+	else
+		fprintf(c->out, "Curves (the geometric mean of the change over a mode's task counts; "
+			"run k of every point gives one value a side):\n"
+			"  %-9s  %6s  %7s  %9s  %22s  %10s  %7s  %s\n", "mode", "points", "runs", "change",
+			c->o->conf == 95 ? "95% interval" : "interval", "detectable", "gate", "verdict");
+	for (size_t k = 0; k < pr->ncurves; k++) {
+		const struct curve_test *ct = &pr->curves[k];
+
+		snprintf(rn, sizeof(rn), "%zu/%zu", ct->n0, ct->n);
+		snprintf(iv, sizeof(iv), "%+.2f%% to %+.2f%%", ct->lo, ct->hi);
+		fmt_detectable(dt, sizeof(dt), ct->detectable, md ? "±" : "+/-");
+		if (md)
+			fprintf(c->out, "| %s | %zu | %s | %+.2f%% | %s | %s | %s | %s%s%s |\n", ct->mode,
+				ct->npts, rn, ct->change, iv, dt, gate_word(ct->gated),
+				ct->counts && ct->v == V_SLOWER ? "**" : "", curve_verdict(c, ct),
+				ct->counts && ct->v == V_SLOWER ? "**" : "");
+		else
+			fprintf(c->out, "  %-9s  %6zu  %7s  %+8.2f%%  %22s  %10s  %7s  %s\n", ct->mode,
+				ct->npts, rn, ct->change, iv, dt, gate_word(ct->gated), curve_verdict(c, ct));
+	}
+	fputs(md ? "\n" : "", c->out);
+}
+
+static void print_table_text(const struct ctx *c, const struct pair *pr)
+{
+	char b1[48], b2[48];
+	int mw = 4;
+
+	for (size_t i = 0; i < pr->nrows; i++)
+		if ((int)strlen(pr->rows[i].b->mode) > mw)
+			mw = (int)strlen(pr->rows[i].b->mode);
+	fprintf(c->out, "%s against %s (%s):\n", pr->x->name, pr->base->name, values_kind(pr));
+	if (pr->nrows == 0)
+		fputs("  no point in common\n", c->out);
+	else
+		fprintf(c->out, "%6s  %-*s  %13s  %13s  %9s  %8s  %7s  %15s  %10s  %7s  %s\n", "tasks",
+			mw, "mode", "base ops/s", "new ops/s", "change", "+/-", "runs", "precision",
+			"detectable", "gate", "verdict");
+	for (size_t i = 0; i < pr->nrows; i++) {
+		const struct row *r = &pr->rows[i];
+		char rn[48], pc[64], dt[32];
+
+		snprintf(rn, sizeof(rn), "%zu/%zu", r->b->nruns, r->x->nruns);
+		fmt_prec(pc, sizeof(pc), r);
+		fprintf(c->out, "%6ld  %-*s  %13s  %13s  ", r->b->tasks, mw, r->b->mode,
+			fmt_rate(b1, sizeof(b1), r->bv->st.mean),
+			fmt_rate(b2, sizeof(b2), r->xv->st.mean));
+		if (r->v == V_NA)
+			fprintf(c->out, "%9s  %8s  %7s  %15s  %10s  %7s  %s\n", "-", "-", rn, pc, "-", "-",
+				verdict_word(r));
+		else
+			fprintf(c->out, "%+8.2f%%  %7.2f%%  %7s  %15s  %10s  %7s  %s\n", r->d.rel_pct,
+				r->d.rel_halfwidth_pct, rn, pc, fmt_detectable(dt, sizeof(dt), r->detectable, "+/-"),
+				gate_word(r->gated), verdict_word(r));
+	}
+	print_only(c, pr->base, pr->x, "  ", "\n");
+	print_only(c, pr->x, pr->base, "  ", "\n");
+	if (pr->ncurves)
+		fputs("\n", c->out);
+	print_curves_test(c, pr, 0);
+}
+
+static void print_table_md(const struct ctx *c, const struct pair *pr)
+{
+	char b1[48], b2[48];
+
+	fputs("**", c->out);
+	md_cell(c->out, pr->x->name);
+	fputs("** against **", c->out);
+	md_cell(c->out, pr->base->name);
+	fprintf(c->out, "** (%s)\n\n", values_kind(pr));
+	if (pr->nrows == 0)
+		fputs("No point in common.\n", c->out);
+	else
+		fputs("| tasks | mode | base ops/s | new ops/s | change | ± | runs | precision | detectable | gate | verdict |\n"
+		      "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n", c->out);
+	for (size_t i = 0; i < pr->nrows; i++) {
+		const struct row *r = &pr->rows[i];
+		int strong = r->counts && r->v == V_SLOWER;
+		char pc[64], dt[32];
+
+		fprintf(c->out, "| %ld | %s | %s | %s | ", r->b->tasks, r->b->mode,
+			fmt_rate(b1, sizeof(b1), r->bv->st.mean),
+			fmt_rate(b2, sizeof(b2), r->xv->st.mean));
+		if (r->v == V_NA)
+			fprintf(c->out, "- | - | ");
+		else
+			fprintf(c->out, "%+.2f%% | %.2f%% | ", r->d.rel_pct, r->d.rel_halfwidth_pct);
+		fprintf(c->out, "%zu/%zu | %s | %s | %s | %s%s%s |\n", r->b->nruns, r->x->nruns,
+			fmt_prec(pc, sizeof(pc), r), fmt_detectable(dt, sizeof(dt), r->detectable, "±"),
+			r->v == V_NA ? "-" : gate_word(r->gated), strong ? "**" : "", verdict_word(r),
+			strong ? "**" : "");
+	}
+	fputs("\n", c->out);
+	print_only(c, pr->base, pr->x, "", "\n\n");
+	print_only(c, pr->x, pr->base, "", "\n\n");
+	print_curves_test(c, pr, 1);
+}
+
+struct curve {
+	const char *mode;
+	long peak_tasks, max_tasks;
+	long plateau_lo, plateau_hi;	/* the counts indistinguishable from the peak (sb_peak_find) */
+	double peak, at_max, scal;	/* scal NAN without a 1-task point */
+};
+
+/* The plateau is summary.csv's: at 95% whatever --conf says, so that every report agrees. */
+#define PEAK_CONF 95.0
+
+/*
+ * Peak, plateau and scalability of one mode of one run, from the means of its
+ * points; pp holds room for all of the run's points.
+ */
+static int curve_of(const struct sb_run *r, size_t first, struct curve *cv, struct sb_peak_point *pp)
+{
+	const struct sb_values *one = NULL;
+	struct sb_peak pk;
+	size_t i;
+
+	cv->mode = r->pts[first].mode;
+	for (i = first; i < r->npts && strcmp(r->pts[i].mode, cv->mode) == 0; i++) {
+		const struct sb_point *p = &r->pts[i];
+		double mean = sb_point_values(p)->st.mean;
+
+		/* a point of one run has no interval: n 1, never on another's plateau */
+		pp[i - first] = (struct sb_peak_point){ .tasks = (unsigned long)p->tasks,
+							.n = p->means.n > 0 ? p->means.n : 1,
+							.mean = mean, .var = p->means.var };
+		if (p->tasks == 1)
+			one = sb_point_values(p);
+		cv->max_tasks = p->tasks;
+		cv->at_max = mean;
+	}
+	if (sb_peak_find(pp, i - first, PEAK_CONF, &pk) != 0)
+		sb_die(3, "internal: no peak in %s's %s points", r->name, cv->mode);
+	cv->peak = pp[pk.best].mean;
+	cv->peak_tasks = (long)pp[pk.best].tasks;
+	cv->plateau_lo = (long)pp[pk.lo].tasks;
+	cv->plateau_hi = (long)pp[pk.hi].tasks;
+	cv->scal = one != NULL && one->st.mean > 0 ?
+		   cv->at_max / (cv->max_tasks * one->st.mean) : NAN;
+	return (int)i;
+}
+
+/*
+ * lkp-tests' will-it-scale.scalability: processes(N) / linear(N) at the last
+ * row, linear(N) = N × the better mode's ops/s at 1 task. NAN without a
+ * processes point at the largest N, a 1-task point, or with N = 1.
+ */
+static double lkp_scalability(const struct sb_run *r, long *n_out)
+{
+	const struct sb_point *p, *p1, *t1;
+	double best1;
+	long n = 0;
+
+	for (size_t i = 0; i < r->npts; i++)
+		if (r->pts[i].tasks > n)
+			n = r->pts[i].tasks;
+	*n_out = n;
+	p = sb_run_find(r, "processes", n);
+	p1 = sb_run_find(r, "processes", 1);
+	t1 = sb_run_find(r, "threads", 1);
+	best1 = p1 ? sb_point_values(p1)->st.mean : NAN;
+	if (t1 && (isnan(best1) || sb_point_values(t1)->st.mean > best1))
+		best1 = sb_point_values(t1)->st.mean;
+	if (p == NULL || n <= 1 || !(best1 > 0))
+		return NAN;
+	return sb_point_values(p)->st.mean / ((double)n * best1);
+}
+
+static void print_lkp_scalability(const struct ctx *c)
+{
+	int md = c->o->format == SB_CMP_MARKDOWN;
+
+	fputs(md ? "\n**Scalability** (lkp-tests' will-it-scale.scalability: processes(N) / linear(N) "
+		   "at the largest task count N, linear(N) = N × the better mode at 1 task)\n\n"
+		   "| run | N | scalability |\n|---|---:|---:|\n" :
+		   "Scalability (lkp-tests' will-it-scale.scalability: processes(N) / linear(N) at the "
+		   "largest task count N, linear(N) = N * the better mode at 1 task):\n", c->out);
+	for (int i = 0; i < c->nruns; i++) {
+		long n;
+		double s = lkp_scalability(&c->runs[i], &n);
+		char v[64];
+
+		if (isnan(s))
+			snprintf(v, sizeof(v), "n/a (needs processes at N > 1 and a 1-task point)");
+		else
+			snprintf(v, sizeof(v), "%.3f", s);
+		if (md) {
+			fputs("| ", c->out);
+			md_cell(c->out, c->runs[i].name);
+			fprintf(c->out, " | %ld | %s |\n", n, v);
+		} else {
+			fprintf(c->out, "  %-12s  N %-6ld  %s\n", c->runs[i].name, n, v);
+		}
+	}
+}
+
+static void print_curves(const struct ctx *c)
+{
+	enum sb_cmp_format f = c->o->format;
+	char b1[48], b2[48], sc[32], pl[48];
+	struct sb_peak_point *pp;
+	size_t most = 1;
+	int nw = 3;
+
+	for (int i = 0; i < c->nruns; i++) {
+		if ((int)strlen(c->runs[i].name) > nw)
+			nw = (int)strlen(c->runs[i].name);
+		if (c->runs[i].npts > most)
+			most = c->runs[i].npts;
+	}
+	pp = calloc(most, sizeof(*pp));
+	if (pp == NULL)
+		sb_die(3, "out of memory");
+	if (f == SB_CMP_MARKDOWN)
+		fputs("**Peak and efficiency** (mean ops/s; plateau: the counts within the 95% interval "
+		      "of the peak; efficiency = ops(N) / (N × ops(1)) of the mode, at the largest task count N)\n\n"
+		      "| run | mode | peak ops/s | peak at tasks | plateau | largest N | ops/s at N | efficiency |\n"
+		      "|---|---|---:|---:|---:|---:|---:|---:|\n", c->out);
+	else
+		fprintf(c->out, "Peak and efficiency (mean ops/s; plateau: the counts within the 95%% interval "
+			"of the peak; efficiency = ops(N) / (N * ops(1)) of the mode, at the largest task count N):\n"
+			"  %-*s  %-9s  %13s  %8s  %9s  %9s  %13s  %11s\n", nw, "run", "mode", "peak ops/s",
+			"at tasks", "plateau", "largest N", "ops/s at N", "efficiency");
+	for (int i = 0; i < c->nruns; i++) {
+		const struct sb_run *r = &c->runs[i];
+
+		for (size_t k = 0; k < r->npts;) {
+			struct curve cv;
+
+			k = (size_t)curve_of(r, k, &cv, pp);
+			if (cv.plateau_lo < cv.plateau_hi)
+				snprintf(pl, sizeof(pl), "%ld-%ld", cv.plateau_lo, cv.plateau_hi);
+			else
+				snprintf(pl, sizeof(pl), "%ld", cv.peak_tasks);
+			if (isnan(cv.scal))
+				snprintf(sc, sizeof(sc), "n/a (no 1-task point)");
+			else
+				snprintf(sc, sizeof(sc), "%.3f", cv.scal);
+			fmt_rate(b1, sizeof(b1), cv.peak);
+			fmt_rate(b2, sizeof(b2), cv.at_max);
+			if (f == SB_CMP_MARKDOWN) {
+				fputs("| ", c->out);
+				md_cell(c->out, r->name);
+				fprintf(c->out, " | %s | %s | %ld | %s | %ld | %s | %s |\n", cv.mode, b1,
+					cv.peak_tasks, pl, cv.max_tasks, b2, sc);
+			} else {
+				fprintf(c->out, "  %-*s  %-9s  %13s  %8ld  %9s  %9ld  %13s  %11s\n", nw,
+					r->name, cv.mode, b1, cv.peak_tasks, pl, cv.max_tasks, b2, sc);
+			}
+		}
+	}
+	free(pp);
+	print_lkp_scalability(c);
+}
+
+const char correlated_note[] =
+	"per-second samples are compared (--force) where a side has a single run of a point; "
+	"samples of one run are correlated, so those +/- figures are not 95% confidence "
+	"intervals: they are too narrow and differences look more certain than they are; "
+	"measure both sides with runtest.sh's default runs (3 or more a point) to compare "
+	"the means of independent runs";
+
+/* Said under every text and markdown report of single sweeps (no --vs). */
+static const char drift_note[] =
+	"each side is one sweep: its interval holds the spread of the runs within that sweep, "
+	"not the drift of the machine between two sweeps (two sweeps of one kernel one after "
+	"the other can differ by more); for a gate, alternate several sweeps of each side and "
+	"pool them with --vs (docs/COMPARE.md)";
+
+/* The procedure as the verdict names it, e.g. "weighted Holm over 6 points and 2 curves". */
+static void print_procedure(const struct ctx *c)
+{
+	const struct sb_cmp_opts *o = c->o;
+	size_t np = c->gate_points, nc = c->gate_curves;
+
+	switch (o->gate) {
+	case SB_GATE_POINT:
+		fprintf(c->out, "%g%% confidence at each point alone, no control over the whole "
+			"comparison (--gate point)", o->conf);
+		return;
+	case SB_GATE_BH:
+		fprintf(c->out, "false discovery rate %g%% over the whole comparison: "
+			"Benjamini-Hochberg over %zu point%s", 100 - o->conf, np, np == 1 ? "" : "s");
+		return;
+	default:
+		fprintf(c->out, "%g%% confidence for the whole comparison: %s over %zu point%s",
+			o->conf, nc ? "weighted Holm" : "Holm", np, np == 1 ? "" : "s");
+		if (nc)
+			fprintf(c->out, " and %zu curve%s", nc, nc == 1 ? "" : "s");
+	}
+}
+
+/* "+/-1.20%" or "+/-1.20%..4.10%": the smallest and largest detectable change of points (curves). */
+static void print_detectable(const struct ctx *c, int md)
+{
+	double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+	const char *pm = md ? "±" : "+/-";
+
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		for (size_t k = 0; k < pr->nrows; k++) {
+			double d = pr->rows[k].detectable;
+
+			if (!isnan(d)) {
+				lo[0] = fmin(lo[0], d);
+				hi[0] = fmax(hi[0], d);
+			}
+		}
+		for (size_t k = 0; k < pr->ncurves; k++) {
+			double d = pr->curves[k].detectable;
+
+			if (!isnan(d)) {
+				lo[1] = fmin(lo[1], d);
+				hi[1] = fmax(hi[1], d);
+			}
+		}
+	}
+	if (isinf(lo[0]))
+		return;
+	fprintf(c->out, "%sDetectable (found 80%% of the time at the gate's level; smaller changes may "
+		"pass unseen): %s%.2f%%", md ? "" : "  ", pm, lo[0]);
+	if (hi[0] - lo[0] >= 0.005)	/* as printed */
+		fprintf(c->out, " to %s%.2f%%", pm, hi[0]);
+	fputs(" at a point", c->out);
+	if (!isinf(lo[1])) {
+		fprintf(c->out, ", %s%.2f%%", pm, lo[1]);
+		if (hi[1] - lo[1] >= 0.005)
+			fprintf(c->out, " to %s%.2f%%", pm, hi[1]);
+		fputs(" over a whole curve (geometric mean)", c->out);
+	}
+	fputs(md ? ".\n\n" : ".\n", c->out);
+}
+
+/* The verdict sentence, e.g. "REGRESSION: 1 of 8 points ..." (without markup). */
+void print_verdict(const struct ctx *c, int md)
+{
+	const struct sb_cmp_opts *o = c->o;
+	size_t reg = 0, chg = 0, creg = 0, cchg = 0, faster = 0, slower = 0, same = 0, na = 0;
+	size_t total = 0, listed = 0;
+	int bad = failing(c), change = o->fail_on == SB_FAIL_CHANGE;
+
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		for (size_t k = 0; k < pr->nrows; k++) {
+			reg += pr->rows[k].counts && pr->rows[k].v == V_SLOWER;
+			chg += pr->rows[k].counts;
+		}
+		for (size_t k = 0; k < pr->ncurves; k++) {
+			creg += pr->curves[k].counts && pr->curves[k].v == V_SLOWER;
+			cchg += pr->curves[k].counts;
+		}
+		faster += pr->nfaster;
+		slower += pr->nslower;
+		same += pr->nsame;
+		na += pr->nna;
+		total += pr->nrows;
+	}
+	if (md)
+		fprintf(c->out, "### %s: compare %s\n\n",
+			bad ? (change ? "CHANGE" : "REGRESSION") : "PASS", c->runs[0].test);
+	else
+		fprintf(c->out, "Verdict: %s: ",
+			bad ? (change ? "CHANGE" : "REGRESSION") :
+			reg + creg ? "regression, not failing (--fail-on never)" : "no regression");
+	if (md)
+		fprintf(c->out, "%s: ", bad ? (change ? "**Change**" : "**Regression**") : "No regression");
+	fprintf(c->out, "%zu of %zu point%s significantly slower by %g%% or more", reg, total,
+		total == 1 ? "" : "s", o->threshold);
+	if (change)
+		fprintf(c->out, ", %zu faster by %g%% or more", chg - reg, o->threshold);
+	if (c->gate_curves && c->o->point == NULL) {
+		fprintf(c->out, "; %zu of %zu curve%s slower", creg, c->gate_curves,
+			c->gate_curves == 1 ? "" : "s");
+		if (change)
+			fprintf(c->out, ", %zu faster", cchg - creg);
+	}
+	fputs(" (", c->out);
+	print_procedure(c);
+	fprintf(c->out, "; each point's own %g%% interval: %zu faster, %zu slower, %zu no difference proven",
+		o->conf, faster, slower, same);
+	if (na)
+		fprintf(c->out, ", %zu not comparable", na);
+	fputs(")", c->out);
+	/* what fails: the curves first, then the points */
+	for (int i = 0; i < c->nruns - 1 && (reg + creg || (change && chg + cchg)); i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		for (size_t k = 0; k < pr->ncurves; k++) {
+			const struct curve_test *ct = &pr->curves[k];
+
+			if (!ct->counts || (ct->v != V_SLOWER && !change))
+				continue;
+			if (listed++ >= 8)
+				continue;
+			fprintf(c->out, "%s %s %s curve %+.2f%% (%+.2f%% to %+.2f%%)",
+				listed == 1 ? ":" : ",", pr->x->name, ct->mode, ct->change, ct->lo, ct->hi);
+		}
+	}
+	for (int i = 0; i < c->nruns - 1 && (reg + creg || (change && chg + cchg)); i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		for (size_t k = 0; k < pr->nrows; k++) {
+			const struct row *r = &pr->rows[k];
+
+			if (!r->counts || (r->v != V_SLOWER && !change))
+				continue;
+			if (listed++ >= 8)
+				continue;
+			fprintf(c->out, "%s %s %s at %ld task%s %+.2f%% %s %.2f%%",
+				listed == 1 ? ":" : ",", pr->x->name, r->b->mode, r->b->tasks,
+				r->b->tasks == 1 ? "" : "s", r->d.rel_pct, md ? "±" : "+/-",
+				r->d.rel_halfwidth_pct);
+		}
+	}
+	if (listed > 8)
+		fprintf(c->out, " and %zu more", listed - 8);
+	fputs(md ? ".\n\n" : ".\n", c->out);
+	print_detectable(c, md);
+}
+
+void report_text(const struct ctx *c)
+{
+	fprintf(c->out, "compare %s: %d new run%s against base, %g%% confidence, threshold %g%%\n",
+		c->runs[0].test, c->nruns - 1, c->nruns > 2 ? "s" : "", c->o->conf,
+		c->o->threshold);
+	print_run_lines(c);
+	for (int i = 0; i < c->nruns - 1; i++) {
+		fputs("\n", c->out);
+		print_table_text(c, &c->pairs[i]);
+	}
+	fputs("\n", c->out);
+	print_curves(c);
+	if (c->correlated)
+		fprintf(c->out, "\nNote: %s.\n", correlated_note);
+	else if (c->o->pool == 0)
+		fprintf(c->out, "\nNote: %s.\n", drift_note);
+	print_system_notes(c, 0);
+	fputs("\n", c->out);
+	print_verdict(c, 0);
+}
+
+void report_md(const struct ctx *c)
+{
+	print_verdict(c, 1);
+	print_md_runs(c);
+	fputs("\n", c->out);
+	for (int i = 0; i < c->nruns - 1; i++)
+		print_table_md(c, &c->pairs[i]);
+	print_curves(c);
+	if (c->correlated)
+		fprintf(c->out, "\n> **Note:** %s.\n", correlated_note);
+	else if (c->o->pool == 0)
+		fprintf(c->out, "\n> **Note:** %s.\n", drift_note);
+	print_system_notes(c, 1);
+}
+
+/*
+ * The gate's columns of a point (issue 24): its p-value, whether the gate
+ * calls it changed, the smallest detectable change, and its mode's curve.
+ */
+static void csv_gate(FILE *out, const struct pair *pr, const struct row *r)
+{
+	const struct curve_test *ct = NULL;
+
+	for (size_t k = 0; k < pr->ncurves; k++)
+		if (strcmp(pr->curves[k].mode, r->b->mode) == 0)
+			ct = &pr->curves[k];
+	if (r->v == V_NA)
+		fputs(",,0,", out);
+	else
+		fprintf(out, ",%.6g,%d,%.6f", r->d.p, r->gated, r->detectable);
+	if (ct != NULL)
+		fprintf(out, ",%.6f,%d", ct->change, ct->gated);
+	else
+		fputs(",,", out);
+}
+
+void report_csv(const struct ctx *c)
+{
+	fputs("test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,"
+	      "values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression,"
+	      "base_runs,new_runs,base_precision_pct,new_precision_pct,machine,"
+	      "p_value,gate,detectable_pct,curve_change_pct,curve_gate\n", c->out);
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		for (size_t k = 0; k < pr->nrows; k++) {
+			const struct row *r = &pr->rows[k];
+
+			csv_cell(c->out, pr->base->test);
+			putc(',', c->out);
+			csv_cell(c->out, pr->base->name);
+			putc(',', c->out);
+			csv_cell(c->out, pr->x->name);
+			fprintf(c->out, ",%s,%ld,%zu,%.6f,%.6f,%zu,%.6f,%.6f,%s,", r->b->mode,
+				r->b->tasks, r->bv->n, r->bv->st.mean, r->bv->st.stddev, r->xv->n,
+				r->xv->st.mean, r->xv->st.stddev, r->means ? "runs" : "samples");
+			if (r->v == V_NA)
+				fprintf(c->out, ",,,,%s,0,0", csv_verdict(r->v));
+			else
+				fprintf(c->out, "%.6f,%.6f,%.6f,%.6f,%s,%d,%d", r->d.diff,
+					r->d.halfwidth, r->d.rel_pct, r->d.rel_halfwidth_pct,
+					csv_verdict(r->v), r->counts, r->counts && r->v == V_SLOWER);
+			fprintf(c->out, ",%zu,%zu,", r->b->nruns, r->x->nruns);
+			if (!isnan(r->bprec))
+				fprintf(c->out, "%.6f", r->bprec);
+			putc(',', c->out);
+			if (!isnan(r->xprec))
+				fprintf(c->out, "%.6f", r->xprec);
+			/* "same", or the differing keys (only with --force) */
+			putc(',', c->out);
+			csv_cell(c->out, pr->machine[0] ? pr->machine : "same");
+			csv_gate(c->out, pr, r);
+			putc('\n', c->out);
+		}
+	}
+	if (c->correlated)
+		fprintf(stderr, "compare: note: %s\n", correlated_note);
+}
+
+/*
+ * Every point as github-action-benchmark's customBiggerIsBetter list or
+ * Bencher's BMF: one entry a point, the value new's mean in % of base's
+ * (100 unchanged, bigger better), the range its interval. A ratio, not the
+ * signed change: gab alerts on previous/current of a bigger-is-better value,
+ * which a signed percentage turns upside down (-8 to -0.5 read as 16x worse).
+ * Bencher's lower bound is cut at 0 (a throughput ratio is never negative).
+ * A point without a change (n/a) is left out, never written as 100; one
+ * compared on samples (--force) has no range.
+ */
+void report_json(const struct ctx *c)
+{
+	int gab = c->o->format == SB_CMP_GAB, first = 1;
+
+	fputs(gab ? "[" : "{", c->out);
+	for (int i = 0; i < c->nruns - 1; i++) {
+		const struct pair *pr = &c->pairs[i];
+
+		for (size_t k = 0; k < pr->nrows; k++) {
+			const struct row *r = &pr->rows[k];
+			char name[900], extra[1200], range[64], who[600] = "";
+			double ratio = 100 + r->d.rel_pct, hw = r->d.rel_halfwidth_pct;
+
+			if (r->v == V_NA)
+				continue;
+			/* one new run: a stable name, so the dashboard keeps its history */
+			if (c->nruns > 2)
+				snprintf(who, sizeof(who), gab ? " (%s)" : "/%s", pr->x->name);
+			if (gab)
+				snprintf(name, sizeof(name), "%s %s, %ld task%s: new/base%s", pr->base->test,
+					 r->b->mode, r->b->tasks, r->b->tasks == 1 ? "" : "s", who);
+			else
+				snprintf(name, sizeof(name), "%s/%s/%ld%s", pr->base->test, r->b->mode,
+					 r->b->tasks, who);
+			fputs(first ? "\n  " : ",\n  ", c->out);
+			first = 0;
+			if (!gab) {
+				sb_json_str(c->out, name);
+				fputs(": {\"ratio_pct\": {\"value\": ", c->out);
+				sb_json_num(c->out, ratio);
+				if (r->means) {
+					fputs(", \"lower_value\": ", c->out);
+					sb_json_num(c->out, fmax(ratio - hw, 0));
+					fputs(", \"upper_value\": ", c->out);
+					sb_json_num(c->out, ratio + hw);
+				}
+				fputs("}, \"detectable_pct\": {\"value\": ", c->out);
+				sb_json_num(c->out, r->detectable);
+				fputs("}}", c->out);
+				continue;
+			}
+			fputs("{\"name\": ", c->out);
+			sb_json_str(c->out, name);
+			fputs(", \"unit\": \"% of base\", \"value\": ", c->out);
+			sb_json_num(c->out, ratio);
+			if (r->means) {
+				snprintf(range, sizeof(range), "± %.6g", hw);
+				fputs(", \"range\": ", c->out);
+				sb_json_str(c->out, range);
+			}
+			snprintf(extra, sizeof(extra), "%s against %s: %s, %+.2f%%; runs %zu/%zu; %s%s%s",
+				 pr->x->name, pr->base->name, verdict_word(r), r->d.rel_pct, r->b->nruns,
+				 r->x->nruns,
+				 r->means ? "range: 95% confidence interval of the ratio across runs"
+					  : "per-second samples compared (correlated): no interval",
+				 pr->machine[0] ? "; machine differs: " : "", pr->machine);
+			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra), "; gate: %s; detectable ± %.3g%%",
+				 r->gated ? "changed" : "no change", r->detectable);
+			fputs(", \"extra\": ", c->out);
+			sb_json_str(c->out, extra);
+			fputc('}', c->out);
+		}
+	}
+	fputs(gab ? "\n]\n" : "\n}\n", c->out);
+	if (c->correlated)
+		fprintf(stderr, "compare: note: %s\n", correlated_note);
+}
