@@ -47,7 +47,8 @@ for m in processes threads; do
 		continue
 	fi
 	d=$(mktemp -d)
-	(exec "$B/bin/null1_$m" -t 2 --period-ms 100 -s 20 --warmup 0 >/dev/null 2>&1) &
+	# -s 0: it samples until the SIGTERM below, however long a loaded machine makes the polls
+	(exec "$B/bin/null1_$m" -t 2 --period-ms 100 -s 0 --warmup 0 >/dev/null 2>&1) &
 	rpid=$!
 	tasks=''
 	for i in $(seq 1 50); do

@@ -22,8 +22,18 @@ exit \$rc
 EOF
 	chmod +x "$T/bin/paced_$m"
 done
+# the holder below: a sweep whose runner waits in its prepare until the sweep is killed
+ln -s "$PWD/$SB_BUILD/selftest/phases_processes" "$PWD/$SB_BUILD/selftest/phases_threads" "$T/bin/"
 export SB_TESTS_DIR=$T/bin
 
+wait_file() {	# wait_file PATH: until it exists (at most 30 s)
+	local i
+	for ((i = 0; i < 300; i++)); do
+		if [ -e "$1" ]; then return 0; fi
+		sleep 0.1
+	done
+	echo "# $1 did not appear in 30 s"
+}
 holder_pid() {	# the pid the lock file names, once it names one (at most 30 s)
 	local i p=''
 	for ((i = 0; i < 300; i++)); do
@@ -44,6 +54,7 @@ rca=0 rcb=0
 wait "$pa" || rca=$?
 wait "$pb" || rcb=$?
 is "$rca,$rcb" 0,0 "two sweeps started together both complete"
+[ "$rca,$rcb" = 0,0 ] || sed 's/^/# /' "$T/a.err" "$T/b.err"
 is "$(grep -c '^start' "$T/runs.log")" 6 "six measured runs logged"
 # sorted by time, every start is followed by its own end: no run overlaps another
 overlap=$(sort -k2,2n "$T/runs.log" | awk '$1 == "start" { if (open) bad++; open = $3; next }
@@ -62,19 +73,22 @@ like "$(meta "$R/paced/latest/meta" system)" \
 is "$(meta "$R/paced/latest/meta" tune)" off "meta: tune=off without --tune"
 
 # ---- --no-wait: exit 3 at once, naming the holder; runners run by hand warn ----
-./runtest.sh paced "${ONE[@]}" --repeat 30 >"$T/a.out" 2>"$T/a.err" &
+# The holder holds until its SIGKILL below, however slow the cases between (a sweep of 30 runs
+# once ended before them under the sanitizers): its runner waits in prepare (phases, hold=prepare).
+./runtest.sh phases "${ONE[@]}" --repeat 1 --param hold=prepare --param mark="$T/held" >"$T/a.out" 2>"$T/a.err" &
 pa=$!
 hp=$(holder_pid)
+wait_file "$T/held"
 is "$hp" "$pa" "the holder writes its pid into the lock file"
 rc=0
 ./runtest.sh paced "${ONE[@]}" --repeat 1 --no-wait >"$T/b.out" 2>"$T/b.err" || rc=$?
 is "$rc" 3 "--no-wait while another sweep holds the machine: exit 3"
 is "$(wc -l <"$T/b.err" | tr -d ' ')" 1 "--no-wait: one line"
-like "$(cat "$T/b.err")" "^runtest\\.sh: another sweep holds this machine, pid $pa \\(paced, started [0-9T:-]+Z\\)" \
+like "$(cat "$T/b.err")" "^runtest\\.sh: another sweep holds this machine, pid $pa \\(phases, started [0-9T:-]+Z\\)" \
 	"--no-wait: it names the holder"
 is "$(cat "$T/b.out")" "" "--no-wait: no run directory"
 "$SB_BUILD/selftest/paced_processes" -t 1 -s 1 --warmup 0 --period-ms 50 >/dev/null 2>"$T/hand.err"
-like "$(cat "$T/hand.err")" "^paced_processes: warning: a sweep holds this machine, pid $pa \\(paced, " \
+like "$(cat "$T/hand.err")" "^paced_processes: warning: a sweep holds this machine, pid $pa \\(phases, " \
 	"a runner run by hand warns that a sweep holds the machine"
 is "$(wc -l <"$T/hand.err" | tr -d ' ')" 1 "in one line"
 SB_MACHINE_LOCK_HOLDER=$pa "$SB_BUILD/selftest/paced_processes" -t 1 -s 1 --warmup 0 --period-ms 50 \
@@ -111,14 +125,14 @@ for ((i = 0; i < 300; i++)); do
 	if grep -q 'waiting for' "$T/b.err"; then break; fi
 	sleep 0.1
 done
-like "$(cat "$T/b.err")" "^runtest\.sh: waiting for the sweep pid $pa \(paced, started [0-9T:-]+Z\) to finish" \
+like "$(cat "$T/b.err")" "^runtest\.sh: waiting for the sweep pid $pa \(phases, started [0-9T:-]+Z\) to finish" \
 	"a second sweep waits, naming the holder's pid, testcase and start"
 kill -KILL "$pa"
 wait "$pa" 2>/dev/null
 rc=0
 wait "$pb" || rc=$?
 is "$rc" 0 "after the holder's SIGKILL the waiting sweep runs"
-like "$(cat "$T/b.err")" "note: took over the machine lock of pid $pa \\(paced, started [^)]*\\), which ended without releasing it" \
+like "$(cat "$T/b.err")" "note: took over the machine lock of pid $pa \\(phases, started [^)]*\\), which ended without releasing it" \
 	"and says whose lock it took over"
 is "$(cat "$LOCK")" "" "the lock file names nobody afterwards"
 rc=0
@@ -205,9 +219,12 @@ is "$(cat "$F/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") $(cat "$F/s
 is "$(ls "$LOCK".tuned 2>/dev/null)" "" "--tune: no saved file left"
 # interrupted (SIGTERM), then killed (SIGKILL): restored by on_exit, then by the janitor
 for sig in TERM KILL; do
-	./runtest.sh paced "${ONE[@]}" --repeat 30 --tune >"$T/out" 2>"$T/err" &
+	# held in its runner's prepare until the signal (a sweep of 30 runs could end first)
+	rm -f "$T/held"
+	./runtest.sh phases "${ONE[@]}" --repeat 1 --tune --param hold=prepare --param mark="$T/held" >"$T/out" 2>"$T/err" &
 	pa=$!
 	holder_pid >/dev/null
+	wait_file "$T/held"
 	for ((i = 0; i < 100; i++)); do
 		if [ "$(cat "$F/proc/sys/kernel/randomize_va_space")" = 0 ]; then break; fi
 		sleep 0.1
