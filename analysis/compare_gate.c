@@ -48,7 +48,7 @@ static double detectable_factor(double df, double level)
  * agree but for the t table's 3 decimals) and by the threshold or more.
  * Returns 0, or 3 when memory runs out.
  */
-int gate(struct ctx *c)
+int sb_cmp_gate(struct ctx *c)
 {
 	const struct sb_cmp_opts *o = c->o;
 	double alpha = 1 - o->conf / 100, *p, *w;
@@ -125,7 +125,7 @@ out:
 	return rc;
 }
 
-int failing(const struct ctx *c)
+int sb_cmp_failing(const struct ctx *c)
 {
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];

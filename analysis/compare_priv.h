@@ -78,17 +78,17 @@ static inline size_t needed(const struct row *r)
 }
 
 /* compare_gate.c: the gate over the whole comparison, and whether it fails (the exit code). */
-int gate(struct ctx *c);
-int failing(const struct ctx *c);
+int sb_cmp_gate(struct ctx *c);
+int sb_cmp_failing(const struct ctx *c);
 
 /* compare_report.c: the reports, and what --point prints around ministat's block. */
-extern const char correlated_note[];
-void print_run_lines(const struct ctx *c);
-void print_md_runs(const struct ctx *c);
-void print_verdict(const struct ctx *c, int md);
-void report_text(const struct ctx *c);
-void report_md(const struct ctx *c);
-void report_csv(const struct ctx *c);
-void report_json(const struct ctx *c);
+extern const char sb_cmp_correlated_note[];
+void sb_cmp_print_run_lines(const struct ctx *c);
+void sb_cmp_print_md_runs(const struct ctx *c);
+void sb_cmp_print_verdict(const struct ctx *c, int md);
+void sb_cmp_report_text(const struct ctx *c);
+void sb_cmp_report_md(const struct ctx *c);
+void sb_cmp_report_csv(const struct ctx *c);
+void sb_cmp_report_json(const struct ctx *c);
 
 #endif

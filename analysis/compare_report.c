@@ -107,7 +107,7 @@ static const char *or_dash(const char *s)
 	return *s ? s : "-";
 }
 
-void print_run_lines(const struct ctx *c)
+void sb_cmp_print_run_lines(const struct ctx *c)
 {
 	for (int i = 0; i < c->nruns; i++) {
 		const struct sb_run *r = &c->runs[i];
@@ -129,7 +129,7 @@ void print_run_lines(const struct ctx *c)
 	}
 }
 
-void print_md_runs(const struct ctx *c)
+void sb_cmp_print_md_runs(const struct ctx *c)
 {
 	fputs("| run | label | kernel | host | directory | status |\n"
 	      "|---|---|---|---|---|---|\n", c->out);
@@ -511,7 +511,7 @@ static void print_curves(const struct ctx *c)
 	print_lkp_scalability(c);
 }
 
-const char correlated_note[] =
+const char sb_cmp_correlated_note[] =
 	"per-second samples are compared (--force) where a side has a single run of a point; "
 	"samples of one run are correlated, so those +/- figures are not 95% confidence "
 	"intervals: they are too narrow and differences look more certain than they are; "
@@ -591,12 +591,12 @@ static void print_detectable(const struct ctx *c, int md)
 }
 
 /* The verdict sentence, e.g. "REGRESSION: 1 of 8 points ..." (without markup). */
-void print_verdict(const struct ctx *c, int md)
+void sb_cmp_print_verdict(const struct ctx *c, int md)
 {
 	const struct sb_cmp_opts *o = c->o;
 	size_t reg = 0, chg = 0, creg = 0, cchg = 0, faster = 0, slower = 0, same = 0, na = 0;
 	size_t total = 0, listed = 0;
-	int bad = failing(c), change = o->fail_on == SB_FAIL_CHANGE;
+	int bad = sb_cmp_failing(c), change = o->fail_on == SB_FAIL_CHANGE;
 
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];
@@ -678,12 +678,12 @@ void print_verdict(const struct ctx *c, int md)
 	print_detectable(c, md);
 }
 
-void report_text(const struct ctx *c)
+void sb_cmp_report_text(const struct ctx *c)
 {
 	fprintf(c->out, "compare %s: %d new run%s against base, %g%% confidence, threshold %g%%\n",
 		c->runs[0].test, c->nruns - 1, c->nruns > 2 ? "s" : "", c->o->conf,
 		c->o->threshold);
-	print_run_lines(c);
+	sb_cmp_print_run_lines(c);
 	for (int i = 0; i < c->nruns - 1; i++) {
 		fputs("\n", c->out);
 		print_table_text(c, &c->pairs[i]);
@@ -691,24 +691,24 @@ void report_text(const struct ctx *c)
 	fputs("\n", c->out);
 	print_curves(c);
 	if (c->correlated)
-		fprintf(c->out, "\nNote: %s.\n", correlated_note);
+		fprintf(c->out, "\nNote: %s.\n", sb_cmp_correlated_note);
 	else if (c->o->pool == 0)
 		fprintf(c->out, "\nNote: %s.\n", drift_note);
 	print_system_notes(c, 0);
 	fputs("\n", c->out);
-	print_verdict(c, 0);
+	sb_cmp_print_verdict(c, 0);
 }
 
-void report_md(const struct ctx *c)
+void sb_cmp_report_md(const struct ctx *c)
 {
-	print_verdict(c, 1);
-	print_md_runs(c);
+	sb_cmp_print_verdict(c, 1);
+	sb_cmp_print_md_runs(c);
 	fputs("\n", c->out);
 	for (int i = 0; i < c->nruns - 1; i++)
 		print_table_md(c, &c->pairs[i]);
 	print_curves(c);
 	if (c->correlated)
-		fprintf(c->out, "\n> **Note:** %s.\n", correlated_note);
+		fprintf(c->out, "\n> **Note:** %s.\n", sb_cmp_correlated_note);
 	else if (c->o->pool == 0)
 		fprintf(c->out, "\n> **Note:** %s.\n", drift_note);
 	print_system_notes(c, 1);
@@ -735,7 +735,7 @@ static void csv_gate(FILE *out, const struct pair *pr, const struct row *r)
 		fputs(",,", out);
 }
 
-void report_csv(const struct ctx *c)
+void sb_cmp_report_csv(const struct ctx *c)
 {
 	fputs("test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,"
 	      "values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression,"
@@ -775,7 +775,7 @@ void report_csv(const struct ctx *c)
 		}
 	}
 	if (c->correlated)
-		fprintf(stderr, "compare: note: %s\n", correlated_note);
+		fprintf(stderr, "compare: note: %s\n", sb_cmp_correlated_note);
 }
 
 /*
@@ -788,7 +788,7 @@ void report_csv(const struct ctx *c)
  * A point without a change (n/a) is left out, never written as 100; one
  * compared on samples (--force) has no range.
  */
-void report_json(const struct ctx *c)
+void sb_cmp_report_json(const struct ctx *c)
 {
 	int gab = c->o->format == SB_CMP_GAB, first = 1;
 
@@ -853,5 +853,5 @@ void report_json(const struct ctx *c)
 	}
 	fputs(gab ? "\n]\n" : "\n}\n", c->out);
 	if (c->correlated)
-		fprintf(stderr, "compare: note: %s\n", correlated_note);
+		fprintf(stderr, "compare: note: %s\n", sb_cmp_correlated_note);
 }

@@ -331,12 +331,12 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 	}
 	mo.conf = c->o->conf;
 	if (md) {
-		print_verdict(c, 1);
-		print_md_runs(c);
+		sb_cmp_print_verdict(c, 1);
+		sb_cmp_print_md_runs(c);
 		fputs("\n```\n", c->out);
 	} else {
 		fprintf(c->out, "compare %s, point %s:%ld\n", c->runs[0].test, mode, tasks);
-		print_run_lines(c);
+		sb_cmp_print_run_lines(c);
 		fputs("\n", c->out);
 	}
 	rc = sb_ministat_print(c->out, ptrs, n, &mo);
@@ -347,12 +347,12 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 	if (md) {
 		fputs("```\n", c->out);
 		if (c->correlated)
-			fprintf(c->out, "\n> **Note:** %s.\n", correlated_note);
+			fprintf(c->out, "\n> **Note:** %s.\n", sb_cmp_correlated_note);
 	} else {
 		if (c->correlated)
-			fprintf(c->out, "\nNote: %s.\n", correlated_note);
+			fprintf(c->out, "\nNote: %s.\n", sb_cmp_correlated_note);
 		fputs("\n", c->out);
-		print_verdict(c, 0);
+		sb_cmp_print_verdict(c, 0);
 	}
 out:
 	for (int i = 0; i < n; i++)
@@ -627,7 +627,7 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 		system_diff(pr->base, pr->x, pr->system, sizeof(pr->system));
 		c.correlated |= pr->correlated;
 	}
-	if (gate(&c) != 0) {
+	if (sb_cmp_gate(&c) != 0) {
 		rc = sb_fail(err, errlen, 3, "out of memory");
 		goto out;
 	}
@@ -641,15 +641,15 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 		if (rc != 0)
 			goto out;
 	} else if (o->format == SB_CMP_MARKDOWN) {
-		report_md(&c);
+		sb_cmp_report_md(&c);
 	} else if (o->format == SB_CMP_CSV) {
-		report_csv(&c);
+		sb_cmp_report_csv(&c);
 	} else if (o->format == SB_CMP_GAB || o->format == SB_CMP_BENCHER) {
-		report_json(&c);
+		sb_cmp_report_json(&c);
 	} else {
-		report_text(&c);
+		sb_cmp_report_text(&c);
 	}
-	rc = failing(&c);
+	rc = sb_cmp_failing(&c);
 out:
 	for (int i = 0; i < n - 1 && c.pairs != NULL; i++) {
 		free(c.pairs[i].rows);
