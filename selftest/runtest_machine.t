@@ -75,6 +75,7 @@ is "$(meta "$R/paced/latest/meta" tune)" off "meta: tune=off without --tune"
 # ---- --no-wait: exit 3 at once, naming the holder; runners run by hand warn ----
 # The holder holds until its SIGKILL below, however slow the cases between (a sweep of 30 runs
 # once ended before them under the sanitizers): its runner waits in prepare (phases, hold=prepare).
+rm -f "$T/a.out" "$T/a.err"
 ./runtest.sh phases "${ONE[@]}" --repeat 1 --param hold=prepare --param mark="$T/held" >"$T/a.out" 2>"$T/a.err" &
 pa=$!
 hp=$(holder_pid)
@@ -101,10 +102,14 @@ SB_MACHINE_LOCK_HOLDER=$pa ./runtest.sh paced "${ONE[@]}" --repeat 1 --no-wait >
 is "$rc" 0 "a sweep started by the holder (SB_MACHINE_LOCK_HOLDER) runs under its lock"
 is "$(meta "$(cat "$T/b.out")/meta" lock)" "held by the sweep that started this one, pid $pa" "meta says whose lock"
 # a waiting sweep interrupted: exit 130 at once, its waiting tool gone with it
+# (each background sweep below writes files no earlier sweep wrote: a poll that read an earlier
+# sweep's "waiting for" before this one's shell truncated the file failed test 24, 1 pass in 5
+# beside busy loops)
+rm -f "$T/b.out" "$T/b.err"
 ./runtest.sh paced "${ONE[@]}" --repeat 1 >"$T/b.out" 2>"$T/b.err" &
 pb=$!
 for ((i = 0; i < 300; i++)); do
-	if grep -q 'waiting for' "$T/b.err"; then break; fi
+	if grep -qs 'waiting for' "$T/b.err"; then break; fi
 	sleep 0.1
 done
 kill -TERM "$pb"
@@ -119,20 +124,22 @@ is "$(pgrep -f "sb-machine --as runtest.sh lock --fd [0-9]+ --pid $pb" | tr '\n'
 is "$(sed -n 's/^pid=//p' "$LOCK")" "$pa" "and the holder still holds the lock"
 
 # ---- a SIGKILLed holder: the waiting sweep takes the lock over (and says so, unless --quiet) ----
-./runtest.sh paced "${LOUD[@]}" --repeat 1 >"$T/b.out" 2>"$T/b.err" &
+rm -f "$T/c.out" "$T/c.err"
+./runtest.sh paced "${LOUD[@]}" --repeat 1 >"$T/c.out" 2>"$T/c.err" &
 pb=$!
 for ((i = 0; i < 300; i++)); do
-	if grep -q 'waiting for' "$T/b.err"; then break; fi
+	if grep -qs 'waiting for' "$T/c.err"; then break; fi
 	sleep 0.1
 done
-like "$(cat "$T/b.err")" "^runtest\.sh: waiting for the sweep pid $pa \(phases, started [0-9T:-]+Z\) to finish" \
+like "$(cat "$T/c.err")" "^runtest\.sh: waiting for the sweep pid $pa \(phases, started [0-9T:-]+Z\) to finish" \
 	"a second sweep waits, naming the holder's pid, testcase and start"
+grep -q 'waiting for' "$T/c.err" || { sed 's/^/# holder: /' "$T/a.err"; sed 's/^/# lock: /' "$LOCK"; }
 kill -KILL "$pa"
 wait "$pa" 2>/dev/null
 rc=0
 wait "$pb" || rc=$?
 is "$rc" 0 "after the holder's SIGKILL the waiting sweep runs"
-like "$(cat "$T/b.err")" "note: took over the machine lock of pid $pa \\(phases, started [^)]*\\), which ended without releasing it" \
+like "$(cat "$T/c.err")" "note: took over the machine lock of pid $pa \\(phases, started [^)]*\\), which ended without releasing it" \
 	"and says whose lock it took over"
 is "$(cat "$LOCK")" "" "the lock file names nobody afterwards"
 rc=0

@@ -194,12 +194,13 @@ like "$err" "leak: [0-9]+ buffers allocated and not freed, only [0-9]+ in the qu
 # start_bg MODE DIR: lock2 until interrupted, in the background; waits for samples. Sets pid, kids.
 start_bg() {
 	local i
+	rm -f "$tmp/bg.out" "$tmp/bg.err"	# (the poll below must not read an earlier run's samples)
 	"$B/bin/lock2_$1" -t 2 --period-ms 100 --warmup 0 -s 0 --param dir="$2" \
 		>"$tmp/bg.out" 2>"$tmp/bg.err" &
 	pid=$!
 	kids=
 	for i in $(seq 1 200); do
-		grep -q '^min:' "$tmp/bg.out" && kids=$(pgrep -P "$pid" | tr '\n' ' ') && [ -n "$kids" ] &&
+		grep -qs '^min:' "$tmp/bg.out" && kids=$(pgrep -P "$pid" | tr '\n' ' ') && [ -n "$kids" ] &&
 			[ -n "$(ls -A "$2")" ] && return 0
 		sleep 0.05
 	done

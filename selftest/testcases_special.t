@@ -228,13 +228,14 @@ is "$(left_behind)" "" "alloc_free3 and unix5 leave no private directory behind"
 
 # SIGINT: exit 130, no task left, no socket file left (the directory goes with the run).
 for t in alloc_free3_processes unix5_threads; do
+	rm -f "$tmp/bg.out" "$tmp/bg.err"	# (the poll below must not read the other run's samples)
 	env -u SCALEBENCH_TMPDIR TMPDIR="$tmp" "$B/bin/$t" -t 2 --period-ms 100 --warmup 0 -s 0 \
 		>"$tmp/bg.out" 2>"$tmp/bg.err" </dev/null &
 	pid=$!
 	kids=
 	for i in $(seq 1 200); do
 		# every task and partner is in the first task's process group
-		grep -q '^min:' "$tmp/bg.out" &&
+		grep -qs '^min:' "$tmp/bg.out" &&
 			pgid=$(ps -o pgid= -p "$(pgrep -P "$pid" | head -n 1)" | tr -d ' ') && [ -n "$pgid" ] &&
 			kids=$(pgrep -g "$pgid" | tr '\n' ' ') && [ -n "$kids" ] && break
 		sleep 0.05
