@@ -76,11 +76,14 @@ HEADERS := $(wildcard runner/*.h runner/include/*.h tests/*.h)
 # ---- analysis/: the statistics and the results tools, built without hwloc ----
 # analysis/*.c but cmd_* is libsbanalysis.a; analysis/cmd_<x>.c is the main of
 # tool sb-<x> (a new tool is one new file). Nothing here sees runner/.
-ANALYSIS_SRC := $(filter-out analysis/cmd_%,$(wildcard analysis/*.c))
+ANALYSIS_SRC := $(filter-out analysis/cmd_%,$(wildcard analysis/*.c analysis/*/*.c))
 ANALYSIS_OBJ := $(patsubst analysis/%.c,$(BUILD)/obj/analysis/%.o,$(ANALYSIS_SRC))
 ANALYSIS_LIB := $(BUILD)/libsbanalysis.a
 ANALYSIS_TOOLS := $(patsubst analysis/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard analysis/cmd_*.c))
-ANALYSIS_HEADERS := $(wildcard analysis/*.h)
+ANALYSIS_HEADERS := $(wildcard analysis/*.h analysis/*/*.h)
+# SQLite (the history's index, analysis/history/) is linked into the tools that use it only.
+SQLITE_LIBS := $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
+SQLITE_TOOLS := $(BUILD)/bin/sb-history $(BUILD)/bin/sb-bisect
 
 NEEDS_HWLOC := $(filter-out clean deps plot help analysis uninstall $(ANALYSIS_TOOLS),$(or $(MAKECMDGOALS),all))
 ifneq ($(NEEDS_HWLOC),)
@@ -147,7 +150,7 @@ $(ANALYSIS_LIB): $(ANALYSIS_OBJ)
 # A static pattern rule: it wins over the runner tools' sb-% pattern below.
 $(ANALYSIS_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/analysis/cmd_%.o $(ANALYSIS_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ -lm $(if $(filter $@,$(SQLITE_TOOLS)),$(SQLITE_LIBS)) $(LDLIBS)
 
 $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 	@mkdir -p $(@D)

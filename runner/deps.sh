@@ -9,7 +9,7 @@
 set -eu
 
 # Debian and Ubuntu
-apt_required="gcc libc6-dev make pkg-config libhwloc-dev perl python3 util-linux procps"
+apt_required="gcc libc6-dev make pkg-config libhwloc-dev libsqlite3-dev perl python3 util-linux procps git"
 apt_optional="gnuplot-nox ministat python3-yaml jq groff-base"
 # VM runs (runtest.sh --kernel): QEMU, a static busybox, cpio, xz
 apt_vm="qemu-system-x86 busybox-static cpio xz-utils"
@@ -20,10 +20,10 @@ apt_perf_ubuntu="linux-tools-common linux-tools-generic"
 # make test-kernel: a small Debian kernel for the VM selftest (its 9p/virtiofs drivers are modules)
 apt_test_kernel="linux-image-cloud-amd64"
 # Fedora
-dnf_required="gcc make pkgconf-pkg-config hwloc-devel perl-Test-Harness python3 util-linux procps-ng"
+dnf_required="gcc make pkgconf-pkg-config hwloc-devel sqlite-devel perl-Test-Harness python3 util-linux procps-ng git"
 dnf_optional="gnuplot perf python3-pyyaml jq groff-base qemu-system-x86-core busybox cpio xz virtiofsd"
 # FreeBSD (no VM runs, no perf)
-pkg_required="hwloc2 gmake pkgconf python3 perl5"
+pkg_required="hwloc2 gmake pkgconf python3 perl5 sqlite3 git"
 pkg_optional="gnuplot-lite"
 
 # what_for PACKAGE: what goes without it, for the warning

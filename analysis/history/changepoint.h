@@ -1,0 +1,43 @@
+/* Change points in ordered series of sweeps: where a point's level moved, how much, how sure. */
+#ifndef SCALEBENCH_CHANGEPOINT_H
+#define SCALEBENCH_CHANGEPOINT_H
+
+#include <stddef.h>
+
+/* One sweep's observations of one series (one kernel): the per-run means, ops/s. */
+struct sb_cp_obs {
+	const double *runs;
+	size_t nruns;
+};
+
+/* One series (testcase x params x testbed x mode x tasks, or a mode's curve), oldest first. */
+struct sb_cp_series {
+	const struct sb_cp_obs *obs;
+	size_t n;
+};
+
+struct sb_cp_opts {
+	double alpha;		/* the error held over ALL the series given together (default 0.05) */
+	size_t min_seg;		/* the fewest sweeps a segment may have (default 2: a spike is no step) */
+};
+
+/* One change found in one series. */
+struct sb_cp_change {
+	size_t series;		/* index into the series given */
+	size_t at;		/* index of the first sweep after the change */
+	double before, after;	/* the means of the segments either side, ops/s */
+	double pct, lo, hi;	/* (after - before) / before in %, and its 95% interval */
+	double p;		/* the split's p-value, adjusted over the whole selection */
+	int holds;		/* 1 when the newest sweep still differs from `before` the same way */
+};
+
+/*
+ * Find the change points of ns series at once, with the false-alarm rate held
+ * at o->alpha over all of them. *out is malloc'd (series order, then `at`).
+ * Returns 0; 2 for bad input (a sweep with no runs, non-finite values); 3 when
+ * memory runs out.
+ */
+int sb_cp_detect(const struct sb_cp_series *s, size_t ns, const struct sb_cp_opts *o,
+		 struct sb_cp_change **out, size_t *nout);
+
+#endif
