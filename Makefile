@@ -147,6 +147,17 @@ $(ANALYSIS_LIB): $(ANALYSIS_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+# The history simulator (docs/HISTORY.md "The method"): history_gen writes synthetic run
+# directories (summary.csv by the sb-summary beside it), history_sim runs the change-point
+# method in one process on the same numbers.
+HISTORY_SIM_BINS := $(BUILD)/selftest/history_gen $(BUILD)/selftest/history_sim
+fixtures: $(HISTORY_SIM_BINS) $(BUILD)/bin/sb-summary
+$(HISTORY_SIM_BINS): $(BUILD)/selftest/%: selftest/bench/%.c selftest/bench/history_model.c \
+		selftest/bench/history_model.h $(ANALYSIS_LIB) $(ANALYSIS_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SB_CFLAGS) -Ianalysis -Iselftest/bench $(LDFLAGS) $(SB_LDFLAGS) -o $@ $< \
+		selftest/bench/history_model.c $(ANALYSIS_LIB) -lm
+
 # A static pattern rule: it wins over the runner tools' sb-% pattern below.
 $(ANALYSIS_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/analysis/cmd_%.o $(ANALYSIS_LIB)
 	@mkdir -p $(@D)

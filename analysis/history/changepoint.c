@@ -1,0 +1,330 @@
+/* Change points of ordered sweep series: binary segmentation, a random-effects t on the sweeps, the error held over all series. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history/changepoint.h"
+#include "stats.h"
+
+/*
+ * The model (docs/HISTORY.md "The method"): in one series, run r of sweep i is
+ * log y_ir = mu_seg(i) + s_i + e_ir, with s_i ~ N(0, tau2) the sweep's own
+ * offset (shared by its runs) and e_ir ~ N(0, sigma2) the run's. A sweep's
+ * mean log m_i then has variance tau2 + sigma2 / n_i. sigma2 is pooled from
+ * the runs inside the sweeps; tau2 from the spread of the sweep means around
+ * their segments' means, less what the runs explain. The sweeps, not the
+ * runs, are the independent values: the t of a split has (sweeps - 2)
+ * degrees of freedom, however many runs each sweep has.
+ */
+
+/* One series ready for O(1) split tests: prefix sums over its sweeps. */
+struct prep {
+	size_t n;
+	double centre;		/* the first sweep's mean log: the sums are of m_i - centre */
+	double sw2;		/* pooled within-sweep variance of log runs (0 without replicates) */
+	double *s1, *s2, *inv;	/* prefix sums of m_i, m_i^2, 1 / n_i (n + 1 each) */
+};
+
+/* The comparison of two runs of sweeps A = [a0, a1) and B = [b0, b1). */
+struct cmp2 {
+	double ma, mb;		/* mean log of each side (sweep means, equal weights) */
+	double diff, se, df, t;	/* mb - ma, its standard error, df, t */
+};
+
+static int prep_series(const struct sb_cp_series *s, struct prep *pp)
+{
+	double centre = 0, ss = 0, dfw = 0;
+	size_t i, r, n = s->n;
+
+	pp->n = n;
+	pp->s1 = calloc(3 * (n + 1), sizeof(double));
+	if (!pp->s1)
+		return 3;
+	pp->s2 = pp->s1 + n + 1;
+	pp->inv = pp->s2 + n + 1;
+	for (i = 0; i < n; i++) {
+		const struct sb_cp_obs *o = &s->obs[i];
+		double m = 0;
+
+		if (o->nruns == 0 || !o->runs)
+			return 2;
+		for (r = 0; r < o->nruns; r++) {
+			if (!isfinite(o->runs[r]) || !(o->runs[r] > 0))
+				return 2;
+			m += log(o->runs[r]);
+		}
+		m /= (double)o->nruns;
+		for (r = 0; r < o->nruns; r++)
+			ss += (log(o->runs[r]) - m) * (log(o->runs[r]) - m);
+		dfw += (double)o->nruns - 1;
+		if (i == 0)
+			centre = m;	/* centred on the first sweep: the sums of squares keep their digits */
+		m -= centre;
+		pp->s1[i + 1] = pp->s1[i] + m;
+		pp->s2[i + 1] = pp->s2[i] + m * m;
+		pp->inv[i + 1] = pp->inv[i] + 1.0 / (double)o->nruns;
+	}
+	pp->centre = centre;
+	pp->sw2 = dfw > 0 ? ss / dfw : 0;
+	return 0;
+}
+
+/* B against A, the variance of a sweep mean from both sides' residuals and the runs. */
+static void compare2(const struct prep *pp, size_t a0, size_t a1, size_t b0, size_t b1,
+		     struct cmp2 *c)
+{
+	double na = (double)(a1 - a0), nb = (double)(b1 - b0);
+	double sa = pp->s1[a1] - pp->s1[a0], sb = pp->s1[b1] - pp->s1[b0];
+	double rss = (pp->s2[a1] - pp->s2[a0]) - sa * sa / na + (pp->s2[b1] - pp->s2[b0]) - sb * sb / nb;
+	double ia = pp->inv[a1] - pp->inv[a0], ib = pp->inv[b1] - pp->inv[b0];
+	double within, tau2, var;
+
+	c->ma = sa / na;
+	c->mb = sb / nb;
+	c->diff = c->mb - c->ma;
+	c->df = na + nb - 2;
+	if (rss < 0)
+		rss = 0;
+	/* tau2: the sweep means' spread less the runs' share of it, never below 0 */
+	within = pp->sw2 * (ia + ib) / (na + nb);
+	tau2 = c->df > 0 ? rss / c->df - within : 0;
+	if (tau2 < 0)
+		tau2 = 0;
+	var = (na * tau2 + pp->sw2 * ia) / (na * na) + (nb * tau2 + pp->sw2 * ib) / (nb * nb);
+	c->se = sqrt(var);
+	if (c->se > 0)
+		c->t = c->diff / c->se;
+	else
+		c->t = c->diff == 0 ? 0 : c->diff > 0 ? INFINITY : -INFINITY;
+}
+
+/*
+ * The p-value of the largest |t| over the splits of [lo, hi): the chance that
+ * any split's |t| reaches it when there is no change. Bonferroni over the
+ * splits, or, tighter, the first split's tail plus the expected up-crossings
+ * between neighbours (adjacent splits' statistics correlate by rho; the
+ * chance to cross c between them is about 2 f(c) sqrt((1 - rho) / pi)).
+ */
+static double max_p(double tmax, double df, size_t lo, size_t hi, size_t k0, size_t k1)
+{
+	double p1, bonf, rice, f, nn = (double)(hi - lo);
+	size_t k;
+
+	if (!(df > 0))
+		return 1;
+	p1 = sb_student_p2(tmax, df);
+	bonf = p1 * (double)(k1 - k0 + 1);
+	f = sb_student_pdf(tmax, df);
+	rice = p1;
+	for (k = k0; k < k1; k++) {
+		double a = (double)(k - lo);
+		double rho = sqrt(a * (nn - a - 1) / ((a + 1) * (nn - a)));
+
+		rice += 2 * f * sqrt((1 - rho) / M_PI);
+	}
+	return fmin(1.0, fmin(bonf, rice));
+}
+
+/* The best split of [lo, hi): its index in *at and the p-value of its |t| (1: none possible). */
+static double best_split(const struct prep *pp, size_t lo, size_t hi, size_t min_seg, size_t *at)
+{
+	double tmax = -1, df = 0;
+	size_t k, k0 = lo + min_seg, k1;
+
+	if (hi - lo < 2 * min_seg || hi - lo < 3)
+		return 1;
+	k1 = hi - min_seg;
+	for (k = k0; k <= k1; k++) {
+		struct cmp2 c;
+
+		compare2(pp, lo, k, k, hi, &c);
+		if (fabs(c.t) > tmax) {
+			tmax = fabs(c.t);
+			df = c.df;
+			*at = k;
+		}
+	}
+	return max_p(tmax, df, lo, hi, k0, k1);
+}
+
+/* The changes found so far in one series. */
+struct found {
+	size_t *at;
+	double *p;
+	size_t n, cap;
+};
+
+static int found_add(struct found *f, size_t at, double p)
+{
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 8;
+		size_t *a = realloc(f->at, cap * sizeof(*a));
+		double *q;
+
+		if (!a)
+			return 3;
+		f->at = a;
+		q = realloc(f->p, cap * sizeof(*q));
+		if (!q)
+			return 3;
+		f->p = q;
+		f->cap = cap;
+	}
+	f->at[f->n] = at;
+	f->p[f->n++] = p;
+	return 0;
+}
+
+/* Split [lo, hi) again while a split's p, times m (Bonferroni over the series), is at most alpha. */
+static int segment(const struct prep *pp, size_t lo, size_t hi, size_t min_seg, double m,
+		   double alpha, struct found *f)
+{
+	size_t at = 0;
+	double p = best_split(pp, lo, hi, min_seg, &at) * m;
+	int rc;
+
+	if (!(p <= alpha))
+		return 0;
+	if ((rc = found_add(f, at, fmin(p, 1.0))) != 0)
+		return rc;
+	if ((rc = segment(pp, lo, at, min_seg, m, alpha, f)) != 0)
+		return rc;
+	return segment(pp, at, hi, min_seg, m, alpha, f);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One series' changes, refitted between their neighbours, appended to *out. */
+static int emit(const struct prep *pp, size_t series, struct found *f, struct sb_cp_change **out,
+		size_t *nout, size_t *cap)
+{
+	size_t j, *order;
+
+	/* sort the indices, carrying the p-values along: at is unique within a series */
+	order = malloc((f->n ? f->n : 1) * sizeof(*order));
+	if (!order)
+		return 3;
+	memcpy(order, f->at, f->n * sizeof(*order));
+	qsort(order, f->n, sizeof(*order), cmp_size);
+	for (j = 0; j < f->n; j++) {
+		size_t prev = j ? order[j - 1] : 0, next = j + 1 < f->n ? order[j + 1] : pp->n;
+		size_t last = order[f->n - 1], k;
+		struct sb_cp_change *c;
+		struct cmp2 here, now;
+		double q;
+
+		if (*nout == *cap) {
+			size_t nc = *cap ? 2 * *cap : 16;
+			struct sb_cp_change *g = realloc(*out, nc * sizeof(*g));
+
+			if (!g) {
+				free(order);
+				return 3;
+			}
+			*out = g;
+			*cap = nc;
+		}
+		c = &(*out)[(*nout)++];
+		c->series = series;
+		c->at = order[j];
+		for (k = 0; f->at[k] != c->at; k++)
+			;
+		c->p = f->p[k];
+		compare2(pp, prev, c->at, c->at, next, &here);
+		q = here.df > 0 ? sb_student_quantile(0.975, here.df) : INFINITY;
+		c->before = exp(pp->centre + here.ma);
+		c->after = exp(pp->centre + here.mb);
+		c->pct = 100 * expm1(here.diff);
+		c->lo = 100 * expm1(here.diff - q * here.se);
+		c->hi = 100 * expm1(here.diff + q * here.se);
+		/* the newest segment against the one before this change */
+		compare2(pp, prev, c->at, last, pp->n, &now);
+		c->holds = (now.diff < 0) == (here.diff < 0) && now.df > 0 &&
+			   sb_student_p2(now.t, now.df) < 0.05;
+	}
+	free(order);
+	return 0;
+}
+
+static void prep_free(struct prep *pp, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		free(pp[j].s1);
+	free(pp);
+}
+
+/* Holm over every series' first split, then each rejected series split further. */
+static int detect_all(const struct prep *pp, size_t ns, double alpha, size_t min_seg,
+		      struct sb_cp_change **out, size_t *nout)
+{
+	size_t m = ns ? ns : 1, *at0 = malloc(m * sizeof(*at0)), j, cap = 0;
+	double *p0 = malloc(m * sizeof(*p0)), *adj = malloc(m * sizeof(*adj));
+	int *rej = malloc(m * sizeof(*rej)), rc = 0;
+	struct found f = { 0 };
+
+	if (!p0 || !adj || !at0 || !rej) {
+		rc = 3;
+		goto done;
+	}
+	for (j = 0; j < ns; j++)
+		p0[j] = best_split(&pp[j], 0, pp[j].n, min_seg, &at0[j]);
+	if (sb_holm(p0, NULL, ns, alpha, rej, adj) < 0) {
+		rc = 3;
+		goto done;
+	}
+	for (j = 0; j < ns && rc == 0; j++) {
+		if (!rej[j])
+			continue;
+		f.n = 0;
+		if ((rc = found_add(&f, at0[j], adj[j])) != 0 ||
+		    (rc = segment(&pp[j], 0, at0[j], min_seg, (double)ns, alpha, &f)) != 0 ||
+		    (rc = segment(&pp[j], at0[j], pp[j].n, min_seg, (double)ns, alpha, &f)) != 0)
+			break;
+		rc = emit(&pp[j], j, &f, out, nout, &cap);
+	}
+done:
+	free(f.at);
+	free(f.p);
+	free(p0);
+	free(adj);
+	free(at0);
+	free(rej);
+	return rc;
+}
+
+int sb_cp_detect(const struct sb_cp_series *s, size_t ns, const struct sb_cp_opts *o,
+		 struct sb_cp_change **out, size_t *nout)
+{
+	double alpha = o && o->alpha != 0 ? o->alpha : 0.05;
+	size_t min_seg = o && o->min_seg ? o->min_seg : 2, j;
+	struct prep *pp;
+	int rc = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!(alpha > 0 && alpha < 1) || (ns && !s))
+		return 2;
+	for (j = 0; j < ns; j++)
+		if (s[j].n && !s[j].obs)
+			return 2;
+	pp = calloc(ns ? ns : 1, sizeof(*pp));
+	if (!pp)
+		return 3;
+	for (j = 0; j < ns && rc == 0; j++)
+		rc = prep_series(&s[j], &pp[j]);
+	if (rc == 0)
+		rc = detect_all(pp, ns, alpha, min_seg, out, nout);
+	prep_free(pp, ns);
+	if (rc != 0) {
+		free(*out);
+		*out = NULL;
+		*nout = 0;
+	}
+	return rc;
+}
