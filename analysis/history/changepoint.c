@@ -70,33 +70,53 @@ static int prep_series(const struct sb_cp_series *s, struct prep *pp)
 	return 0;
 }
 
-/* B against A, the variance of a sweep mean from both sides' residuals and the runs. */
-static void compare2(const struct prep *pp, size_t a0, size_t a1, size_t b0, size_t b1,
-		     struct cmp2 *c)
+/* One side of a comparison: sweeps' count and sums (of m, m^2, 1 / runs), from one or two ranges. */
+struct side {
+	double n, s, ss, inv;
+};
+
+static struct side side_of(const struct prep *pp, size_t lo, size_t hi)
 {
-	double na = (double)(a1 - a0), nb = (double)(b1 - b0);
-	double sa = pp->s1[a1] - pp->s1[a0], sb = pp->s1[b1] - pp->s1[b0];
-	double rss = (pp->s2[a1] - pp->s2[a0]) - sa * sa / na + (pp->s2[b1] - pp->s2[b0]) - sb * sb / nb;
-	double ia = pp->inv[a1] - pp->inv[a0], ib = pp->inv[b1] - pp->inv[b0];
+	return (struct side){ (double)(hi - lo), pp->s1[hi] - pp->s1[lo], pp->s2[hi] - pp->s2[lo],
+			      pp->inv[hi] - pp->inv[lo] };
+}
+
+static struct side side_plus(struct side a, struct side b)
+{
+	return (struct side){ a.n + b.n, a.s + b.s, a.ss + b.ss, a.inv + b.inv };
+}
+
+/* B against A, the variance of a sweep mean from both sides' residuals and the runs. */
+static void compare_sides(const struct prep *pp, struct side a, struct side b, struct cmp2 *c)
+{
+	double rss = a.ss - a.s * a.s / a.n + b.ss - b.s * b.s / b.n;
 	double within, tau2, var;
 
-	c->ma = sa / na;
-	c->mb = sb / nb;
+	c->ma = a.s / a.n;
+	c->mb = b.s / b.n;
 	c->diff = c->mb - c->ma;
-	c->df = na + nb - 2;
+	c->df = a.n + b.n - 2;
 	if (rss < 0)
 		rss = 0;
 	/* tau2: the sweep means' spread less the runs' share of it, never below 0 */
-	within = pp->sw2 * (ia + ib) / (na + nb);
+	within = pp->sw2 * (a.inv + b.inv) / (a.n + b.n);
 	tau2 = c->df > 0 ? rss / c->df - within : 0;
 	if (tau2 < 0)
 		tau2 = 0;
-	var = (na * tau2 + pp->sw2 * ia) / (na * na) + (nb * tau2 + pp->sw2 * ib) / (nb * nb);
+	var = (a.n * tau2 + pp->sw2 * a.inv) / (a.n * a.n) +
+	      (b.n * tau2 + pp->sw2 * b.inv) / (b.n * b.n);
 	c->se = sqrt(var);
 	if (c->se > 0)
 		c->t = c->diff / c->se;
 	else
 		c->t = c->diff == 0 ? 0 : c->diff > 0 ? INFINITY : -INFINITY;
+}
+
+/* [b0, b1) against [a0, a1) */
+static void compare2(const struct prep *pp, size_t a0, size_t a1, size_t b0, size_t b1,
+		     struct cmp2 *c)
+{
+	compare_sides(pp, side_of(pp, a0, a1), side_of(pp, b0, b1), c);
 }
 
 /*
@@ -126,7 +146,13 @@ static double max_p(double tmax, double df, size_t lo, size_t hi, size_t k0, siz
 	return fmin(1.0, fmin(bonf, rice));
 }
 
-/* The best split of [lo, hi): its index in *at and the p-value of its |t| (1: none possible). */
+/* Where a segment is cut: one split, or two (a stretch that left the level and came back). */
+struct cut {
+	size_t at[2], n;
+	double p;		/* the chance of so strong a cut in this segment without a change */
+};
+
+/* The best single split of [lo, hi) and the p-value of its |t| (1: none possible). */
 static double best_split(const struct prep *pp, size_t lo, size_t hi, size_t min_seg, size_t *at)
 {
 	double tmax = -1, df = 0;
@@ -146,6 +172,55 @@ static double best_split(const struct prep *pp, size_t lo, size_t hi, size_t min
 		}
 	}
 	return max_p(tmax, df, lo, hi, k0, k1);
+}
+
+/*
+ * The best stretch [k1, k2) of [lo, hi) against the sweeps either side of it
+ * (a step and a step back: one split sees half of it), p Bonferroni over the
+ * stretches. Quadratic: segments longer than CP_PAIR_MAX sweeps are not scanned.
+ */
+#define CP_PAIR_MAX 240
+static double best_pair(const struct prep *pp, size_t lo, size_t hi, size_t min_seg, size_t at[2])
+{
+	double tmax = -1, df = 0, npairs = 0;
+	size_t mid = min_seg + 1;	/* the stretch: one sweep more, so that a spike and a low neighbour are no stretch */
+
+	if (hi - lo < 2 * min_seg + mid || hi - lo > CP_PAIR_MAX)
+		return 1;
+	for (size_t k1 = lo + min_seg; k1 + mid + min_seg <= hi; k1++)
+		for (size_t k2 = k1 + mid; k2 + min_seg <= hi; k2++) {
+			struct cmp2 c;
+
+			compare_sides(pp, side_plus(side_of(pp, lo, k1), side_of(pp, k2, hi)),
+				      side_of(pp, k1, k2), &c);
+			npairs++;
+			if (fabs(c.t) > tmax) {
+				tmax = fabs(c.t);
+				df = c.df;
+				at[0] = k1;
+				at[1] = k2;
+			}
+		}
+	if (!(df > 0))
+		return 1;
+	return fmin(1.0, sb_student_p2(tmax, df) * npairs);
+}
+
+/* The better of the two cuts; each test at half the level (Bonferroni) when both can be made. */
+static void best_cut(const struct prep *pp, size_t lo, size_t hi, size_t min_seg, struct cut *c)
+{
+	size_t at1 = 0, at2[2] = { 0, 0 };
+	double p1 = best_split(pp, lo, hi, min_seg, &at1);
+	double p2 = best_pair(pp, lo, hi, min_seg, at2);
+
+	if (hi - lo < 3 * min_seg + 1 || hi - lo > CP_PAIR_MAX) {
+		*c = (struct cut){ { at1, 0 }, 1, p1 };
+		return;
+	}
+	if (p1 <= p2)
+		*c = (struct cut){ { at1, 0 }, 1, fmin(1.0, 2 * p1) };
+	else
+		*c = (struct cut){ { at2[0], at2[1] }, 2, fmin(1.0, 2 * p2) };
 }
 
 /* The changes found so far in one series. */
@@ -176,21 +251,35 @@ static int found_add(struct found *f, size_t at, double p)
 	return 0;
 }
 
-/* Split [lo, hi) again while a split's p, times m (Bonferroni over the series), is at most alpha. */
+/* Record cut c of [lo, hi) with p-value p, then cut its pieces while a cut's p times m is at most alpha. */
+static int record(const struct prep *pp, size_t lo, size_t hi, const struct cut *c, double p,
+		  size_t min_seg, double m, double alpha, struct found *f);
+
 static int segment(const struct prep *pp, size_t lo, size_t hi, size_t min_seg, double m,
 		   double alpha, struct found *f)
 {
-	size_t at = 0;
-	double p = best_split(pp, lo, hi, min_seg, &at) * m;
+	struct cut c;
+
+	best_cut(pp, lo, hi, min_seg, &c);
+	if (!(c.p * m <= alpha))
+		return 0;
+	return record(pp, lo, hi, &c, fmin(1.0, c.p * m), min_seg, m, alpha, f);
+}
+
+static int record(const struct prep *pp, size_t lo, size_t hi, const struct cut *c, double p,
+		  size_t min_seg, double m, double alpha, struct found *f)
+{
+	size_t edge[4] = { lo, c->at[0], c->at[1], hi };
 	int rc;
 
-	if (!(p <= alpha))
-		return 0;
-	if ((rc = found_add(f, at, fmin(p, 1.0))) != 0)
-		return rc;
-	if ((rc = segment(pp, lo, at, min_seg, m, alpha, f)) != 0)
-		return rc;
-	return segment(pp, at, hi, min_seg, m, alpha, f);
+	edge[c->n + 1] = hi;
+	for (size_t j = 0; j < c->n; j++)
+		if ((rc = found_add(f, c->at[j], p)) != 0)
+			return rc;
+	for (size_t j = 0; j <= c->n; j++)
+		if ((rc = segment(pp, edge[j], edge[j + 1], min_seg, m, alpha, f)) != 0)
+			return rc;
+	return 0;
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -263,17 +352,20 @@ static void prep_free(struct prep *pp, size_t n)
 static int detect_all(const struct prep *pp, size_t ns, double alpha, size_t min_seg,
 		      struct sb_cp_change **out, size_t *nout)
 {
-	size_t m = ns ? ns : 1, *at0 = malloc(m * sizeof(*at0)), j, cap = 0;
-	double *p0 = malloc(m * sizeof(*p0)), *adj = malloc(m * sizeof(*adj));
+	size_t m = ns ? ns : 1, j, cap = 0;
+	struct cut *c0 = malloc(m * sizeof(*c0));
+	double *p0 = calloc(m, sizeof(*p0)), *adj = malloc(m * sizeof(*adj));
 	int *rej = malloc(m * sizeof(*rej)), rc = 0;
 	struct found f = { 0 };
 
-	if (!p0 || !adj || !at0 || !rej) {
+	if (!p0 || !adj || !c0 || !rej) {
 		rc = 3;
 		goto done;
 	}
-	for (j = 0; j < ns; j++)
-		p0[j] = best_split(&pp[j], 0, pp[j].n, min_seg, &at0[j]);
+	for (j = 0; j < ns; j++) {
+		best_cut(&pp[j], 0, pp[j].n, min_seg, &c0[j]);
+		p0[j] = c0[j].p;
+	}
 	if (sb_holm(p0, NULL, ns, alpha, rej, adj) < 0) {
 		rc = 3;
 		goto done;
@@ -282,9 +374,8 @@ static int detect_all(const struct prep *pp, size_t ns, double alpha, size_t min
 		if (!rej[j])
 			continue;
 		f.n = 0;
-		if ((rc = found_add(&f, at0[j], adj[j])) != 0 ||
-		    (rc = segment(&pp[j], 0, at0[j], min_seg, (double)ns, alpha, &f)) != 0 ||
-		    (rc = segment(&pp[j], at0[j], pp[j].n, min_seg, (double)ns, alpha, &f)) != 0)
+		if ((rc = record(&pp[j], 0, pp[j].n, &c0[j], adj[j], min_seg, (double)ns, alpha,
+				 &f)) != 0)
 			break;
 		rc = emit(&pp[j], j, &f, out, nout, &cap);
 	}
@@ -293,7 +384,7 @@ done:
 	free(f.p);
 	free(p0);
 	free(adj);
-	free(at0);
+	free(c0);
 	free(rej);
 	return rc;
 }

@@ -34,8 +34,12 @@ struct sb_cp_change {
 /*
  * Find the change points of ns series at once, with the false-alarm rate held
  * at o->alpha over all of them. *out is malloc'd (series order, then `at`).
- * Returns 0; 2 for bad input (a sweep with no runs, non-finite values); 3 when
- * memory runs out.
+ * o may be NULL (the defaults); alpha 0 and min_seg 0 mean the defaults.
+ * before and after are geometric means (of the sweeps' mean logs), pct and its
+ * interval come from the difference of those logs; the method is in
+ * docs/HISTORY.md "The method". Deterministic: no random numbers.
+ * Returns 0; 2 for bad input (a sweep with no runs, a value that is not
+ * finite or not above 0, alpha outside (0, 1)); 3 when memory runs out.
  */
 int sb_cp_detect(const struct sb_cp_series *s, size_t ns, const struct sb_cp_opts *o,
 		 struct sb_cp_change **out, size_t *nout);

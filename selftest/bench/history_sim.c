@@ -154,6 +154,7 @@ static int run_cell(struct hist *x, int nh, unsigned long seed, const struct sb_
 			fprintf(stderr, "history_sim: sb_cp_detect returned %d\n", rc);
 			return rc;
 		}
+		if (getenv("CP_DEBUG")) for (size_t q = 0; q < n; q++) fprintf(stderr, "h%d s%zu at%zu %.2f%% [%.2f,%.2f] p%.2g holds%d\n", i, c[q].series, c[q].at + 1, c[q].pct, c[q].lo, c[q].hi, c[q].p, c[q].holds);
 		judge(x, &tr, c, n, &t);
 		free(c);
 	}
