@@ -232,6 +232,8 @@ static void write_sweep(const struct gen *g, int k, const double *smp)
 	pjoin(dir, sizeof(dir), test, run_id);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", test, run_id) >= sizeof(tmp))
 		die(2, "%s: path too long", test);
+	if (access(dir, F_OK) == 0)
+		die(2, "%s exists: an earlier history there (give another --out)", dir);
 	mkdir_p(tmp);
 	write_samples(g, tmp, smp);
 	write_points(g, tmp);
@@ -239,7 +241,7 @@ static void write_sweep(const struct gen *g, int k, const double *smp)
 	if (g->summary)
 		write_summary(g, tmp);
 	if (rename(tmp, dir) != 0)
-		die(3, "%s: %s (an earlier history there? give another --out)", dir, strerror(errno));
+		die(3, "%s: %s", dir, strerror(errno));
 	pjoin(link, sizeof(link), test, ".latest.tmp");
 	pjoin(tmp, sizeof(tmp), test, "latest");
 	unlink(link);

@@ -28,32 +28,41 @@ static struct truth cell_truth(enum hm_cell c)
 /* The series of one history: each point's runs, then each mode's curve (per run, the geometric mean over the counts). */
 struct hist {
 	struct hm_shape h;
+	int flat;			/* observations are runs: an index / runs is the kernel */
 	double *runs, *smp, *curve;	/* runs[k][pt][r]; curve[k][m][r] */
 	struct sb_cp_obs *obs;		/* obs[series][k] */
 	struct sb_cp_series *ser;
 	size_t npts, ns;
 };
 
-static int hist_alloc(struct hist *x)
+/*
+ * flat: the naive model, for comparison: every run its own observation (one
+ * run a "sweep", min_seg a sweep's runs twice), as if a sweep's runs did not
+ * share its offset.
+ */
+static int hist_alloc(struct hist *x, int flat)
 {
-	size_t K = x->h.kernels, R = x->h.runs;
+	size_t K = x->h.kernels, R = x->h.runs, L = flat ? K * R : K;
 
 	x->npts = (size_t)x->h.modes * x->h.counts;
 	x->ns = x->npts + x->h.modes;
 	x->runs = malloc(K * x->npts * R * sizeof(double));
 	x->smp = malloc(x->npts * R * x->h.samples * sizeof(double));
 	x->curve = malloc(K * x->h.modes * R * sizeof(double));
-	x->obs = malloc(x->ns * K * sizeof(*x->obs));
+	x->obs = malloc(x->ns * L * sizeof(*x->obs));
 	x->ser = malloc(x->ns * sizeof(*x->ser));
 	if (!x->runs || !x->smp || !x->curve || !x->obs || !x->ser)
 		return -1;
 	for (size_t s = 0; s < x->ns; s++) {
-		x->ser[s] = (struct sb_cp_series){ x->obs + s * K, K };
+		x->ser[s] = (struct sb_cp_series){ x->obs + s * L, L };
 		for (size_t k = 0; k < K; k++) {
 			double *v = s < x->npts ? x->runs + (k * x->npts + s) * R
 						: x->curve + (k * x->h.modes + (s - x->npts)) * R;
 
-			x->obs[s * K + k] = (struct sb_cp_obs){ v, R };
+			if (!flat)
+				x->obs[s * L + k] = (struct sb_cp_obs){ v, R };
+			for (size_t r = 0; flat && r < R; r++)
+				x->obs[s * L + k * R + r] = (struct sb_cp_obs){ v + r, 1 };
 		}
 	}
 	return 0;
@@ -91,6 +100,12 @@ static int series_touched(const struct hist *x, size_t s)
 	return 0;
 }
 
+/* The kernel (from 1) of the first sweep after change c (in flat mode, the run's; a run inside a sweep rounds up). */
+static int kernel_of(const struct hist *x, const struct sb_cp_change *c)
+{
+	return x->flat ? (int)((c->at + x->h.runs - 1) / x->h.runs) + 1 : (int)c->at + 1;
+}
+
 struct tally {
 	int any, found, exact, near;
 };
@@ -109,7 +124,7 @@ static void judge(const struct hist *x, const struct truth *tr, const struct sb_
 
 		/* the strongest change of the right sign in a touched series (nearest the truth when two) */
 		for (size_t i = 0; i < n; i++) {
-			int at = (int)c[i].at + 1;
+			int at = kernel_of(x, &c[i]);
 
 			if (!series_touched(x, c[i].series) || (c[i].pct < 0 ? -1 : 1) != tr->sign[j])
 				continue;
@@ -120,8 +135,8 @@ static void judge(const struct hist *x, const struct truth *tr, const struct sb_
 				best = &c[i];
 		}
 		found &= best != NULL;
-		exact &= best && (int)best->at + 1 == tr->at[j];
-		near &= best && abs((int)best->at + 1 - tr->at[j]) <= 1;
+		exact &= best && kernel_of(x, best) == tr->at[j];
+		near &= best && abs(kernel_of(x, best) - tr->at[j]) <= 1;
 	}
 	t->found += found;
 	t->exact += found && exact;
@@ -132,7 +147,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: history_sim [--histories N] [--seed N] [--cells \"aa broad ...\"] "
 			"[--kernels K] [--runs R] [--run-sd PCT] [--sweep-sd PCT] [--counts C] "
-			"[--alpha A] [--min-seg M]\n");
+			"[--alpha A] [--min-seg M] [--flat 1]\n");
 	exit(2);
 }
 
@@ -173,7 +188,7 @@ static int run_cell(struct hist *x, int nh, unsigned long seed, const struct sb_
 int main(int argc, char **argv)
 {
 	struct hist x = { .h = { 30, 3, 24, 2, 2, 2.0, 1.0, 1e6, HM_AA } };
-	struct sb_cp_opts o = { 0.05, 2 };
+	struct sb_cp_opts o = { 0.05, 0 };
 	const char *cells = "aa broad local two spike drift";
 	unsigned long seed = 1;
 	int nh = 200;
@@ -194,16 +209,20 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--counts")) x.h.counts = atoi(v);
 		else if (!strcmp(a, "--alpha")) o.alpha = atof(v);
 		else if (!strcmp(a, "--min-seg")) o.min_seg = (size_t)atoi(v);
+		else if (!strcmp(a, "--flat")) x.flat = atoi(v);
 		else usage();
 	}
 	if (nh < 1 || x.h.kernels < 4 || x.h.runs < 1 || x.h.counts < 1)
 		usage();
-	if (hist_alloc(&x) != 0) {
+	if (x.flat && !o.min_seg)
+		o.min_seg = 2 * (size_t)x.h.runs;
+	if (hist_alloc(&x, x.flat) != 0) {
 		fprintf(stderr, "history_sim: out of memory\n");
 		return 3;
 	}
-	printf("# %d histories a cell, %d kernels x %d runs, run sd %g%%, sweep sd %g%%, %d counts x %d modes, alpha %g, seed %lu\n",
-	       nh, x.h.kernels, x.h.runs, x.h.run_sd, x.h.sweep_sd, x.h.counts, x.h.modes, o.alpha, seed);
+	printf("# %d histories a cell, %d kernels x %d runs, run sd %g%%, sweep sd %g%%, %d counts x %d modes, alpha %g, seed %lu%s\n",
+	       nh, x.h.kernels, x.h.runs, x.h.run_sd, x.h.sweep_sd, x.h.counts, x.h.modes, o.alpha, seed,
+	       x.flat ? ", runs as independent observations (flat)" : "");
 	printf("%-6s %7s %7s %7s %7s\n", "cell", "any", "found", "exact", "+-1");
 	for (const char *p = cells; *p;) {
 		size_t len = strcspn(p, " ,");
@@ -223,5 +242,10 @@ int main(int argc, char **argv)
 		}
 		p += len + (p[len] != 0);
 	}
+	free(x.runs);
+	free(x.smp);
+	free(x.curve);
+	free(x.obs);
+	free(x.ser);
 	return 0;
 }
