@@ -152,11 +152,12 @@ $(ANALYSIS_LIB): $(ANALYSIS_OBJ)
 # method in one process on the same numbers.
 HISTORY_SIM_BINS := $(BUILD)/selftest/history_gen $(BUILD)/selftest/history_sim
 fixtures: $(HISTORY_SIM_BINS) $(BUILD)/bin/sb-summary
-$(HISTORY_SIM_BINS): $(BUILD)/selftest/%: selftest/bench/%.c selftest/bench/history_model.c \
-		selftest/bench/history_model.h $(ANALYSIS_LIB) $(ANALYSIS_HEADERS)
+HISTORY_SIM_SRC := selftest/bench/history_model.c selftest/bench/history_edivisive.c
+$(HISTORY_SIM_BINS): $(BUILD)/selftest/%: selftest/bench/%.c $(HISTORY_SIM_SRC) \
+		$(wildcard selftest/bench/history_*.h) $(ANALYSIS_LIB) $(ANALYSIS_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SB_CFLAGS) -Ianalysis -Iselftest/bench $(LDFLAGS) $(SB_LDFLAGS) -o $@ $< \
-		selftest/bench/history_model.c $(ANALYSIS_LIB) -lm
+		$(HISTORY_SIM_SRC) $(ANALYSIS_LIB) -lm
 
 # A static pattern rule: it wins over the runner tools' sb-% pattern below.
 $(ANALYSIS_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/analysis/cmd_%.o $(ANALYSIS_LIB)

@@ -261,7 +261,8 @@ static const char *find_summary(const char *argv0, char *buf, size_t len)
 
 int main(int argc, char **argv)
 {
-	struct gen g = { .h = { 30, 3, 24, 2, 2, 2.0, 1.0, 1e6, HM_AA },
+	struct gen g = { .h = { .kernels = 30, .runs = 3, .counts = 24, .modes = 2, .samples = 2,
+				 .run_sd = 2.0, .sweep_sd = 1.0, .base = 1e6, .cell = HM_AA },
 			 .testcase = "histsim1", .host = "sim", .seed = 1 };
 	char sbs[PATH_MAX];
 	struct hm_rng rng;

@@ -90,7 +90,11 @@ void hm_sweep(const struct hm_shape *h, struct hm_rng *g, int k, double *out, do
 	for (int m = 0; m < h->modes; m++)
 		for (int t = 1; t <= h->counts; t++) {
 			size_t pt = (size_t)m * h->counts + t - 1;
-			double mu = hm_level(h, k, m, t) * off;
+			double mu;
+
+			if (h->point_offsets)
+				off = 1 + h->sweep_sd / 100 * hm_gauss(g);
+			mu = hm_level(h, k, m, t) * off;
 
 			for (int r = 0; r < h->runs; r++) {
 				double rm = mu * (1 + h->run_sd / 100 * hm_gauss(g)), sum = 0;

@@ -14,6 +14,7 @@ struct hm_shape {
 	int kernels, runs, counts, modes, samples;	/* samples a run (2 by default) */
 	double run_sd, sweep_sd;	/* % of the level: a run's own noise, a sweep's offset */
 	double base;			/* ops/s of one task */
+	int point_offsets;		/* 1: each point of a sweep its own offset (default: one a sweep) */
 	enum hm_cell cell;
 };
 

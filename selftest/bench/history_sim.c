@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "history/changepoint.h"
+#include "history_edivisive.h"
 #include "history_model.h"
 
 /* The truth a cell's changes are judged against: the first kernel after it and its sign. */
@@ -29,6 +30,7 @@ static struct truth cell_truth(enum hm_cell c)
 struct hist {
 	struct hm_shape h;
 	int flat;			/* observations are runs: an index / runs is the kernel */
+	int edivisive;			/* the comparator instead of sb_cp_detect */
 	double *runs, *smp, *curve;	/* runs[k][pt][r]; curve[k][m][r] */
 	struct sb_cp_obs *obs;		/* obs[series][k] */
 	struct sb_cp_series *ser;
@@ -147,7 +149,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: history_sim [--histories N] [--seed N] [--cells \"aa broad ...\"] "
 			"[--kernels K] [--runs R] [--run-sd PCT] [--sweep-sd PCT] [--counts C] "
-			"[--alpha A] [--min-seg M] [--flat 1]\n");
+			"[--alpha A] [--min-seg M] [--flat 1] [--edivisive 1] [--point-offsets 1]\n");
 	exit(2);
 }
 
@@ -165,11 +167,15 @@ static int run_cell(struct hist *x, int nh, unsigned long seed, const struct sb_
 		/* history i: history_gen --seed SEED*10000+i --testcase histsim1 draws the same numbers */
 		hm_seed(&g, seed * 10000 + (unsigned long)i, "histsim1");
 		hist_draw(x, &g);
-		if ((rc = sb_cp_detect(x->ser, x->ns, o, &c, &n)) != 0) {
+		rc = x->edivisive ? ed_detect(x->ser, x->ns, o->alpha, o->min_seg ? o->min_seg : 2, &c, &n)
+				  : sb_cp_detect(x->ser, x->ns, o, &c, &n);
+		if (rc != 0) {
 			fprintf(stderr, "history_sim: sb_cp_detect returned %d\n", rc);
 			return rc;
 		}
-		if (getenv("CP_DEBUG")) for (size_t q = 0; q < n; q++) fprintf(stderr, "h%d s%zu at%zu %.2f%% [%.2f,%.2f] p%.2g holds%d\n", i, c[q].series, c[q].at + 1, c[q].pct, c[q].lo, c[q].hi, c[q].p, c[q].holds);
+		for (size_t q = 0; getenv("HISTORY_SIM_DEBUG") && q < n; q++)
+			fprintf(stderr, "h%d s%zu at%zu %.2f%% [%.2f,%.2f] p%.2g holds%d\n", i,
+				c[q].series, c[q].at + 1, c[q].pct, c[q].lo, c[q].hi, c[q].p, c[q].holds);
 		judge(x, &tr, c, n, &t);
 		free(c);
 	}
@@ -187,7 +193,8 @@ static int run_cell(struct hist *x, int nh, unsigned long seed, const struct sb_
 
 int main(int argc, char **argv)
 {
-	struct hist x = { .h = { 30, 3, 24, 2, 2, 2.0, 1.0, 1e6, HM_AA } };
+	struct hist x = { .h = { .kernels = 30, .runs = 3, .counts = 24, .modes = 2, .samples = 2,
+				 .run_sd = 2.0, .sweep_sd = 1.0, .base = 1e6, .cell = HM_AA } };
 	struct sb_cp_opts o = { 0.05, 0 };
 	const char *cells = "aa broad local two spike drift";
 	unsigned long seed = 1;
@@ -210,6 +217,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--alpha")) o.alpha = atof(v);
 		else if (!strcmp(a, "--min-seg")) o.min_seg = (size_t)atoi(v);
 		else if (!strcmp(a, "--flat")) x.flat = atoi(v);
+		else if (!strcmp(a, "--point-offsets")) x.h.point_offsets = atoi(v);
+		else if (!strcmp(a, "--edivisive")) x.edivisive = atoi(v);
 		else usage();
 	}
 	if (nh < 1 || x.h.kernels < 4 || x.h.runs < 1 || x.h.counts < 1)
@@ -220,9 +229,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "history_sim: out of memory\n");
 		return 3;
 	}
-	printf("# %d histories a cell, %d kernels x %d runs, run sd %g%%, sweep sd %g%%, %d counts x %d modes, alpha %g, seed %lu%s\n",
+	printf("# %d histories a cell, %d kernels x %d runs, run sd %g%%, sweep sd %g%%, "
+	       "%d counts x %d modes, alpha %g, seed %lu%s\n",
 	       nh, x.h.kernels, x.h.runs, x.h.run_sd, x.h.sweep_sd, x.h.counts, x.h.modes, o.alpha, seed,
 	       x.flat ? ", runs as independent observations (flat)" : "");
+	if (x.h.point_offsets)
+		printf("# each point of a sweep its own offset\n");
+	if (x.edivisive)
+		printf("# E-divisive means (q-hat) on the sweep means, Student's t on the split's segments\n");
 	printf("%-6s %7s %7s %7s %7s\n", "cell", "any", "found", "exact", "+-1");
 	for (const char *p = cells; *p;) {
 		size_t len = strcspn(p, " ,");

@@ -26,7 +26,9 @@
 # Environment: N (200 histories a cell), CELLS ("aa broad local two spike drift"), SEED (1),
 # SUMMARY=1 (the end-to-end run directories get summary.csv too, by sb-summary: slower;
 # sb-history reads samples.csv and meta), KEEP=1 keeps the directories, FLAT=1 adds the
-# in-process table of the naive model (every run an independent observation).
+# in-process table of the naive model (every run an independent observation), EDIVISIVE=1
+# that of E-divisive means with Student's t on each split (selftest/bench/history_edivisive.c),
+# POINT_OFFSETS=1 gives each point of a sweep its own offset (in-process tables only).
 set -eu
 
 log() { printf '%s\n' "$*" >&2; }
@@ -87,7 +89,7 @@ PY
 
 # e2e_cell TMP CELL: N histories through history_gen, sb-history add and changes; prints the row
 e2e_cell() {
-	local tmp=$1 cell=$2 i d rc sum=none
+	local tmp=$1 cell=$2 i d rc sum=none files=()
 	if [ "${SUMMARY:-0}" = 1 ]; then sum=$tmp/sb-summary; fi
 	for ((i = 0; i < N; i++)); do
 		d=$tmp/$cell/$i
@@ -101,8 +103,9 @@ e2e_cell() {
 			return 1
 		fi
 		if [ -z "${KEEP:-}" ]; then rm -rf -- "$d"; fi
+		files+=("$tmp/$cell.$i.json")
 	done
-	judge "$cell" $(for ((i = 0; i < N; i++)); do printf '%s ' "$tmp/$cell.$i.json"; done)
+	judge "$cell" "${files[@]}"
 }
 
 main() {
@@ -117,11 +120,17 @@ main() {
 	trap "if [ -z \"\${KEEP:-}\" ]; then rm -rf -- '$tmp'; else echo 'kept: $tmp' >&2; fi" EXIT
 	header=$(printf '%-6s %7s %7s %7s %7s' cell any found exact '+-1')
 	log "history_sim.sh: $N histories a cell, seed $SEED; $(date -u +%FT%TZ), $(nproc) CPUs, $(uname -sr)"
+	local sim=(build/selftest/history_sim --histories "$N" --seed "$SEED" --cells "$cells"
+		--point-offsets "${POINT_OFFSETS:-0}")
 	printf '== in-process (sb_cp_detect) ==\n'
-	build/selftest/history_sim --histories "$N" --seed "$SEED" --cells "$cells"
+	"${sim[@]}"
 	if [ "${FLAT:-0}" = 1 ]; then
 		printf '== in-process, naive: every run an independent observation ==\n'
-		build/selftest/history_sim --histories "$N" --seed "$SEED" --cells "$cells" --flat 1
+		"${sim[@]}" --flat 1
+	fi
+	if [ "${EDIVISIVE:-0}" = 1 ]; then
+		printf '== in-process, E-divisive means, Student t on each split ==\n'
+		"${sim[@]}" --edivisive 1
 	fi
 	if [ "$e2e" = 0 ] || { [ "$e2e" = auto ] && [ ! -x "$hist" ]; }; then
 		log "history_sim.sh: no end-to-end table ($hist not built, or E2E=0)"
