@@ -12,6 +12,7 @@ cat >"$tmp/t.c" <<'C'
 #include <stdlib.h>
 #include <string.h>
 #include "history/changepoint.h"
+#include "stats.h"
 
 static int n;
 
@@ -59,6 +60,7 @@ static void fill(double (*level)(int s, int k))
 static double flat(int s, int k) { (void)s; (void)k; return 0; }
 static double step(int s, int k) { return s == 7 && k >= 12 ? -10 : 0; }
 static double spike(int s, int k) { (void)s; return k == 11 ? -10 : 0; }
+static double late(int s, int k) { return s == 0 && k >= K - 2 ? -15 : 0; }
 static double two(int s, int k) { return s == 3 && k >= 6 && k < 16 ? -8 : 0; }
 
 int main(void)
@@ -110,6 +112,41 @@ int main(void)
 	   "  the fall no longer holds at the newest sweep, the rise does");
 	free(c);
 
+	/* uneven runs: sweeps of 1 to 5 runs (the within variance from those with more than one) */
+	lcg = 777;
+	fill(step);
+	for (int k = 0; k < K; k++)
+		for (int s = 0; s < NS; s++)
+			obs[s][k].nruns = 1 + (size_t)(k * 7 + s) % R;
+	rc = sb_cp_detect(ser, NS, &o, &c, &nc);
+	ok(rc == 0 && nc == 1 && c[0].series == 7 && c[0].at == 12 && c[0].lo <= -10 && c[0].hi >= -10,
+	   "sweeps of 1 to 3 runs: the step found at 12, its interval covering -10%");
+	free(c);
+	for (int k = 0; k < K; k++)
+		for (int s = 0; s < NS; s++)
+			obs[s][k].nruns = 1;
+	rc = sb_cp_detect(ser, NS, &o, &c, &nc);
+	ok(rc == 0 && nc == 1 && c[0].series == 7 && c[0].at == 12,
+	   "one run a sweep (no within variance): the step found at 12");
+	free(c);
+	for (int k = 0; k < K; k++)
+		for (int s = 0; s < NS; s++)
+			obs[s][k].nruns = R;
+
+	/* the minimum segment: a step two sweeps before the end is a change at 2, none at 3 */
+	lcg = 31337;
+	fill(late);
+	rc = sb_cp_detect(ser, NS, &o, &c, &nc);
+	ok(rc == 0 && nc == 1 && c[0].at == K - 2 && c[0].holds == 1,
+	   "a step two sweeps before the newest, min_seg 2: found at K - 2, holds");
+	free(c);
+	o.min_seg = 3;
+	rc = sb_cp_detect(ser, NS, &o, &c, &nc);
+	ok(rc == 0 && nc <= 1 && (nc == 0 || (c[0].at >= 3 && c[0].at <= K - 3)),
+	   "  min_seg 3: no segment shorter than 3 sweeps (the change, if any, at K - 3)");
+	free(c);
+	o.min_seg = 2;
+
 	rc = sb_cp_detect(ser, 0, &o, &c, &nc);
 	ok(rc == 0 && nc == 0 && c == NULL, "no series: no change");
 	rc = sb_cp_detect(ser, NS, NULL, &c, &nc);
@@ -131,6 +168,23 @@ int main(void)
 	o.alpha = 0.05;
 	ser[2].obs = NULL;
 	ok(sb_cp_detect(ser, NS, &o, &c, &nc) == 2, "a series without its sweeps: 2");
+
+	/* stats.c's Student t density, which the search correction uses */
+	{
+		double integral = 0;
+
+		for (int i = 0; i < 2000; i++)	/* midpoint rule over [0, 2] */
+			integral += sb_student_pdf((i + 0.5) / 1000, 5) / 1000;
+		ok(fabs(sb_student_pdf(0, 1) - 1 / M_PI) < 1e-12 &&
+		   fabs(sb_student_pdf(1, 1) - 1 / (2 * M_PI)) < 1e-12,
+		   "sb_student_pdf: Cauchy's density at 0 and 1");
+		ok(fabs(sb_student_pdf(1, 1e7) - exp(-0.5) / sqrt(2 * M_PI)) < 1e-6,
+		   "sb_student_pdf: the normal density for large df");
+		ok(fabs(integral - (sb_student_cdf(2, 5) - 0.5)) < 1e-7,
+		   "sb_student_pdf: its integral over [0, 2] is the cdf's difference (df 5)");
+		ok(isnan(sb_student_pdf(1, 0)) && isnan(sb_student_pdf(NAN, 3)) &&
+		   sb_student_pdf(INFINITY, 3) == 0, "sb_student_pdf: NAN outside, 0 at infinity");
+	}
 	printf("1..%d\n", n);
 	return 0;
 }
