@@ -169,6 +169,25 @@ int main(void)
 	ser[2].obs = NULL;
 	ok(sb_cp_detect(ser, NS, &o, &c, &nc) == 2, "a series without its sweeps: 2");
 
+	/* no noise at all: constant, then an exact step */
+	{
+		double flatv[8][2], stepv[8][2];
+		struct sb_cp_obs fo[8], so[8];
+		struct sb_cp_series two_s[2] = { { fo, 8 }, { so, 8 } };
+
+		for (int k = 0; k < 8; k++) {
+			flatv[k][0] = flatv[k][1] = 500;
+			stepv[k][0] = stepv[k][1] = k < 4 ? 500 : 400;
+			fo[k] = (struct sb_cp_obs){ flatv[k], 2 };
+			so[k] = (struct sb_cp_obs){ stepv[k], 2 };
+		}
+		rc = sb_cp_detect(two_s, 2, &o, &c, &nc);
+		ok(rc == 0 && nc == 1 && c[0].series == 1 && c[0].at == 4 && fabs(c[0].pct + 20) < 1e-9 &&
+		   fabs(c[0].before - 500) < 1e-9 && fabs(c[0].after - 400) < 1e-9,
+		   "no noise: the constant series has no change, the exact step is -20% at 4");
+		free(c);
+	}
+
 	/* stats.c's Student t density, which the search correction uses */
 	{
 		double integral = 0;
