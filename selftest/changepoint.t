@@ -155,7 +155,19 @@ int main(void)
 
 	obs[5][4].nruns = 0;
 	ok(sb_cp_detect(ser, NS, &o, &c, &nc) == 2 && c == NULL && nc == 0, "a sweep with no runs: 2");
-	obs[5][4].nruns = R;
+	{
+		char e[160];
+
+		ok(sb_cp_check(ser, NS, e, sizeof(e)) == 2 && !strcmp(e, "series 5, sweep 4: no runs"),
+		   "sb_cp_check names it: series 5, sweep 4: no runs");
+		obs[5][4].nruns = R;
+		v[9][3][1] = NAN;
+		ok(sb_cp_check(ser, NS, e, sizeof(e)) == 2 &&
+		   !strcmp(e, "series 9, sweep 3, run 1: nan is not a positive finite number"),
+		   "sb_cp_check names a NaN run");
+		v[9][3][1] = 1e6;
+		ok(sb_cp_check(ser, NS, e, sizeof(e)) == 0, "sb_cp_check: good input, 0");
+	}
 	v[9][3][1] = NAN;
 	ok(sb_cp_detect(ser, NS, &o, &c, &nc) == 2, "a NaN run: 2");
 	v[9][3][1] = INFINITY;

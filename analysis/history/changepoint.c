@@ -1,6 +1,6 @@
 /* Change points of ordered sweep series: binary segmentation, a random-effects t on the sweeps, the error held over all series. */
-#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -341,6 +341,27 @@ static int emit(const struct prep *pp, size_t series, struct found *f, struct sb
 	return 0;
 }
 
+int sb_cp_check(const struct sb_cp_series *s, size_t ns, char *err, size_t errlen)
+{
+	if (ns && !s)
+		return snprintf(err, errlen, "no series given"), 2;
+	for (size_t j = 0; j < ns; j++) {
+		if (s[j].n && !s[j].obs)
+			return snprintf(err, errlen, "series %zu: no sweeps given", j), 2;
+		for (size_t i = 0; i < s[j].n; i++) {
+			const struct sb_cp_obs *o = &s[j].obs[i];
+
+			if (o->nruns == 0 || !o->runs)
+				return snprintf(err, errlen, "series %zu, sweep %zu: no runs", j, i), 2;
+			for (size_t r = 0; r < o->nruns; r++)
+				if (!isfinite(o->runs[r]) || !(o->runs[r] > 0))
+					return snprintf(err, errlen, "series %zu, sweep %zu, run %zu: %g is "
+							"not a positive finite number", j, i, r, o->runs[r]), 2;
+		}
+	}
+	return 0;
+}
+
 static void prep_free(struct prep *pp, size_t n)
 {
 	for (size_t j = 0; j < n; j++)
@@ -395,15 +416,13 @@ int sb_cp_detect(const struct sb_cp_series *s, size_t ns, const struct sb_cp_opt
 	double alpha = o && o->alpha != 0 ? o->alpha : 0.05;
 	size_t min_seg = o && o->min_seg ? o->min_seg : 2, j;
 	struct prep *pp;
+	char err[160];
 	int rc = 0;
 
 	*out = NULL;
 	*nout = 0;
-	if (!(alpha > 0 && alpha < 1) || (ns && !s))
+	if (!(alpha > 0 && alpha < 1) || sb_cp_check(s, ns, err, sizeof(err)) != 0)
 		return 2;
-	for (j = 0; j < ns; j++)
-		if (s[j].n && !s[j].obs)
-			return 2;
 	pp = calloc(ns ? ns : 1, sizeof(*pp));
 	if (!pp)
 		return 3;

@@ -44,4 +44,11 @@ struct sb_cp_change {
 int sb_cp_detect(const struct sb_cp_series *s, size_t ns, const struct sb_cp_opts *o,
 		 struct sb_cp_change **out, size_t *nout);
 
+/*
+ * The input check sb_cp_detect makes, with the problem named in err ("series
+ * 3, sweep 7: no runs", "... run 2: not a positive finite number", ...), for
+ * a caller that prints it. Returns 0, or 2.
+ */
+int sb_cp_check(const struct sb_cp_series *s, size_t ns, char *err, size_t errlen);
+
 #endif
