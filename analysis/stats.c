@@ -461,16 +461,6 @@ double sb_student_p2(double t, double df)
 	return sb_betai(df / 2, 0.5, df / (df + t * t));
 }
 
-double sb_student_pdf(double t, double df)
-{
-	if (!(df > 0) || isnan(t))
-		return NAN;
-	if (isinf(t))
-		return 0.0;
-	return exp(lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI) -
-		   (df + 1) / 2 * log1p(t * t / df));
-}
-
 double sb_student_cdf(double t, double df)
 {
 	double tail = sb_student_p2(t, df) / 2;

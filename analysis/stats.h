@@ -97,9 +97,6 @@ int sb_tdiff(size_t n0, double mean0, double var0, size_t n, double mean,
  */
 double sb_betai(double a, double b, double x);
 
-/* The density of Student's t with df > 0 degrees of freedom at t; NAN outside. */
-double sb_student_pdf(double t, double df);
-
 /* P(T <= t) for Student's t with df > 0 degrees of freedom (df need not be whole). */
 double sb_student_cdf(double t, double df);
 

@@ -12,7 +12,6 @@ cat >"$tmp/t.c" <<'C'
 #include <stdlib.h>
 #include <string.h>
 #include "history/changepoint.h"
-#include "stats.h"
 
 static int n;
 
@@ -200,22 +199,6 @@ int main(void)
 		free(c);
 	}
 
-	/* stats.c's Student t density, which the search correction uses */
-	{
-		double integral = 0;
-
-		for (int i = 0; i < 2000; i++)	/* midpoint rule over [0, 2] */
-			integral += sb_student_pdf((i + 0.5) / 1000, 5) / 1000;
-		ok(fabs(sb_student_pdf(0, 1) - 1 / M_PI) < 1e-12 &&
-		   fabs(sb_student_pdf(1, 1) - 1 / (2 * M_PI)) < 1e-12,
-		   "sb_student_pdf: Cauchy's density at 0 and 1");
-		ok(fabs(sb_student_pdf(1, 1e7) - exp(-0.5) / sqrt(2 * M_PI)) < 1e-6,
-		   "sb_student_pdf: the normal density for large df");
-		ok(fabs(integral - (sb_student_cdf(2, 5) - 0.5)) < 1e-7,
-		   "sb_student_pdf: its integral over [0, 2] is the cdf's difference (df 5)");
-		ok(isnan(sb_student_pdf(1, 0)) && isnan(sb_student_pdf(NAN, 3)) &&
-		   sb_student_pdf(INFINITY, 3) == 0, "sb_student_pdf: NAN outside, 0 at infinity");
-	}
 	printf("1..%d\n", n);
 	return 0;
 }

@@ -120,30 +120,64 @@ static void compare2(const struct prep *pp, size_t a0, size_t a1, size_t b0, siz
 }
 
 /*
- * The p-value of the largest |t| over the splits of [lo, hi): the chance that
- * any split's |t| reaches it when there is no change. Bonferroni over the
- * splits, or, tighter, the first split's tail plus the expected up-crossings
- * between neighbours (adjacent splits' statistics correlate by rho; the
- * chance to cross c between them is about 2 f(c) sqrt((1 - rho) / pi)).
+ * The p-value of the largest |t| over the splits k0..k1 of [lo, hi): the
+ * chance that any split's |t| reaches it when there is no change. Bonferroni
+ * over the splits, or, tighter, Hotelling's tube formula: the residuals'
+ * direction is uniform on a sphere, each split's t a function of its angle to
+ * the split's contrast, and the contrasts of neighbouring splits are
+ * acos(rho) apart (rho their correlation); the chance that the path of
+ * contrasts, of length L, comes within the angle of |t| is at most
+ * p1 + L / pi * (df / (df + t^2))^((df - 1) / 2).
  */
 static double max_p(double tmax, double df, size_t lo, size_t hi, size_t k0, size_t k1)
 {
-	double p1, bonf, rice, f, nn = (double)(hi - lo);
-	size_t k;
+	double p1, len = 0, nn = (double)(hi - lo);
 
 	if (!(df > 0))
 		return 1;
 	p1 = sb_student_p2(tmax, df);
-	bonf = p1 * (double)(k1 - k0 + 1);
-	f = sb_student_pdf(tmax, df);
-	rice = p1;
-	for (k = k0; k < k1; k++) {
+	for (size_t k = k0; k < k1; k++) {
 		double a = (double)(k - lo);
-		double rho = sqrt(a * (nn - a - 1) / ((a + 1) * (nn - a)));
 
-		rice += 2 * f * sqrt((1 - rho) / M_PI);
+		len += acos(fmin(1.0, sqrt(a * (nn - a - 1) / ((a + 1) * (nn - a)))));
 	}
-	return fmin(1.0, fmin(bonf, rice));
+	return fmin(1.0, fmin(p1 * (double)(k1 - k0 + 1),
+			      p1 + len / M_PI * pow(df / (df + tmax * tmax), (df - 1) / 2)));
+}
+
+static struct side side_minus(struct side a, struct side b)
+{
+	return (struct side){ a.n - b.n, a.s - b.s, a.ss - b.ss, a.inv - b.inv };
+}
+
+/*
+ * The |t| of the cut of [lo, hi) with side B = [b0, b1) (A the rest) that
+ * survives the loss of any one sweep: the smallest |t| (0 when the sign
+ * turns) over the cut made again without each sweep in turn, one degree of
+ * freedom less (in *df). One outlying sweep, a spike, cannot carry a change
+ * by itself, however quiet the series around it.
+ */
+static double robust_t(const struct prep *pp, size_t lo, size_t hi, size_t b0, size_t b1, double *df)
+{
+	struct side b = side_of(pp, b0, b1), a = side_minus(side_of(pp, lo, hi), b);
+	struct cmp2 full, c;
+	double tmin;
+
+	compare_sides(pp, a, b, &full);
+	tmin = fabs(full.t);
+	*df = full.df - 1;
+	for (size_t i = lo; i < hi && tmin > 0; i++) {
+		struct side one = side_of(pp, i, i + 1);
+		int in_b = i >= b0 && i < b1;
+
+		if (in_b != (b.n <= a.n))
+			continue;	/* the larger side: no one sweep of it carries the difference */
+		if ((in_b ? b.n : a.n) < 2)
+			return 0;
+		compare_sides(pp, in_b ? a : side_minus(a, one), in_b ? side_minus(b, one) : b, &c);
+		tmin = (c.t < 0) != (full.t < 0) ? 0 : fmin(tmin, fabs(c.t));
+	}
+	return tmin;
 }
 
 /* Where a segment is cut: one split, or two (a stretch that left the level and came back). */
@@ -167,10 +201,10 @@ static double best_split(const struct prep *pp, size_t lo, size_t hi, size_t min
 		compare2(pp, lo, k, k, hi, &c);
 		if (fabs(c.t) > tmax) {
 			tmax = fabs(c.t);
-			df = c.df;
 			*at = k;
 		}
 	}
+	tmax = robust_t(pp, lo, hi, *at, hi, &df);
 	return max_p(tmax, df, lo, hi, k0, k1);
 }
 
@@ -183,7 +217,7 @@ static double best_split(const struct prep *pp, size_t lo, size_t hi, size_t min
 static double best_pair(const struct prep *pp, size_t lo, size_t hi, size_t min_seg, size_t at[2])
 {
 	double tmax = -1, df = 0, npairs = 0;
-	size_t mid = min_seg + 1;	/* the stretch: one sweep more, so that a spike and a low neighbour are no stretch */
+	size_t mid = min_seg;	/* the stretch's fewest sweeps */
 
 	if (hi - lo < 2 * min_seg + mid || hi - lo > CP_PAIR_MAX)
 		return 1;
@@ -196,11 +230,11 @@ static double best_pair(const struct prep *pp, size_t lo, size_t hi, size_t min_
 			npairs++;
 			if (fabs(c.t) > tmax) {
 				tmax = fabs(c.t);
-				df = c.df;
 				at[0] = k1;
 				at[1] = k2;
 			}
 		}
+	tmax = robust_t(pp, lo, hi, at[0], at[1], &df);
 	if (!(df > 0))
 		return 1;
 	return fmin(1.0, sb_student_p2(tmax, df) * npairs);
@@ -213,7 +247,7 @@ static void best_cut(const struct prep *pp, size_t lo, size_t hi, size_t min_seg
 	double p1 = best_split(pp, lo, hi, min_seg, &at1);
 	double p2 = best_pair(pp, lo, hi, min_seg, at2);
 
-	if (hi - lo < 3 * min_seg + 1 || hi - lo > CP_PAIR_MAX) {
+	if (hi - lo < 3 * min_seg || hi - lo > CP_PAIR_MAX) {
 		*c = (struct cut){ { at1, 0 }, 1, p1 };
 		return;
 	}
