@@ -59,6 +59,7 @@ static void fill(double (*level)(int s, int k))
 static double flat(int s, int k) { (void)s; (void)k; return 0; }
 static double step(int s, int k) { return s == 7 && k >= 12 ? -10 : 0; }
 static double spike(int s, int k) { (void)s; return k == 11 ? -10 : 0; }
+static double newest(int s, int k) { return s == 0 && k == K - 1 ? -20 : 0; }
 static double late(int s, int k) { return s == 0 && k >= K - 2 ? -15 : 0; }
 static double two(int s, int k) { return s == 3 && k >= 6 && k < 16 ? -8 : 0; }
 
@@ -143,6 +144,19 @@ int main(void)
 	rc = sb_cp_detect(ser, NS, &o, &c, &nc);
 	ok(rc == 0 && nc <= 1 && (nc == 0 || (c[0].at >= 3 && c[0].at <= K - 3)),
 	   "  min_seg 3: no segment shorter than 3 sweeps (the change, if any, at K - 3)");
+	free(c);
+	o.min_seg = 2;
+
+	/* min_seg 1: the newest sweep alone may be a segment */
+	lcg = 5150;
+	fill(newest);
+	rc = sb_cp_detect(ser, NS, &o, &c, &nc);
+	ok(rc == 0 && nc == 0, "the newest sweep alone 20% down, min_seg 2: no change yet");
+	free(c);
+	o.min_seg = 1;
+	rc = sb_cp_detect(ser, NS, &o, &c, &nc);
+	ok(rc == 0 && nc == 1 && c[0].series == 0 && c[0].at == K - 1 && c[0].pct < 0,
+	   "  min_seg 1: a change at the newest sweep");
 	free(c);
 	o.min_seg = 2;
 

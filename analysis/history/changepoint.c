@@ -155,7 +155,9 @@ static struct side side_minus(struct side a, struct side b)
  * survives the loss of any one sweep: the smallest |t| (0 when the sign
  * turns) over the cut made again without each sweep in turn, one degree of
  * freedom less (in *df). One outlying sweep, a spike, cannot carry a change
- * by itself, however quiet the series around it.
+ * by itself, however quiet the series around it. (Only the smaller side's
+ * sweeps are taken out: one sweep of the larger has less leverage. A side of
+ * one sweep, allowed by min_seg 1, is kept whole.)
  */
 static double robust_t(const struct prep *pp, size_t lo, size_t hi, size_t b0, size_t b1, double *df)
 {
@@ -165,6 +167,9 @@ static double robust_t(const struct prep *pp, size_t lo, size_t hi, size_t b0, s
 
 	compare_sides(pp, a, b, &full);
 	tmin = fabs(full.t);
+	*df = full.df;
+	if ((b.n <= a.n ? b.n : a.n) < 2)
+		return tmin;	/* a side of one sweep: min_seg 1 asked for it */
 	*df = full.df - 1;
 	for (size_t i = lo; i < hi && tmin > 0; i++) {
 		struct side one = side_of(pp, i, i + 1);
@@ -172,8 +177,6 @@ static double robust_t(const struct prep *pp, size_t lo, size_t hi, size_t b0, s
 
 		if (in_b != (b.n <= a.n))
 			continue;	/* the larger side: no one sweep of it carries the difference */
-		if ((in_b ? b.n : a.n) < 2)
-			return 0;
 		compare_sides(pp, in_b ? a : side_minus(a, one), in_b ? side_minus(b, one) : b, &c);
 		tmin = (c.t < 0) != (full.t < 0) ? 0 : fmin(tmin, fabs(c.t));
 	}
