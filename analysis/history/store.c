@@ -109,6 +109,19 @@ static int migrate(struct sqlite3 *db, const char *path, int how, char *err, siz
 	return rc;
 }
 
+/* The directory a new file at path would go into exists. */
+static int dir_exists(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	struct stat st;
+
+	if (slash == NULL)
+		return 1;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	return *dir == '\0' || (stat(dir, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
 int sb_hist_open(const char *path, int how, int timeout_ms, struct sqlite3 **db, char *err,
 		 size_t errlen)
 {
@@ -123,6 +136,8 @@ int sb_hist_open(const char *path, int how, int timeout_ms, struct sqlite3 **db,
 		if (how == SB_HIST_READ)
 			return sb_fail(err, errlen, 2, "%s: no history there (sb-history add RUNDIR... or "
 				       "sb-history rebuild makes one)", path);
+		if (!dir_exists(path))
+			return sb_fail(err, errlen, 2, "%s: its directory does not exist", path);
 	} else if (how == SB_HIST_CREATE) {
 		return sb_fail(err, errlen, 2, "%s: exists", path);
 	} else if (!S_ISREG(st.st_mode)) {
