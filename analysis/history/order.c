@@ -76,6 +76,10 @@ static int cmp_sweeps(const void *a, const void *b)
 		c = x->ord < y->ord ? -1 : x->ord > y->ord;
 	if (c == 0)
 		c = strcmp(x->date, y->date);
+	if (c == 0)
+		c = strcmp(x->test, y->test);
+	if (c == 0)
+		c = strcmp(x->run_id, y->run_id);	/* not the row id: rebuild's order is not add's */
 	return c != 0 ? c : x->id < y->id ? -1 : x->id > y->id;
 }
 
