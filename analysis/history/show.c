@@ -457,8 +457,15 @@ static void print_text(FILE *out, struct grid *g)
 			if (strlen(gs(g, l, j)) > w[j])
 				w[j] = strlen(gs(g, l, j));
 	for (size_t l = 0; l < g->lines; l++) {
-		for (size_t j = 0; j <= g->ncols; j++)
-			fprintf(out, "%s%-*s", j ? "   " : "", j < g->ncols ? (int)w[j] : 0, gs(g, l, j));
+		size_t last = 0;
+
+		for (size_t j = 1; j <= g->ncols; j++)
+			if (*gs(g, l, j))
+				last = j;
+		if (last == 0 && gs(g, l, 0)[0] == ' ')
+			continue;	/* "vs" lines of a single column */
+		for (size_t j = 0; j <= last; j++)
+			fprintf(out, "%s%-*s", j ? "   " : "", j < last ? (int)w[j] : 0, gs(g, l, j));
 		fputc('\n', out);
 	}
 	free(w);
