@@ -7,13 +7,20 @@
 #include "history.h"
 #include "msg.h"
 
-static const char q_sweeps[] =
+/* [1]: one testcase's (through the index on sweep.test), [0]: every one */
+static const char *const q_sweeps[2] = {
 	"SELECT s.id, s.test, s.run_id, s.params, s.label, s.release, s.kcommit, s.date, s.status,"
 	" s.testbed, t.host, t.host_name, t.cpu_model, t.topology, t.hwloc_version, t.placement"
-	" FROM sweep s JOIN testbed t ON t.id = s.testbed WHERE ?1 IS NULL OR s.test = ?1";
-static const char q_obs[] =
-	"SELECT o.sweep, o.mode, o.tasks, o.value FROM obs o JOIN sweep s ON s.id = o.sweep"
-	" WHERE ?1 IS NULL OR s.test = ?1 ORDER BY o.sweep, o.mode, o.tasks, o.run";
+	" FROM sweep s JOIN testbed t ON t.id = s.testbed",
+	"SELECT s.id, s.test, s.run_id, s.params, s.label, s.release, s.kcommit, s.date, s.status,"
+	" s.testbed, t.host, t.host_name, t.cpu_model, t.topology, t.hwloc_version, t.placement"
+	" FROM sweep s JOIN testbed t ON t.id = s.testbed WHERE s.test = ?1",
+};
+static const char *const q_obs[2] = {
+	"SELECT sweep, mode, tasks, value FROM obs ORDER BY sweep, mode, tasks, run",
+	"SELECT o.sweep, o.mode, o.tasks, o.value FROM sweep s JOIN obs o ON o.sweep = s.id"
+	" WHERE s.test = ?1 ORDER BY o.sweep, o.mode, o.tasks, o.run",
+};
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
@@ -163,12 +170,12 @@ int sb_hist_load(struct sqlite3 *db, char *const *tests, size_t ntests, const ch
 	if ((rc = sb_hist_exec(db, "BEGIN", err, errlen)) != 0)
 		return rc;
 	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = run_query(db, q_sweeps, ntests ? tests[i] : NULL, 0, h, &cap, NULL, testbed, err,
+		rc = run_query(db, q_sweeps[ntests > 0], ntests ? tests[i] : NULL, 0, h, &cap, NULL, testbed, err,
 			       errlen);
 	if (rc == 0 && h->nsw > 1)
 		qsort(h->sw, h->nsw, sizeof(*h->sw), cmp_id);
 	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = run_query(db, q_obs, ntests ? tests[i] : NULL, 1, h, &ocap, &pcap, NULL, err,
+		rc = run_query(db, q_obs[ntests > 0], ntests ? tests[i] : NULL, 1, h, &ocap, &pcap, NULL, err,
 			       errlen);
 	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	return rc;
