@@ -94,11 +94,24 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 	static const char *const cols[] = { "label", "kernel" };
 	static const char *const fmts[] = { "text", "markdown", "csv", "json" };
 	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-	int takes = strcmp(a, "--partial") != 0;
+	int takes = strcmp(a, "--partial") != 0 && strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0;
 
 	if (a[0] != '-' || strcmp(a, "-") == 0)
 		return -1;
-	if (takes && strcmp(a, "--by") != 0 && strncmp(a, "--", 2) == 0 && v == NULL)
+	if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+		fputs(usage_text, stdout);
+		exit(0);
+	}
+	static const char *const valued[] = { "--db", "--results", "--timeout", "--order", "--column", "--by",
+					      "--kernel", "--testbed", "--since", "--format", "--alpha",
+					      "--min-segment" };
+	int known = !takes;
+
+	for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
+		known |= strcmp(a, valued[k]) == 0;
+	if (!known)
+		usage_error("unknown option '%s'", a);
+	if (takes && v == NULL)
 		usage_error("%s needs a value", a);
 	if (strcmp(a, "--partial") == 0)
 		o->partial = 1;
@@ -118,7 +131,7 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 	} else if (strcmp(a, "--column") == 0)
 		o->column = (enum sb_hist_column)pick(a, v, cols, 2);
 	else if (strcmp(a, "--by") == 0) {
-		if (v == NULL || strcmp(v, "testbed") != 0)
+		if (strcmp(v, "testbed") != 0)
 			usage_error("%s", "--by: only 'testbed'");
 		o->by_testbed = 1;
 	} else if (strcmp(a, "--kernel") == 0)
@@ -421,10 +434,6 @@ int main(int argc, char **argv)
 	sb_msg_prog("sb-history");
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("sb-history (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
-		return 0;
-	}
-	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		fputs(usage_text, stdout);
 		return 0;
 	}
 	parse(argc - 1, argv + 1, &o);

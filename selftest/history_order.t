@@ -6,7 +6,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 R=$tmp/results
 DB=$R/history.db
-plan 13
+plan 16
 
 # added out of version order: day = the order they were measured in
 labels=(6.10.1 6.9 v6.10-rc2 6.10 6.10-rc1 6.11-rc1 6.1)
@@ -41,3 +41,11 @@ is "$rc" 0 "a flat history: no change, exit 0"
 run "$H" --db "$DB" changes --since 5.0
 is "$rc" 2 "--since a kernel the history does not have: exit 2"
 like "$err" "--since 5.0: no sweep of that kernel" "saying so"
+# usage: one line and a hint, exit 2; --help anywhere
+run "$H" --db "$DB" show unix1 --bogus
+is "$rc:$err" "2:sb-history: unknown option '--bogus'
+try 'sb-history --help'" "an unknown option: exit 2, named"
+run "$H" --db "$DB" frob
+is "$rc" 2 "an unknown command: exit 2"
+run "$H" changes --help
+like "$rc:$out" '^0:usage: sb-history add' "--help anywhere: the usage, exit 0"
