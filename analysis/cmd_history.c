@@ -35,6 +35,8 @@ static const char usage_text[] =
 	"  --column C           label (default: one column per label, which defaults to the\n"
 	"                       kernel release) or kernel (release and commit)\n"
 	"  --testbed HOST       only that machine's sweeps (its host, or a VM's host_name)\n"
+	"  --any-params         one series across the testcase's params (an experiment that\n"
+	"                       changes a param on purpose); by default params split series\n"
 	"  --format F           text (default), markdown, csv (show), json\n"
 	"  --alpha A            changes: the false-alarm rate over all series (default 0.05)\n"
 	"  --min-segment N      changes: the fewest sweeps between changes (default 2)\n"
@@ -45,7 +47,7 @@ static const char usage_text[] =
 
 struct opts {
 	const char *db, *results, *commits, *testbed, *since, *kernel;
-	int partial, by_testbed, timeout_ms;
+	int partial, by_testbed, timeout_ms, any_params;
 	enum sb_hist_order order;
 	enum sb_hist_column column;
 	enum sb_hist_format format;
@@ -94,7 +96,8 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 	static const char *const cols[] = { "label", "kernel" };
 	static const char *const fmts[] = { "text", "markdown", "csv", "json" };
 	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-	int takes = strcmp(a, "--partial") != 0 && strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0;
+	int takes = strcmp(a, "--partial") != 0 && strcmp(a, "--any-params") != 0 &&
+		    strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0;
 
 	if (a[0] != '-' || strcmp(a, "-") == 0)
 		return -1;
@@ -115,6 +118,8 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 		usage_error("%s needs a value", a);
 	if (strcmp(a, "--partial") == 0)
 		o->partial = 1;
+	else if (strcmp(a, "--any-params") == 0)
+		o->any_params = 1;
 	else if (strcmp(a, "--db") == 0)
 		o->db = v;
 	else if (strcmp(a, "--results") == 0)
@@ -344,7 +349,7 @@ static int load(struct opts *o, char **tests, size_t ntests, struct sb_hist *h, 
 	rc = sb_hist_load(db, tests, ntests, o->testbed, h, err, errlen);
 	sb_hist_close(db);
 	if (rc == 0)
-		rc = sb_hist_order(h, o->order, o->commits, o->column, &dropped, err, errlen);
+		rc = sb_hist_order(h, o->order, o->commits, o->column, o->any_params, &dropped, err, errlen);
 	if (rc == 0 && dropped > 0)
 		fprintf(stderr, "sb-history: note: %zu sweep%s left out: %s commit is not in %s\n", dropped,
 			dropped == 1 ? "" : "s", dropped == 1 ? "its" : "their", o->commits);

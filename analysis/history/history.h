@@ -99,13 +99,14 @@ enum sb_hist_order { SB_ORDER_TIME, SB_ORDER_VERSION, SB_ORDER_COMMITS };
 enum sb_hist_column { SB_COL_LABEL, SB_COL_KERNEL };
 
 /*
- * Put h's sweeps in order (ties: by date, then by when they were added),
- * set ord, column and group. SB_ORDER_COMMITS: commits_file holds one commit
+ * Put h's sweeps in order (ties: by date, testcase, run id), set ord,
+ * column and group (testcase x params x testbed; any_params: testcase x
+ * testbed, sweeps of other params in one series). SB_ORDER_COMMITS: commits_file holds one commit
  * a line (git rev-list --reverse), oldest first; sweeps whose commit is not
  * in it are dropped, and *dropped says how many. Returns 0, 2 or 3.
  */
 int sb_hist_order(struct sb_hist *h, enum sb_hist_order order, const char *commits_file,
-		  enum sb_hist_column col, size_t *dropped, char *err, size_t errlen);
+		  enum sb_hist_column col, int any_params, size_t *dropped, char *err, size_t errlen);
 
 /* Kernel version order: 6.9 < 6.10-rc1 < 6.10 < 6.10.1 (strcmp past the numbers). */
 int sb_kver_cmp(const char *a, const char *b);

@@ -125,12 +125,14 @@ static int commit_places(struct sb_hist *h, const char *file, char *err, size_t 
 	return 0;
 }
 
+static int group_params = 1;	/* params part of a group's key (not --any-params) */
+
 static int cmp_group(const void *a, const void *b)
 {
 	const struct sb_hist_sweep *const *x = a, *const *y = b;
 	int c = strcmp((*x)->test, (*y)->test);
 
-	if (c == 0)
+	if (c == 0 && group_params)
 		c = strcmp((*x)->params, (*y)->params);
 	if (c == 0)
 		c = (*x)->testbed < (*y)->testbed ? -1 : (*x)->testbed > (*y)->testbed;
@@ -160,10 +162,11 @@ static int set_groups(struct sb_hist *h)
 }
 
 int sb_hist_order(struct sb_hist *h, enum sb_hist_order order, const char *commits_file,
-		  enum sb_hist_column col, size_t *dropped, char *err, size_t errlen)
+		  enum sb_hist_column col, int any_params, size_t *dropped, char *err, size_t errlen)
 {
 	int rc;
 
+	group_params = !any_params;
 	*dropped = 0;
 	if (order == SB_ORDER_COMMITS) {
 		size_t keep = 0;
