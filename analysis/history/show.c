@@ -584,7 +584,7 @@ static int print_records(FILE *out, const struct sb_hist *h, const struct table 
 	return 0;
 }
 
-static void json_table_head(FILE *out, const struct table *t, int first)
+static void json_table_head(FILE *out, const struct table *t, int first, int by_testbed)
 {
 	const struct sb_hist_sweep *s = t->first;
 
@@ -592,10 +592,15 @@ static void json_table_head(FILE *out, const struct table *t, int first)
 	sb_json_str(out, s->test);
 	fputs(", \"params\": ", out);
 	sb_json_str(out, s->params);
-	fputs(", \"testbed\": ", out);
-	sb_json_str(out, s->tb_name);
-	fputs(", \"testbed_facts\": ", out);
-	sb_json_str(out, s->tb_facts);
+	if (by_testbed) {	/* the columns are the testbeds, for one kernel */
+		fputs(", \"kernel\": ", out);
+		sb_json_str(out, s->column);
+	} else {
+		fputs(", \"testbed\": ", out);
+		sb_json_str(out, s->tb_name);
+		fputs(", \"testbed_facts\": ", out);
+		sb_json_str(out, s->tb_facts);
+	}
 	fputs(", \"unit\": \"ops/s\", \"higher_is_better\": true, \"rows\": [\n", out);
 }
 
@@ -629,7 +634,7 @@ int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *
 		}
 		if (o->format == SB_FMT_CSV || o->format == SB_FMT_JSON) {
 			if (o->format == SB_FMT_JSON)
-				json_table_head(out, &t[i], i == 0);
+				json_table_head(out, &t[i], i == 0, o->by_testbed);
 			rc = print_records(out, h, &t[i], r, nr, o->format == SB_FMT_JSON) ? 3 : 0;
 			if (o->format == SB_FMT_JSON)
 				fputs("]}", out);
