@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # H and tree_sum are for the test that sources it
 # Synthetic run directories for the sb-history selftests (source after lib.sh).
 H=$B/bin/sb-history
 
