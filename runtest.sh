@@ -674,6 +674,8 @@ main() {
 	. "$ROOT/sweep/checks.sh" || die 3 "cannot read $ROOT/sweep/checks.sh"
 	# shellcheck source=sweep/rundir.sh
 	. "$ROOT/sweep/rundir.sh" || die 3 "cannot read $ROOT/sweep/rundir.sh"
+	# shellcheck source=sweep/history.sh
+	. "$ROOT/sweep/history.sh" || die 3 "cannot read $ROOT/sweep/history.sh"
 	if [ "${1-}" = --version ]; then print_version; exit 0; fi
 	if [ "${1-}" = --check-system ]; then machine_check_system "${@:2}"; fi
 
@@ -714,6 +716,7 @@ main() {
 	phase=report
 	end_progress
 	report
+	if [ "$interrupted" = 0 ]; then history_add_sweep; fi	# sweep/history.sh
 	if [ "$opt_plot" = 1 ] && [ "$interrupted" = 0 ]; then plot_runs; fi
 	if [ "$interrupted" = 1 ]; then
 		interrupted_line

@@ -19,6 +19,7 @@ import tempfile
 import urllib.parse
 
 import flame            # flame graphs of profiled points (plot/flame.py, issue 14)
+import history          # ops/s against kernel from the history (plot/history.py, issue 33)
 
 PROG = "plot.py"
 PLOT_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -744,7 +745,21 @@ def summary_table(run):
     return "".join(out)
 
 
-def index_html(tests):
+def history_html(charts):
+    """The history section of index.html: a chart per testcase with two or more kernels."""
+    if not charts:
+        return ""
+    out = ["<h2 id=\"history\">History: ops/s against kernel</h2>\n<p>From <code>results/history.db</code> "
+           "(<code>sb-history show</code>, <code>sb-history changes</code>: docs/COMPARE.md).</p>\n"]
+    for test, testbed, base in charts:
+        name = os.path.basename(base)
+        out.append('<p>%s on %s: <a href="%s">SVG</a><br><a href="%s"><img src="%s" alt="%s"></a></p>\n'
+                   % (esc(test), esc(testbed), esc(url("history", name + ".svg")), esc(url("history", name + ".png")),
+                      esc(url("history", name + ".png")), esc("history of " + test)))
+    return "".join(out)
+
+
+def index_html(tests, charts=()):
     out = ["<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
            "<title>scalebench results</title>\n<style>%s</style>\n</head>\n<body>\n" % INDEX_STYLE,
            "<h1>scalebench results</h1>\n",
@@ -755,6 +770,7 @@ def index_html(tests):
         out.append('<li><a href="#%s">%s</a> (%d run%s)</li>\n'
                    % (esc(url("t-" + test)), esc(test), len(runs), "" if len(runs) == 1 else "s"))
     out.append("</ul>\n")
+    out.append(history_html(charts))
     for test, tdir, runs, latest_id in tests:
         desc = next((r.description for r in runs if r.meta.get("description")), "")
         out.append('<h2 id="%s">%s</h2>\n' % (esc(url("t-" + test)), esc(test)))
@@ -872,11 +888,52 @@ def cmd_all(args, results):
             except flame.InputError as e:
                 note("%s (skipped)" % e)
                 status = EXIT_INPUT
-    if write_if_changed(os.path.join(results, "index.html"), index_html(tests)) and not args.quiet:
+    charts, drew, hstatus = draw_history(args, results)
+    drawn += drew
+    status = status if hstatus == EXIT_OK else hstatus
+    if write_if_changed(os.path.join(results, "index.html"), index_html(tests, charts)) and not args.quiet:
         print("wrote %s" % rel(os.path.join(results, "index.html")))
     if not args.quiet and drawn == 0:
         print("%s: all plots up to date" % PROG)
     return status
+
+
+def draw_history(args, results):
+    """results/history/<test>.png and .svg for each testcase with 2 or more kernels in results/history.db,
+    redrawn when the database is newer. -> ([(test, testbed, base)], files drawn, status)."""
+    db = os.path.join(results, "history.db")
+    done, drawn = [], 0
+    try:
+        charts = history.charts(results, run_tool)
+    except InputError as e:
+        note("%s: %s (no history charts)" % (rel(db), e))
+        return [], 0, EXIT_INPUT
+    exe = None
+    for test, testbed, cols, rows, changes, base in charts:
+        finals = [base + ".png", base + ".svg"]
+        done.append((test, testbed, base))
+        if not (args.force or history.stale(finals, db)):
+            continue
+        if exe is None:
+            exe = find_gnuplot()
+            check_gnuplot(exe, ("pngcairo", "svg"))
+        os.makedirs(os.path.dirname(base), exist_ok=True)
+        pairs = [(tmp_name(f), f) for f in finals]
+        try:
+            prelude = history.prelude(test, testbed, cols, rows, changes, (gp_str, gp_num, datablock, scale_of))
+            prelude += "out_png = %s\nout_svg = %s\n" % (gp_str(pairs[0][0]), gp_str(pairs[1][0]))
+            run_gnuplot(exe, prelude, "history.gp", base)
+            commit(pairs)
+        except InputError as e:
+            note("%s (skipped)" % e)
+            return done, drawn, EXIT_INPUT
+        finally:
+            discard(pairs)
+        for f in finals:
+            drawn += 1
+            if not args.quiet:
+                print("drew %s" % rel(f))
+    return done, drawn, EXIT_OK
 
 
 def load_runs(names, results):

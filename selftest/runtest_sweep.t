@@ -55,7 +55,7 @@ for k in $keys; do
 	[ "$(grep -c "^$k=" "$run/meta")" = 1 ] || missing="$missing $k"
 done
 is "$missing" "" "meta has each key of results/README.md once"
-ok "$([ "$(echo "$keys" | wc -w)" -eq 46 ]; echo $?)" "README lists the meta keys ($(echo "$keys" | wc -w))"
+ok "$([ "$(echo "$keys" | wc -w)" -eq 47 ]; echo $?)" "README lists the meta keys ($(echo "$keys" | wc -w))"
 is "$(grep -vc '^[a-z_]*=' "$run/meta")" 0 "meta is key=value lines only"
 is "$(meta "$run/meta" status)" complete "status=complete"
 is "$(meta "$run/meta" error)" "" "no error"

@@ -46,6 +46,8 @@ Each point:
 Results:
   --label NAME        names the run (default: the kernel release, uname -r)
   --results DIR       where runs go (default: results/ of this checkout)
+  --commit SHA        the measured kernel's commit, in meta and the history (default $SB_COMMIT)
+  --no-history        do not add the finished runs to DIR/history.db (or $SB_HISTORY: sb-history)
   --dry-run           print the points, modes, placement and estimated time, then exit
   --quiet             no progress, no notes, no table (errors and warnings stay)
   --plot              draw the scaling curve in the terminal at the end (plot/plot.py)
@@ -114,6 +116,7 @@ parse_args() {
 	opt_precision='' opt_min_runs='' opt_max_runs='' opt_point_budget_ms='' opt_budget_ms='' opt_seed='' opt_quick=0
 	opt_smt=0 opt_no_affinity=0 opt_label='' opt_results='' opt_dry_run=0 opt_list=0 opt_plot=0 opt_quiet=0
 	opt_profile='' opt_profile_keep=0 opt_no_wait=0 opt_no_lock=0 opt_tune=0
+	opt_commit=${SB_COMMIT-} opt_no_history=0
 	while [ $# -gt 0 ]; do
 		arg=$1
 		shift
@@ -124,9 +127,9 @@ parse_args() {
 		case $opt in	# a: the argument it takes, "-" none
 		--max-procs | --min-procs | --step | --points | --mode | --duration | --warmup | \
 		--repeat | --label | --results | --precision | --min-runs | --max-runs | --point-budget | \
-		--budget | --seed | --param | --period-ms | --placement | --profile | --max-points) a=VALUE ;;
+		--budget | --seed | --param | --period-ms | --placement | --profile | --max-points | --commit) a=VALUE ;;
 		-h | --help | --list | --smt | --no-affinity | --dry-run | --quiet | --plot | --quick | --profile-keep | \
-		--no-wait | --no-lock | --tune) a=- ;;
+		--no-wait | --no-lock | --tune | --no-history) a=- ;;
 		-*)
 			if [ "$sweep_read" = 0 ]; then
 				sweep_list=$(sweep_options)	# its failure exits here
@@ -197,6 +200,11 @@ parse_args() {
 		--no-wait) opt_no_wait=1 ;;	# machine/machine.sh
 		--no-lock) opt_no_lock=1 ;;
 		--tune) opt_tune=1 ;;
+		--commit)	# sweep/history.sh
+			[[ $val =~ ^[0-9A-Fa-f]{7,64}$ ]] || usage_error "--commit: '$val' is not a commit hash (7 to 64 hex digits)"
+			opt_commit=$val
+			;;
+		--no-history) opt_no_history=1 ;;
 		--) opt_tests+=("$@"); break ;;
 		-*)
 			[ -n "$a" ] || usage_error "unknown option '$opt'"
@@ -206,6 +214,8 @@ parse_args() {
 		*) opt_tests+=("$arg") ;;
 		esac
 	done
+	[[ -z $opt_commit || $opt_commit =~ ^[0-9A-Fa-f]{7,64}$ ]] ||
+		usage_error "SB_COMMIT: '$opt_commit' is not a commit hash (7 to 64 hex digits)"
 }
 
 # check_args: what needs nothing but the arguments -> opt_point_list (sorted),

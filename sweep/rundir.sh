@@ -93,7 +93,7 @@ meta_text() {	# meta_text STATUS [ERROR FAILED_MODE FAILED_TASKS]: the current r
 		budget "$(if [ -n "$budget_ms" ]; then fmt_ms "$budget_ms"; fi)" \
 		order "$(if [ -n "$opt_seed" ]; then echo shuffle; else echo alternate; fi)" seed "$opt_seed" \
 		schedule "$schedule${schedule:+${round_sched:+ }}$round_sched" unmet "$(unmet_points)" \
-		late_warnings "$late_warnings" params "${t_params[$run_test]}" \
+		late_warnings "$late_warnings" params "${t_params[$run_test]}" commit "$opt_commit" \
 		command "$m_command" compiler "$m_compiler" cflags "$m_cflags" git_revision "$m_git" \
 		sweep_host "$m_host" sweep_pid "$$" sweep_start "$m_start"
 	vm_meta_lines

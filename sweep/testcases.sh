@@ -52,6 +52,7 @@ known_tests() {	# the testcase names, one a line
 
 build_tools() {	# make what the sweep runs -> tool_summary, tool_topology, tool_plan
 	local t targets=("$build/bin/sb-summary" "$build/bin/sb-topology" "$build/bin/sb-plan" "$build/bin/sb-machine")
+	if [ "$opt_no_history" = 0 ]; then targets+=("$build/bin/sb-history"); fi	# sweep/history.sh
 	if [ -n "$SB_INSTALL" ]; then installed_tools; return 0; fi
 	if [ "$own_tests" = 1 ]; then
 		for t in "${selected[@]}"; do

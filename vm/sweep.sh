@@ -188,7 +188,7 @@ vm_round() {
 			"${vm_boot_opts[@]}" --share "$stage" --keep "$ROOT" --keep "$build_abs" --keep "$tests_dir" --console "$TMP/console.$k" "${runs[@]}" \
 			"${bopts[@]}" -- \
 			"${env[@]}" "$ROOT/runtest.sh" "${vm_rest[@]}" ${3:+--repeat "$3"} --label "${vm_label[$k]}" \
-			--results "$stage" >"$TMP/vm.out" 2>&3 &
+			--results "$stage" --no-history >"$TMP/vm.out" 2>&3 &
 		child=$!
 		if [ "$interrupted" = 0 ]; then wait "$child" || rc=$?; fi
 		# after a signal (the trap sent SIGTERM): boot.sh quits QEMU within
@@ -287,6 +287,11 @@ vm_finish() {
 		done
 	done
 	vm_active=()
+	if [ "$vm_rc" = 0 ] && [ "$interrupted" = 0 ]; then	# sweep/history.sh: the runs into the history
+		local done_dirs=()
+		for k in "${!vm_kernels[@]}"; do for t in "${runnable[@]}"; do done_dirs+=("${vm_dir[$k,$t]}"); done; done
+		history_add "${done_dirs[@]}"
+	fi
 	if [ "$interrupted" = 1 ] || [ "$vm_rc" = 130 ]; then
 		warn "interrupted"
 		exit 130

@@ -1,0 +1,457 @@
+/* sb-history: the history of sweeps in SQLite: add, rebuild, list, show (the N-way table), changes (change points, a CI gate). */
+#define _GNU_SOURCE	/* asprintf */
+#include <dirent.h>
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sb_version.h"	/* generated: $(BUILD)/gen */
+#include "history/history.h"
+#include "msg.h"
+#include "stats.h"
+
+#define ERRLEN 1024
+
+static const char usage_text[] =
+	"usage: sb-history add [--partial] RUNDIR...     sweeps into the history (again: no change)\n"
+	"       sb-history rebuild [--results DIR] [--partial]   the history anew from the run directories\n"
+	"       sb-history list [TESTCASE...]             the sweeps, in order\n"
+	"       sb-history show TESTCASE [--by testbed [--kernel K]] [--format F]\n"
+	"                                                 the N-way table: one column per kernel\n"
+	"       sb-history changes [TESTCASE...] [--since KERNEL|DATE] [--format F]\n"
+	"                                                 change points over every series; a CI gate\n"
+	"       sb-history migrate                        the database to this version's schema\n"
+	"\n"
+	"  --db FILE            the history (default $SB_HISTORY, else results/history.db)\n"
+	"  --timeout S          seconds to wait for another writer's lock (default 60)\n"
+	"  --order O            time (default: the sweeps' start), version (kernel version:\n"
+	"                       6.9 < 6.10-rc1 < 6.10 < 6.10.1), or commits FILE (a commit a\n"
+	"                       line, oldest first, e.g. git rev-list --reverse A..B; sweeps\n"
+	"                       whose commit is not in FILE are left out, with a note)\n"
+	"  --column C           label (default: one column per label, which defaults to the\n"
+	"                       kernel release) or kernel (release and commit)\n"
+	"  --testbed HOST       only that machine's sweeps (its host, or a VM's host_name)\n"
+	"  --any-params         one series across the testcase's params (an experiment that\n"
+	"                       changes a param on purpose); by default params split series\n"
+	"  --format F           text (default), markdown, csv (show), json\n"
+	"  --alpha A            changes: the false-alarm rate over all series (default 0.05)\n"
+	"  --min-segment N      changes: the fewest sweeps between changes (default 2)\n"
+	"\n"
+	"Exit: 0 done (changes: no regression at or after --since that still holds at the\n"
+	"newest kernel), 1 changes found one, 2 usage, input or database error, 3 environment\n"
+	"error.\n";
+
+struct opts {
+	const char *db, *results, *commits, *testbed, *since, *kernel;
+	int partial, by_testbed, timeout_ms, any_params;
+	enum sb_hist_order order;
+	enum sb_hist_column column;
+	enum sb_hist_format format;
+	double alpha;
+	long min_seg;
+	char **pos;
+	int npos;
+};
+
+static void usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "sb-history: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\ntry 'sb-history --help'\n");
+	exit(2);
+}
+
+static double number(const char *opt, const char *v, double lo, double hi)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(v, &end);
+	if (end == v || *end != '\0' || errno != 0 || !(d >= lo && d <= hi)) {
+		fprintf(stderr, "sb-history: %s: '%s' is not a number from %g to %g\ntry 'sb-history --help'\n",
+			opt, v, lo, hi);
+		exit(2);
+	}
+	return d;
+}
+
+static int pick(const char *opt, const char *v, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(v, names[i]) == 0)
+			return i;
+	fprintf(stderr, "sb-history: %s: unknown value '%s'\ntry 'sb-history --help'\n", opt, v);
+	exit(2);
+}
+
+/* One option (argv[*i]) and its value; returns 0, or -1 for a positional argument. */
+static int option(int argc, char **argv, int *i, struct opts *o)
+{
+	static const char *const orders[] = { "time", "version", "commits" };
+	static const char *const cols[] = { "label", "kernel" };
+	static const char *const fmts[] = { "text", "markdown", "csv", "json" };
+	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	int takes = strcmp(a, "--partial") != 0 && strcmp(a, "--any-params") != 0 &&
+		    strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0;
+
+	if (a[0] != '-' || strcmp(a, "-") == 0)
+		return -1;
+	if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+		fputs(usage_text, stdout);
+		exit(0);
+	}
+	static const char *const valued[] = { "--db", "--results", "--timeout", "--order", "--column", "--by",
+					      "--kernel", "--testbed", "--since", "--format", "--alpha",
+					      "--min-segment" };
+	int known = !takes;
+
+	for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
+		known |= strcmp(a, valued[k]) == 0;
+	if (!known)
+		usage_error("unknown option '%s'", a);
+	if (takes && v == NULL)
+		usage_error("%s needs a value", a);
+	if (strcmp(a, "--partial") == 0)
+		o->partial = 1;
+	else if (strcmp(a, "--any-params") == 0)
+		o->any_params = 1;
+	else if (strcmp(a, "--db") == 0)
+		o->db = v;
+	else if (strcmp(a, "--results") == 0)
+		o->results = v;
+	else if (strcmp(a, "--timeout") == 0)
+		o->timeout_ms = (int)(1000 * number(a, v, 0, 86400));
+	else if (strcmp(a, "--order") == 0) {
+		o->order = (enum sb_hist_order)pick(a, v, orders, 3);
+		if (o->order == SB_ORDER_COMMITS) {
+			if (*i + 2 >= argc)
+				usage_error("%s", "--order commits needs a FILE (a commit a line, oldest first)");
+			o->commits = argv[++*i + 1];
+		}
+	} else if (strcmp(a, "--column") == 0)
+		o->column = (enum sb_hist_column)pick(a, v, cols, 2);
+	else if (strcmp(a, "--by") == 0) {
+		if (strcmp(v, "testbed") != 0)
+			usage_error("%s", "--by: only 'testbed'");
+		o->by_testbed = 1;
+	} else if (strcmp(a, "--kernel") == 0)
+		o->kernel = v;
+	else if (strcmp(a, "--testbed") == 0)
+		o->testbed = v;
+	else if (strcmp(a, "--since") == 0)
+		o->since = v;
+	else if (strcmp(a, "--format") == 0)
+		o->format = (enum sb_hist_format)pick(a, v, fmts, 4);
+	else if (strcmp(a, "--alpha") == 0)
+		o->alpha = number(a, v, 1e-9, 0.5);
+	else if (strcmp(a, "--min-segment") == 0)
+		o->min_seg = (long)number(a, v, 1, 1000);
+	else
+		usage_error("unknown option '%s'", a);
+	*i += takes;
+	return 0;
+}
+
+static void parse(int argc, char **argv, struct opts *o)
+{
+	const char *env = getenv("SB_HISTORY");
+
+	*o = (struct opts){ .timeout_ms = 60000, .alpha = 0.05, .min_seg = 2 };
+	o->pos = calloc((size_t)argc + 1, sizeof(*o->pos));
+	if (o->pos == NULL)
+		sb_die(3, "out of memory");
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			while (++i < argc)
+				o->pos[o->npos++] = argv[i];
+			break;
+		}
+		if (option(argc, argv, &i, o) < 0)
+			o->pos[o->npos++] = argv[i];
+	}
+	if (o->db == NULL)
+		o->db = env && *env ? env : "results/history.db";
+	if (*o->db == '\0')
+		usage_error("%s", "--db: empty file name");
+}
+
+static void finish_output(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		sb_die(3, "cannot write the output: %s", strerror(errno));
+}
+
+/*
+ * Add dirs[0..n-1] in one write transaction -> cnt[SB_ADD_*]. Each run
+ * directory not added is said on stderr (quiet: only the unreadable ones).
+ * Returns 0; 2 when one was not added (*bad) or the database failed; 3.
+ */
+static int add_dirs(struct sqlite3 *db, char **dirs, size_t n, int partial, int quiet,
+		    size_t cnt[SB_ADD_NWHAT], char *err, size_t errlen)
+{
+	struct sb_hist_ins *ins = NULL;
+	int rc = sb_hist_exec(db, "BEGIN IMMEDIATE", err, errlen);
+
+	if (rc == 0)
+		rc = sb_hist_ins_new(db, &ins, err, errlen);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		int what;
+		char msg[ERRLEN];
+
+		rc = sb_hist_add(ins, dirs[i], partial, &what, msg, sizeof(msg));
+		if (rc != 0) {
+			snprintf(err, errlen, "%s", msg);
+			break;
+		}
+		if (what == SB_ADD_BAD || (what == SB_ADD_REFUSED && !quiet))
+			fprintf(stderr, "sb-history: %s\n", msg);
+		cnt[what]++;
+	}
+	sb_hist_ins_free(ins);
+	if (rc == 0)
+		rc = sb_hist_exec(db, "COMMIT", err, errlen);
+	if (rc != 0) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return cnt[SB_ADD_BAD] || (!quiet && cnt[SB_ADD_REFUSED]) ? 2 : 0;
+}
+
+static void add_line(const char *db, const size_t cnt[SB_ADD_NWHAT])
+{
+	printf("%s: %zu added, %zu already there, %zu replaced (status changed), %zu not complete, "
+	       "%zu unreadable\n", db, cnt[SB_ADD_NEW], cnt[SB_ADD_SAME], cnt[SB_ADD_REPLACED],
+	       cnt[SB_ADD_REFUSED], cnt[SB_ADD_BAD]);
+}
+
+static int cmd_add(struct opts *o, char *err, size_t errlen)
+{
+	struct sqlite3 *db;
+	size_t cnt[SB_ADD_NWHAT] = { 0 };
+	int rc;
+
+	if (o->npos < 2)
+		usage_error("%s", "add: no run directory given");
+	if ((rc = sb_hist_open(o->db, SB_HIST_WRITE, o->timeout_ms, &db, err, errlen)) != 0)
+		return rc;
+	*err = '\0';
+	rc = add_dirs(db, o->pos + 1, (size_t)o->npos - 1, o->partial, 0, cnt, err, errlen);
+	sb_hist_close(db);
+	if (rc == 0 || (rc == 2 && *err == '\0'))
+		add_line(o->db, cnt);
+	if (rc == 2 && *err == '\0')
+		snprintf(err, errlen, "%zu of %d run directories not added", cnt[SB_ADD_REFUSED] + cnt[SB_ADD_BAD],
+			 o->npos - 1);
+	return rc;
+}
+
+/* The run directories under results: DIR/<test>/<run-id>/meta (not the latest links), sorted. */
+static int run_dirs(const char *results, char ***out, size_t *n, char *err, size_t errlen)
+{
+	struct dirent **tests;
+	int nt = scandir(results, &tests, NULL, alphasort);
+
+	*out = NULL;
+	*n = 0;
+	if (nt < 0)
+		return sb_fail(err, errlen, 2, "--results %s: %s", results, strerror(errno));
+	for (int i = 0; i < nt; i++) {
+		struct dirent **runs;
+		char *td = NULL;
+		int nr = tests[i]->d_name[0] == '.' || asprintf(&td, "%s/%s", results, tests[i]->d_name) < 0 ? -1 :
+			 scandir(td, &runs, NULL, alphasort);
+
+		for (int j = 0; j < nr; j++) {
+			char *rd = NULL, *meta = NULL;
+			struct stat st;
+
+			if (runs[j]->d_name[0] != '.' && asprintf(&rd, "%s/%s", td, runs[j]->d_name) >= 0 &&
+			    lstat(rd, &st) == 0 && S_ISDIR(st.st_mode) && asprintf(&meta, "%s/meta", rd) >= 0 &&
+			    access(meta, F_OK) == 0) {
+				char **nv = realloc(*out, (*n + 1) * sizeof(*nv));
+
+				if (nv != NULL) {
+					*out = nv;
+					(*out)[(*n)++] = rd;
+					rd = NULL;
+				}
+			}
+			free(rd);
+			free(meta);
+			free(runs[j]);
+		}
+		if (nr >= 0)
+			free(runs);
+		free(td);
+		free(tests[i]);
+	}
+	free(tests);
+	return 0;
+}
+
+/* The history anew from the run directories alone: written beside, then renamed over the old one. */
+static int cmd_rebuild(struct opts *o, char *err, size_t errlen)
+{
+	char *tmp = NULL, **dirs = NULL, *slash = strrchr(o->db, '/'), *base = NULL;
+	size_t n = 0, cnt[SB_ADD_NWHAT] = { 0 };
+	struct sqlite3 *db = NULL;
+	int rc;
+
+	if (o->npos > 1)
+		usage_error("rebuild: unexpected argument '%s'", o->pos[1]);
+	if (o->results == NULL) {	/* the database's directory */
+		base = slash ? strndup(o->db, (size_t)(slash - o->db)) : strdup(".");
+		if (base == NULL)
+			return sb_fail(err, errlen, 3, "out of memory");
+	}
+	if (asprintf(&tmp, "%s.rebuild.%ld", o->db, (long)getpid()) < 0) {
+		free(base);
+		return sb_fail(err, errlen, 3, "out of memory");
+	}
+	sb_msg_remove_on_die(tmp);
+	rc = run_dirs(o->results ? o->results : base, &dirs, &n, err, errlen);
+	if (rc == 0)
+		rc = sb_hist_open(tmp, SB_HIST_CREATE, o->timeout_ms, &db, err, errlen);
+	if (rc == 0)
+		rc = add_dirs(db, dirs, n, o->partial, 1, cnt, err, errlen);
+	sb_hist_close(db);
+	if (rc == 2 && *err == '\0')
+		rc = 0;		/* unreadable run directories were said, and left out */
+	if (rc == 0 && rename(tmp, o->db) != 0)
+		rc = sb_fail(err, errlen, 2, "cannot replace %s: %s", o->db, strerror(errno));
+	if (rc == 0)
+		add_line(o->db, cnt);
+	else
+		unlink(tmp);
+	for (size_t i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+	free(tmp);
+	free(base);
+	return rc;
+}
+
+/* The selection (positional testcases) loaded and put in order. Returns 0, 2 or 3. */
+static int load(struct opts *o, char **tests, size_t ntests, struct sb_hist *h, char *err,
+		size_t errlen)
+{
+	struct sqlite3 *db;
+	size_t dropped;
+	int rc = sb_hist_open(o->db, SB_HIST_READ, o->timeout_ms, &db, err, errlen);
+
+	if (rc != 0)
+		return rc;
+	rc = sb_hist_load(db, tests, ntests, o->testbed, h, err, errlen);
+	sb_hist_close(db);
+	if (rc == 0)
+		rc = sb_hist_order(h, o->order, o->commits, o->column, o->any_params, &dropped, err, errlen);
+	if (rc == 0 && dropped > 0)
+		fprintf(stderr, "sb-history: note: %zu sweep%s left out: %s commit is not in %s\n", dropped,
+			dropped == 1 ? "" : "s", dropped == 1 ? "its" : "their", o->commits);
+	if (rc != 0)
+		sb_hist_free(h);
+	return rc;
+}
+
+static int cmd_list(struct opts *o, char *err, size_t errlen)
+{
+	struct sb_hist h;
+	int rc = load(o, o->pos + 1, (size_t)o->npos - 1, &h, err, errlen);
+
+	if (rc != 0)
+		return rc;
+	printf("test\trun_id\tcolumn\trelease\tcommit\tdate\ttestbed\tstatus\tpoints\truns\tparams\n");
+	for (size_t i = 0; i < h.nsw; i++) {
+		const struct sb_hist_sweep *s = &h.sw[i];
+		size_t runs = 0;
+
+		for (size_t j = 0; j < s->npts; j++)
+			runs += s->pts[j].n;
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%zu\t%zu\t%s\n", s->test, s->run_id, s->column,
+		       s->release, *s->commit ? s->commit : "-", s->date, s->tb_name, s->status, s->npts,
+		       runs, s->params);
+	}
+	sb_hist_free(&h);
+	return 0;
+}
+
+static int cmd_show(struct opts *o, char *err, size_t errlen)
+{
+	struct sb_show_opts so = { o->format, o->by_testbed, o->kernel };
+	struct sb_hist h;
+	int rc;
+
+	if (o->npos != 2)
+		usage_error("%s", "show: give one TESTCASE");
+	if (o->kernel && !o->by_testbed)
+		usage_error("%s", "--kernel goes with --by testbed");
+	if ((rc = load(o, o->pos + 1, 1, &h, err, errlen)) != 0)
+		return rc;
+	if (h.nsw == 0)
+		rc = sb_fail(err, errlen, 2, "%s: no sweep of it in %s", o->pos[1], o->db);
+	else
+		rc = sb_hist_show(stdout, &h, &so, err, errlen);
+	sb_hist_free(&h);
+	return rc;
+}
+
+static int cmd_changes(struct opts *o, char *err, size_t errlen)
+{
+	struct sb_changes_opts co = { o->format, o->since, { o->alpha, (size_t)o->min_seg } };
+	struct sb_hist h;
+	int rc;
+
+	if (o->format == SB_FMT_CSV)
+		usage_error("%s", "changes: --format text, markdown or json");
+	if ((rc = load(o, o->pos + 1, (size_t)o->npos - 1, &h, err, errlen)) != 0)
+		return rc;
+	rc = sb_hist_changes(stdout, &h, &co, err, errlen);
+	sb_hist_free(&h);
+	return rc;
+}
+
+static int cmd_migrate(struct opts *o, char *err, size_t errlen)
+{
+	struct sqlite3 *db;
+	int rc = sb_hist_open(o->db, SB_HIST_WRITE, o->timeout_ms, &db, err, errlen);
+
+	sb_hist_close(db);
+	if (rc == 0)
+		printf("%s: schema version %d\n", o->db, SB_HIST_SCHEMA);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const verbs[] = { "add", "rebuild", "list", "show", "changes", "migrate" };
+	static int (*const run[])(struct opts *, char *, size_t) = {
+		cmd_add, cmd_rebuild, cmd_list, cmd_show, cmd_changes, cmd_migrate
+	};
+	struct opts o;
+	char err[ERRLEN] = "";
+	int rc = -1;
+
+	sb_msg_prog("sb-history");
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("sb-history (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
+		return 0;
+	}
+	parse(argc - 1, argv + 1, &o);
+	if (o.npos == 0)
+		usage_error("%s", "no command given (add, rebuild, list, show, changes or migrate)");
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (strcmp(o.pos[0], verbs[i]) == 0)
+			rc = run[i](&o, err, sizeof(err));
+	if (rc < 0)
+		usage_error("unknown command '%s'", o.pos[0]);
+	free(o.pos);
+	finish_output();
+	if (rc >= 2)
+		sb_die(rc, "%s", err);
+	return rc;
+}

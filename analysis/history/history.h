@@ -1,0 +1,174 @@
+/* The history of sweeps: the SQLite store, the loaded selection in order, its series, its reports. */
+#ifndef SCALEBENCH_HISTORY_H
+#define SCALEBENCH_HISTORY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "changepoint.h"
+
+struct sqlite3;
+
+/* PRAGMA user_version of a database this sb-history writes (results/README.md "history.db"). */
+#define SB_HIST_SCHEMA 1
+
+/* ---- store.c: opening (schema, migration, busy timeout), transactions ---- */
+
+enum { SB_HIST_READ, SB_HIST_WRITE, SB_HIST_CREATE };
+
+/*
+ * Open the database at path: READ (it must exist, read-only), WRITE (made
+ * when absent, its schema created or migrated) or CREATE (a new file: path
+ * must not exist). Waits up to timeout_ms for another writer's lock. Returns
+ * 0; 2 with one line in err for a missing, corrupt, locked, read-only or newer
+ * database; 3 when memory runs out.
+ */
+int sb_hist_open(const char *path, int how, int timeout_ms, struct sqlite3 **db, char *err,
+		 size_t errlen);
+void sb_hist_close(struct sqlite3 *db);
+
+/* sql run on db; 0, or 2 with "path: sqlite's message" in err. */
+int sb_hist_exec(struct sqlite3 *db, const char *sql, char *err, size_t errlen);
+
+/* "PATH: the database is locked (...)": sqlite's error of db as one line into err; returns 2. */
+int sb_hist_dberr(struct sqlite3 *db, char *err, size_t errlen);
+
+/* ---- ingest.c: run directories into the store ---- */
+
+struct sb_hist_ins;	/* prepared statements of one write transaction */
+
+int sb_hist_ins_new(struct sqlite3 *db, struct sb_hist_ins **ins, char *err, size_t errlen);
+void sb_hist_ins_free(struct sb_hist_ins *ins);
+
+/* What sb_hist_add did: added, found there unchanged, replaced (its status changed), refused
+ * (not complete, or no point), or could not read the run directory. */
+enum { SB_ADD_NEW, SB_ADD_SAME, SB_ADD_REPLACED, SB_ADD_REFUSED, SB_ADD_BAD, SB_ADD_NWHAT };
+
+/*
+ * Add run directory dir (read by sb_run_load): its sweep, testbed, points and
+ * per-run means. A sweep already there (testcase and run id) is left as it is
+ * unless its status changed. Not complete and !partial: refused. *what is
+ * SB_ADD_*; for REFUSED and BAD, why is in err. Returns 0; 2 for a database
+ * error, 3 when memory runs out (message in err).
+ */
+int sb_hist_add(struct sb_hist_ins *ins, const char *dir, int partial, int *what, char *err,
+		size_t errlen);
+
+/* ---- load.c: the selection in memory, in order ---- */
+
+struct sb_hist_point {
+	int mode;		/* index into sb_hist.modes */
+	long tasks;
+	size_t off, n;		/* its per-run means: obs[off .. off + n - 1] */
+	double mean;
+};
+
+struct sb_hist_sweep {
+	long id, testbed;
+	char *test, *run_id, *params, *label, *release, *commit, *date, *status;
+	char *tb_name;		/* the testbed as shown: its host (a VM's: host_name) */
+	char *tb_facts;		/* cpu_model, topology, hwloc, placement */
+	char *column;		/* the column it belongs to: label, or kernel (release@commit) */
+	size_t group;		/* testcase x params x testbed */
+	struct sb_hist_point *pts;
+	size_t npts;
+	size_t ord;		/* its place in the order (0 = first) */
+};
+
+struct sb_hist {
+	struct sb_hist_sweep *sw;
+	size_t nsw;
+	double *obs;
+	size_t nobs;
+	char **modes;
+	size_t nmodes;
+	size_t ngroups;
+};
+
+/*
+ * Load the sweeps of the given testcases (every one when ntests is 0) with
+ * their points and per-run means, and testbed filter (host or host_name; NULL:
+ * all). Returns 0; 2 or 3 with a message.
+ */
+int sb_hist_load(struct sqlite3 *db, char *const *tests, size_t ntests, const char *testbed,
+		 struct sb_hist *h, char *err, size_t errlen);
+void sb_hist_free(struct sb_hist *h);
+void sb_hist_sweep_free(struct sb_hist_sweep *s);
+
+enum sb_hist_order { SB_ORDER_TIME, SB_ORDER_VERSION, SB_ORDER_COMMITS };
+enum sb_hist_column { SB_COL_LABEL, SB_COL_KERNEL };
+
+/*
+ * Put h's sweeps in order (ties: by date, testcase, run id), set ord,
+ * column and group (testcase x params x testbed; any_params: testcase x
+ * testbed, sweeps of other params in one series). SB_ORDER_COMMITS: commits_file holds one commit
+ * a line (git rev-list --reverse), oldest first; sweeps whose commit is not
+ * in it are dropped, and *dropped says how many. Returns 0, 2 or 3.
+ */
+int sb_hist_order(struct sb_hist *h, enum sb_hist_order order, const char *commits_file,
+		  enum sb_hist_column col, int any_params, size_t *dropped, char *err, size_t errlen);
+
+/* Kernel version order: 6.9 < 6.10-rc1 < 6.10 < 6.10.1 (strcmp past the numbers). */
+int sb_kver_cmp(const char *a, const char *b);
+
+/* ---- series.c: one point (or a mode's curve) of one group, over its sweeps ---- */
+
+struct sb_hist_series {
+	size_t group;
+	int mode;
+	long tasks;		/* 0: the mode's curve (geometric mean over its counts) */
+	size_t *sw;		/* the sweeps (index into h->sw), in order */
+	struct sb_cp_obs *obs;	/* obs[i]: sweep sw[i]'s per-run means */
+	size_t n;
+	double *own;		/* a curve's values */
+};
+
+/*
+ * Every series of h: each group's points (mode x tasks), then each mode's
+ * curve over the counts every sweep of the series has (at least 2). Returns
+ * 0 or 3.
+ */
+int sb_hist_series(const struct sb_hist *h, struct sb_hist_series **s, size_t *ns);
+void sb_hist_series_free(struct sb_hist_series *s, size_t ns);
+
+/*
+ * A mode's curve in one sweep: run k's value is exp(mean over the counts
+ * tasks[0..nt-1] of log(run k's mean)), for the runs every count has. Writes
+ * at most cap values to out; returns how many (0 when a count is missing or
+ * a value is not positive).
+ */
+size_t sb_hist_curve(const struct sb_hist *h, const struct sb_hist_sweep *s, int mode,
+		     const long *tasks, size_t nt, double *out, size_t cap);
+
+/* "processes:4", "threads:curve" */
+void sb_hist_point_name(const struct sb_hist *h, int mode, long tasks, char *buf, size_t len);
+
+/* ---- show.c and changes.c: the reports ---- */
+
+enum sb_hist_format { SB_FMT_TEXT, SB_FMT_MARKDOWN, SB_FMT_CSV, SB_FMT_JSON };
+
+struct sb_show_opts {
+	enum sb_hist_format format;
+	int by_testbed;		/* columns are testbeds, for one kernel */
+	const char *kernel;	/* --by testbed: that column key (NULL: the newest) */
+};
+
+/* The N-way table of h (ordered) on out. Returns 0, 2 (nothing to show) or 3, message in err. */
+int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *o, char *err,
+		 size_t errlen);
+
+struct sb_changes_opts {
+	enum sb_hist_format format;
+	const char *since;	/* KERNEL (a column, release or commit) or DATE (YYYY-MM-DD); NULL */
+	struct sb_cp_opts cp;
+};
+
+/*
+ * Change points over every series of h, found at once; printed on out.
+ * Returns 0 (no regression at or after since still holding at the newest
+ * sweep), 1 (one or more), 2 or 3 with a message in err.
+ */
+int sb_hist_changes(FILE *out, const struct sb_hist *h, const struct sb_changes_opts *o,
+		    char *err, size_t errlen);
+
+#endif

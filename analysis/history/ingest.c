@@ -1,0 +1,244 @@
+/* A run directory into the history: read by the one loader (sb_run_load), its sweep, testbed, points and per-run means inserted. */
+#define _GNU_SOURCE	/* asprintf */
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "msg.h"
+#include "results.h"
+
+enum { Q_TESTBED, Q_TESTBED_ID, Q_FIND, Q_DELETE, Q_SWEEP, Q_POINT, Q_OBS, NQ };
+
+static const char *const sql[NQ] = {
+	"INSERT OR IGNORE INTO testbed (host, cpu_model, topology, hwloc_version, placement,"
+	" host_name, host_cpu, host_topology) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	"SELECT id FROM testbed WHERE host = ?1 AND cpu_model = ?2 AND topology = ?3 AND"
+	" hwloc_version = ?4 AND placement = ?5 AND host_name = ?6 AND host_cpu = ?7 AND"
+	" host_topology = ?8",
+	"SELECT id, status FROM sweep WHERE test = ?1 AND run_id = ?2",
+	"DELETE FROM sweep WHERE id = ?1",
+	"INSERT INTO sweep (test, run_id, params, testbed, kernel, release, kcommit, label, date,"
+	" status, duration, warmup, period_ms, dir)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+	"INSERT INTO point (sweep, mode, tasks, runs, mean) VALUES (?1, ?2, ?3, ?4, ?5)",
+	"INSERT INTO obs (sweep, mode, tasks, run, value) VALUES (?1, ?2, ?3, ?4, ?5)",
+};
+
+struct sb_hist_ins {
+	struct sqlite3 *db;
+	sqlite3_stmt *q[NQ];
+};
+
+int sb_hist_ins_new(struct sqlite3 *db, struct sb_hist_ins **ins, char *err, size_t errlen)
+{
+	struct sb_hist_ins *p = calloc(1, sizeof(*p));
+
+	*ins = NULL;
+	if (p == NULL)
+		return sb_fail(err, errlen, 3, "out of memory");
+	p->db = db;
+	for (int i = 0; i < NQ; i++)
+		if (sqlite3_prepare_v2(db, sql[i], -1, &p->q[i], NULL) != SQLITE_OK) {
+			int rc = sb_hist_dberr(db, err, errlen);
+
+			sb_hist_ins_free(p);
+			return rc;
+		}
+	*ins = p;
+	return 0;
+}
+
+void sb_hist_ins_free(struct sb_hist_ins *ins)
+{
+	if (ins == NULL)
+		return;
+	for (int i = 0; i < NQ; i++)
+		sqlite3_finalize(ins->q[i]);
+	free(ins);
+}
+
+static void bind_texts(sqlite3_stmt *st, const char *const *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		sqlite3_bind_text(st, i + 1, v[i] ? v[i] : "", -1, SQLITE_STATIC);
+}
+
+/* One statement run to its end; SQLITE_ROW is left for the caller. Returns sqlite's code. */
+static int step(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc != SQLITE_ROW)
+		sqlite3_reset(st);
+	return rc;
+}
+
+static int testbed_id(struct sb_hist_ins *ins, const struct sb_run *r, long *id, char *err,
+		      size_t errlen)
+{
+	const char *v[] = { r->host, r->cpu_model, r->topology, r->hwloc_version, r->placement,
+			    r->host_name, r->host_cpu, r->host_topology };
+	int rc;
+
+	bind_texts(ins->q[Q_TESTBED], v, 8);
+	if (step(ins->q[Q_TESTBED]) != SQLITE_DONE)
+		return sb_hist_dberr(ins->db, err, errlen);
+	bind_texts(ins->q[Q_TESTBED_ID], v, 8);
+	rc = sqlite3_step(ins->q[Q_TESTBED_ID]);
+	if (rc == SQLITE_ROW)
+		*id = (long)sqlite3_column_int64(ins->q[Q_TESTBED_ID], 0);
+	sqlite3_reset(ins->q[Q_TESTBED_ID]);
+	return rc == SQLITE_ROW ? 0 : sb_hist_dberr(ins->db, err, errlen);
+}
+
+/* The kernel release: the second word of meta's kernel (uname -srvm), else the label. */
+static void release_of(const struct sb_run *r, char *buf, size_t len)
+{
+	const char *k = r->kernel, *sp = strchr(k, ' ');
+
+	if (sp != NULL) {
+		sp++;
+		snprintf(buf, len, "%.*s", (int)strcspn(sp, " "), sp);
+	} else {
+		snprintf(buf, len, "%s", *k ? k : r->label);
+	}
+}
+
+struct extra {
+	char commit[64];
+};
+
+/* meta keys the loader does not keep: commit (runtest.sh --commit, SB_COMMIT) */
+static int extra_key(void *ctx, const char *key, const char *value)
+{
+	struct extra *x = ctx;
+
+	if (strcmp(key, "commit") == 0)
+		snprintf(x->commit, sizeof(x->commit), "%s", value);
+	return 0;
+}
+
+static int insert_points(struct sb_hist_ins *ins, long sweep, const struct sb_run *r, char *err,
+			 size_t errlen)
+{
+	for (size_t i = 0; i < r->npts; i++) {
+		const struct sb_point *p = &r->pts[i];
+		/* one run: its samples' mean is the run's mean (sb_run_pool's rule) */
+		const double *v = p->means.n > 0 ? p->means.v : &p->samples.st.mean;
+		size_t n = p->means.n > 0 ? p->means.n : p->samples.n > 0 ? 1 : 0;
+		double mean = p->means.n > 0 ? p->means.st.mean : p->samples.st.mean;
+
+		if (n == 0)
+			continue;
+		sqlite3_bind_int64(ins->q[Q_POINT], 1, sweep);
+		sqlite3_bind_text(ins->q[Q_POINT], 2, p->mode, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(ins->q[Q_POINT], 3, p->tasks);
+		sqlite3_bind_int64(ins->q[Q_POINT], 4, (sqlite3_int64)n);
+		sqlite3_bind_double(ins->q[Q_POINT], 5, mean);
+		if (step(ins->q[Q_POINT]) != SQLITE_DONE)
+			return sb_hist_dberr(ins->db, err, errlen);
+		for (size_t k = 0; k < n; k++) {
+			sqlite3_bind_int64(ins->q[Q_OBS], 1, sweep);
+			sqlite3_bind_text(ins->q[Q_OBS], 2, p->mode, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(ins->q[Q_OBS], 3, p->tasks);
+			sqlite3_bind_int64(ins->q[Q_OBS], 4, (sqlite3_int64)k + 1);
+			sqlite3_bind_double(ins->q[Q_OBS], 5, v[k]);
+			if (step(ins->q[Q_OBS]) != SQLITE_DONE)
+				return sb_hist_dberr(ins->db, err, errlen);
+		}
+	}
+	return 0;
+}
+
+/* The sweep already stored under (test, run_id): -> *id (0: none) and its status. Returns 0 or 2. */
+static int find_sweep(struct sb_hist_ins *ins, const struct sb_run *r, long *id, char *status,
+		      size_t slen, char *err, size_t errlen)
+{
+	sqlite3_stmt *q = ins->q[Q_FIND];
+	const char *v[] = { r->test, r->run_id };
+	int rc;
+
+	*id = 0;
+	bind_texts(q, v, 2);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*id = (long)sqlite3_column_int64(q, 0);
+		snprintf(status, slen, "%s", (const char *)sqlite3_column_text(q, 1));
+	}
+	sqlite3_reset(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sb_hist_dberr(ins->db, err, errlen);
+}
+
+static int store_run(struct sb_hist_ins *ins, const struct sb_run *r, const struct extra *x,
+		     int *what, char *err, size_t errlen)
+{
+	char release[256], status[32] = "", abs[PATH_MAX];
+	long tb = 0, old, id;
+	int rc;
+
+	if ((rc = find_sweep(ins, r, &old, status, sizeof(status), err, errlen)) != 0)
+		return rc;
+	if (old != 0 && strcmp(status, r->status) == 0) {
+		*what = SB_ADD_SAME;
+		return 0;
+	}
+	if (old != 0) {
+		sqlite3_bind_int64(ins->q[Q_DELETE], 1, old);
+		if (step(ins->q[Q_DELETE]) != SQLITE_DONE)
+			return sb_hist_dberr(ins->db, err, errlen);
+	}
+	if ((rc = testbed_id(ins, r, &tb, err, errlen)) != 0)
+		return rc;
+	release_of(r, release, sizeof(release));
+	if (realpath(r->dir, abs) == NULL)
+		snprintf(abs, sizeof(abs), "%s", r->dir);
+	{
+		const char *v[] = { r->test, r->run_id, r->params ? r->params : "", NULL, r->kernel,
+				    release, x->commit, r->label, r->date, r->status,
+				    r->duration ? r->duration : "", r->warmup ? r->warmup : "",
+				    r->period_ms ? r->period_ms : "", abs };
+
+		bind_texts(ins->q[Q_SWEEP], v, 14);
+		sqlite3_bind_int64(ins->q[Q_SWEEP], 4, tb);
+	}
+	if (step(ins->q[Q_SWEEP]) != SQLITE_DONE)
+		return sb_hist_dberr(ins->db, err, errlen);
+	id = (long)sqlite3_last_insert_rowid(ins->db);
+	*what = old != 0 ? SB_ADD_REPLACED : SB_ADD_NEW;
+	return insert_points(ins, id, r, err, errlen);
+}
+
+int sb_hist_add(struct sb_hist_ins *ins, const char *dir, int partial, int *what, char *err,
+		size_t errlen)
+{
+	struct sb_run r;
+	struct extra x = { "" };
+	char *text = NULL, *path;
+	int rc = sb_run_load(dir, &r, err, errlen);
+
+	*what = SB_ADD_BAD;
+	if (rc == 2)
+		rc = 0;		/* unreadable: said in err, not added */
+	else if (rc == 0 && !*r.run_id)
+		sb_fail(err, errlen, 0, "%s: meta has no run_id: not a run directory runtest.sh wrote", r.dir);
+	else if (rc == 0 && strcmp(r.status, "complete") != 0 && !partial)
+		*what = SB_ADD_REFUSED, sb_fail(err, errlen, 0, "%s: status %s: not added (--partial adds it)",
+						 r.dir, r.status);
+	else if (rc == 0 && r.npts == 0)
+		*what = SB_ADD_REFUSED, sb_fail(err, errlen, 0, "%s: no measured point: not added", r.dir);
+	else if (rc == 0 && asprintf(&path, "%s/meta", r.dir) < 0)
+		rc = sb_fail(err, errlen, 3, "out of memory");
+	else if (rc == 0) {
+		rc = sb_meta_read(path, extra_key, &x, &text, err, errlen);
+		free(path);
+		free(text);
+		if (rc == 2)
+			rc = 0;
+		else if (rc == 0)
+			rc = store_run(ins, &r, &x, what, err, errlen);
+	}
+	sb_run_free(&r);
+	return rc;
+}

@@ -1,0 +1,660 @@
+/* sb-history show: the N-way table of a testcase, one column per kernel (or testbed), each change in words with what its pair could detect. */
+#define _GNU_SOURCE	/* asprintf */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "history.h"
+#include "msg.h"
+#include "stats.h"
+
+/* The level a pair of columns is compared at, and the power "detectable" is given for (compare's). */
+#define SHOW_CONF 95
+#define SHOW_POWER 0.8
+
+struct column {
+	const char *name;
+	size_t *sw, n;		/* its sweeps, in order */
+};
+
+struct table {
+	const struct sb_hist_sweep *first;	/* names the table: test, params, testbed */
+	struct column *cols;
+	size_t ncols;
+};
+
+/* One row's key: a point, or a mode's curve (tasks 0) over the counts tasks[0..nt-1]. */
+struct rowkey {
+	int mode;
+	long tasks;
+	long *ctasks;
+	size_t nct;
+};
+
+struct cell {
+	size_t sweeps, runs;
+	double mean, var, ci;	/* ci: half-width of the 95% interval; NAN below 2 runs */
+};
+
+struct vs {
+	int ok;			/* both sides have 2 runs or more */
+	double pct, hw, det;	/* the change, its interval's half-width, detectable, % */
+	const char *word;	/* worse, better, same */
+};
+
+/* ---- the pooled values of a cell ---- */
+
+static int push(double **v, size_t *n, size_t *cap, double x)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		double *nv = realloc(*v, nc * sizeof(*nv));
+
+		if (nv == NULL)
+			return -1;
+		*v = nv;
+		*cap = nc;
+	}
+	(*v)[(*n)++] = x;
+	return 0;
+}
+
+static const struct sb_hist_point *point_of(const struct sb_hist_sweep *s, int mode, long tasks)
+{
+	for (size_t i = 0; i < s->npts; i++)
+		if (s->pts[i].mode == mode && s->pts[i].tasks == tasks)
+			return &s->pts[i];
+	return NULL;
+}
+
+static int cell_of(const struct sb_hist *h, const struct column *c, const struct rowkey *k,
+		   struct cell *out)
+{
+	double *v = NULL, tmp[1024];
+	size_t n = 0, cap = 0;
+	struct sb_stats st;
+
+	memset(out, 0, sizeof(*out));
+	out->ci = NAN;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct sb_hist_sweep *s = &h->sw[c->sw[i]];
+		size_t m = 0;
+
+		if (k->tasks > 0) {
+			const struct sb_hist_point *p = point_of(s, k->mode, k->tasks);
+
+			for (size_t j = 0; p != NULL && j < p->n; j++)
+				if (push(&v, &n, &cap, h->obs[p->off + j]) != 0)
+					goto oom;
+			m = p != NULL;
+		} else {
+			size_t r = sb_hist_curve(h, s, k->mode, k->ctasks, k->nct, tmp, 1024);
+
+			for (size_t j = 0; j < r; j++)
+				if (push(&v, &n, &cap, tmp[j]) != 0)
+					goto oom;
+			m = r > 0;
+		}
+		out->sweeps += m;
+	}
+	out->runs = n;
+	if (n > 0 && sb_stats_compute_var(v, n, &st, &out->var, NULL) == 0) {
+		out->mean = st.mean;
+		if (n >= 2)
+			out->ci = sb_ci_halfwidth(&st, SHOW_CONF);
+	}
+	free(v);
+	return 0;
+oom:
+	free(v);
+	return -1;
+}
+
+/* sb_detectable's factor at df (two quantiles by bisection each): kept, the tables reuse a few df. */
+static double detectable_factor(unsigned long df)
+{
+	static double kf[256];
+
+	if (df >= 256)
+		return sb_detectable(1.0, (double)df, 1 - SHOW_CONF / 100.0, SHOW_POWER);
+	if (kf[df] == 0)
+		kf[df] = sb_detectable(1.0, (double)df, 1 - SHOW_CONF / 100.0, SHOW_POWER);
+	return kf[df];
+}
+
+static struct vs versus(const struct cell *base, const struct cell *x)
+{
+	struct vs r = { 0 };
+	struct sb_tdiff d;
+
+	if (base->runs < 2 || x->runs < 2 || !(base->mean > 0) ||
+	    sb_tdiff(base->runs, base->mean, base->var, x->runs, x->mean, x->var, SHOW_CONF, &d) != 0)
+		return r;
+	r.ok = 1;
+	r.pct = d.rel_pct;
+	r.hw = d.rel_halfwidth_pct;
+	r.det = d.null_se_pct * detectable_factor(d.df);
+	r.word = !d.rel_significant ? "same" : d.diff < 0 ? "worse" : "better";
+	return r;
+}
+
+/* ---- words ---- */
+
+static void fmt_rate(char *buf, size_t len, double v)
+{
+	const char *u = "";
+
+	if (fabs(v) >= 1e9)
+		v /= 1e9, u = "G";
+	else if (fabs(v) >= 1e6)
+		v /= 1e6, u = "M";
+	else if (fabs(v) >= 1e3)
+		v /= 1e3, u = "k";
+	snprintf(buf, len, "%#.4g%s", v, u);
+}
+
+static void fmt_cell(char *buf, size_t len, const struct cell *c, int md)
+{
+	char r[32];
+
+	if (c->runs == 0) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	fmt_rate(r, sizeof(r), c->mean);
+	if (isnan(c->ci))
+		snprintf(buf, len, "%s (1 run, no interval)", r);
+	else
+		snprintf(buf, len, "%s %s%.1f%% (%zu runs)", r, md ? "±" : "+/-", 100 * c->ci / c->mean, c->runs);
+}
+
+/* "12.1% worse (detectable 2.3%)", "same, +0.4% (detectable 2.0%)" */
+static void fmt_vs(char *buf, size_t len, const struct vs *v)
+{
+	if (!v->ok)
+		snprintf(buf, len, "n/a");
+	else if (strcmp(v->word, "same") == 0)
+		snprintf(buf, len, "same, %+.1f%% (detectable %.1f%%)", v->pct, v->det);
+	else
+		snprintf(buf, len, "%.1f%% %s (detectable %.1f%%)", fabs(v->pct), v->word, v->det);
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (strpbrk(s, ",\"\n") == NULL) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void csv_num(FILE *out, double v, int ok)
+{
+	if (ok && isfinite(v))
+		fprintf(out, ",%.6g", v);
+	else
+		fputs(",", out);
+}
+
+/* ---- the tables ---- */
+
+static int add_col(struct table *t, const char *name, size_t sw)
+{
+	struct column *c = NULL;
+
+	for (size_t i = 0; i < t->ncols; i++)
+		if (strcmp(t->cols[i].name, name) == 0)
+			c = &t->cols[i];
+	if (c == NULL) {
+		struct column *nv = realloc(t->cols, (t->ncols + 1) * sizeof(*nv));
+
+		if (nv == NULL)
+			return -1;
+		t->cols = nv;
+		c = &t->cols[t->ncols++];
+		memset(c, 0, sizeof(*c));
+		c->name = name;
+	}
+	{
+		size_t *nv = realloc(c->sw, (c->n + 1) * sizeof(*nv));
+
+		if (nv == NULL)
+			return -1;
+		c->sw = nv;
+		c->sw[c->n++] = sw;
+	}
+	return 0;
+}
+
+static void free_tables(struct table *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < t[i].ncols; j++)
+			free(t[i].cols[j].sw);
+		free(t[i].cols);
+	}
+	free(t);
+}
+
+/* Same table: the group, or with --by testbed the testcase and params. */
+static int same_table(const struct sb_hist_sweep *a, const struct sb_hist_sweep *b, int by_tb)
+{
+	if (!by_tb)
+		return a->group == b->group;
+	return strcmp(a->test, b->test) == 0 && strcmp(a->params, b->params) == 0;
+}
+
+/* The tables to print: their columns and sweeps. Returns 0, or -1 when memory runs out. */
+static int make_tables(const struct sb_hist *h, const struct sb_show_opts *o, struct table **tp,
+		       size_t *np)
+{
+	struct table *t = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < h->nsw; i++) {
+		const struct sb_hist_sweep *s = &h->sw[i];
+		struct table *tb = NULL;
+		const char *kernel = o->kernel;
+
+		for (size_t j = 0; j < n && tb == NULL; j++)
+			if (same_table(t[j].first, s, o->by_testbed))
+				tb = &t[j];
+		if (o->by_testbed && kernel == NULL)	/* the newest kernel of the table */
+			for (size_t j = h->nsw; j-- > 0;)
+				if (same_table(&h->sw[j], s, 1)) {
+					kernel = h->sw[j].column;
+					break;
+				}
+		if (o->by_testbed && strcmp(s->column, kernel) != 0)
+			continue;
+		if (tb == NULL) {
+			struct table *nv = realloc(t, (n + 1) * sizeof(*nv));
+
+			if (nv == NULL)
+				goto oom;
+			t = nv;
+			tb = &t[n++];
+			memset(tb, 0, sizeof(*tb));
+			tb->first = s;
+		}
+		if (add_col(tb, o->by_testbed ? s->tb_name : s->column, i) != 0)
+			goto oom;
+	}
+	*tp = t;
+	*np = n;
+	return 0;
+oom:
+	free_tables(t, n);
+	return -1;
+}
+
+static int cmp_rowkey(const void *a, const void *b)
+{
+	const struct rowkey *x = a, *y = b;
+
+	if (x->mode != y->mode)
+		return x->mode < y->mode ? -1 : 1;
+	if ((x->tasks == 0) != (y->tasks == 0))
+		return x->tasks == 0 ? 1 : -1;	/* the curve after the mode's points */
+	return x->tasks < y->tasks ? -1 : x->tasks > y->tasks;
+}
+
+/* The rows of a table: every point of its sweeps, and each mode's curve over the counts all have. */
+static struct rowkey *table_rows(const struct sb_hist *h, const struct table *t, size_t *nr)
+{
+	struct rowkey *r = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t c = 0; c < t->ncols; c++)
+		for (size_t i = 0; i < t->cols[c].n; i++) {
+			const struct sb_hist_sweep *s = &h->sw[t->cols[c].sw[i]];
+
+			for (size_t j = 0; j < s->npts; j++) {
+				struct rowkey k = { s->pts[j].mode, s->pts[j].tasks, NULL, 0 };
+				size_t q = 0;
+
+				while (q < n && cmp_rowkey(&r[q], &k) != 0)
+					q++;
+				if (q < n)
+					continue;
+				if (n + 1 >= cap) {
+					struct rowkey *nv = realloc(r, (cap = 2 * cap + 16) * sizeof(*nv));
+
+					if (nv == NULL)
+						goto oom;
+					r = nv;
+				}
+				r[n++] = k;
+			}
+		}
+	for (size_t m = 0; m < h->nmodes; m++) {
+		long *ct = malloc((n + 1) * sizeof(*ct));
+		size_t nct = 0;
+
+		if (ct == NULL)
+			goto oom;
+		for (size_t q = 0; q < n; q++) {
+			int all = r[q].mode == (int)m && r[q].tasks > 0;
+
+			for (size_t c = 0; all && c < t->ncols; c++)
+				for (size_t i = 0; all && i < t->cols[c].n; i++)
+					all = point_of(&h->sw[t->cols[c].sw[i]], (int)m, r[q].tasks) != NULL;
+			if (all)
+				ct[nct++] = r[q].tasks;
+		}
+		if (nct < 2) {
+			free(ct);
+			continue;
+		}
+		if (n + 1 >= cap) {
+			struct rowkey *nv = realloc(r, (cap = 2 * cap + 16) * sizeof(*nv));
+
+			if (nv == NULL) {
+				free(ct);
+				goto oom;
+			}
+			r = nv;
+		}
+		r[n++] = (struct rowkey){ (int)m, 0, ct, nct };
+	}
+	if (n > 1)
+		qsort(r, n, sizeof(*r), cmp_rowkey);
+	*nr = n;
+	return r;
+oom:
+	for (size_t q = 0; q < n; q++)
+		free(r[q].ctasks);
+	free(r);
+	return NULL;
+}
+
+/* ---- the reports ---- */
+
+struct grid {
+	char **s;		/* lines x (ncols + 1) strings */
+	size_t lines, ncols;
+};
+
+static char *gs(struct grid *g, size_t line, size_t col)
+{
+	return g->s[line * (g->ncols + 1) + col];
+}
+
+static void title(FILE *out, const struct table *t, const struct sb_show_opts *o, int md)
+{
+	const struct sb_hist_sweep *s = t->first;
+
+	fprintf(out, "%s%s%s%s%s", md ? "### " : "", s->test, *s->params ? "  params: " : "", s->params,
+		o->by_testbed ? "" : "  testbed: ");
+	if (o->by_testbed)
+		fprintf(out, "  kernel: %s\n", s->column);
+	else
+		fprintf(out, "%s (%s)\n", s->tb_name, s->tb_facts);
+	fprintf(out, "%sops/s, higher is better; each column: its runs' mean %s the half-width of the 95%% "
+		"confidence interval across runs (a column's sweeps pooled); vs first, vs previous: the change "
+		"(Student's t, 95%%) and the smallest change the pair could detect (80%% power)\n%s",
+		md ? "\n" : "", md ? "±" : "+/-", md ? "\n" : "");
+}
+
+/* The strings of a table: 3 lines a row (value, vs first, vs previous); -1 when memory runs out. */
+static int fill_grid(const struct sb_hist *h, const struct table *t, const struct rowkey *r,
+		     size_t nr, int md, struct grid *g)
+{
+	struct cell *c = malloc((t->ncols + 1) * sizeof(*c));
+	char buf[160];
+
+	g->ncols = t->ncols;
+	g->lines = 3 * nr + 1;
+	g->s = calloc(g->lines * (t->ncols + 1), sizeof(char *));
+	if (c == NULL || g->s == NULL) {
+		free(c);
+		return -1;
+	}
+	g->s[0] = strdup("point");
+	for (size_t j = 0; j < t->ncols; j++)
+		g->s[j + 1] = strdup(t->cols[j].name);
+	for (size_t i = 0; i < nr; i++) {
+		size_t l = 1 + 3 * i;
+
+		sb_hist_point_name(h, r[i].mode, r[i].tasks, buf, sizeof(buf));
+		g->s[l * (t->ncols + 1)] = strdup(buf);
+		g->s[(l + 1) * (t->ncols + 1)] = strdup("  vs first");
+		g->s[(l + 2) * (t->ncols + 1)] = strdup("  vs previous");
+		for (size_t j = 0; j < t->ncols; j++) {
+			struct vs a, b;
+
+			if (cell_of(h, &t->cols[j], &r[i], &c[j]) != 0) {
+				free(c);
+				return -1;
+			}
+			fmt_cell(buf, sizeof(buf), &c[j], md);
+			g->s[l * (t->ncols + 1) + j + 1] = strdup(buf);
+			a = versus(&c[0], &c[j]);
+			b = versus(&c[j ? j - 1 : 0], &c[j]);
+			fmt_vs(buf, sizeof(buf), &a);
+			g->s[(l + 1) * (t->ncols + 1) + j + 1] = strdup(j ? buf : "");
+			fmt_vs(buf, sizeof(buf), &b);
+			g->s[(l + 2) * (t->ncols + 1) + j + 1] = strdup(j ? buf : "");
+		}
+	}
+	free(c);
+	for (size_t k = 0; k < g->lines * (t->ncols + 1); k++)
+		if (g->s[k] == NULL)
+			return -1;
+	return 0;
+}
+
+static void free_grid(struct grid *g)
+{
+	for (size_t k = 0; g->s && k < g->lines * (g->ncols + 1); k++)
+		free(g->s[k]);
+	free(g->s);
+}
+
+static void print_text(FILE *out, struct grid *g)
+{
+	size_t *w = calloc(g->ncols + 1, sizeof(*w));
+
+	if (w == NULL)
+		return;
+	for (size_t l = 0; l < g->lines; l++)
+		for (size_t j = 0; j <= g->ncols; j++)
+			if (strlen(gs(g, l, j)) > w[j])
+				w[j] = strlen(gs(g, l, j));
+	for (size_t l = 0; l < g->lines; l++) {
+		size_t last = 0;
+
+		for (size_t j = 1; j <= g->ncols; j++)
+			if (*gs(g, l, j))
+				last = j;
+		if (last == 0 && gs(g, l, 0)[0] == ' ')
+			continue;	/* "vs" lines of a single column */
+		for (size_t j = 0; j <= last; j++)
+			fprintf(out, "%s%-*s", j ? "   " : "", j < last ? (int)w[j] : 0, gs(g, l, j));
+		fputc('\n', out);
+	}
+	free(w);
+}
+
+static void print_md(FILE *out, struct grid *g)
+{
+	for (size_t j = 0; j <= g->ncols; j++)
+		fprintf(out, "| %s ", gs(g, 0, j));
+	fputs("|\n", out);
+	for (size_t j = 0; j <= g->ncols; j++)
+		fputs("|---", out);
+	fputs("|\n", out);
+	for (size_t l = 1; l < g->lines; l += 3) {
+		fprintf(out, "| %s ", gs(g, l, 0));
+		for (size_t j = 1; j <= g->ncols; j++) {
+			fprintf(out, "| %s", gs(g, l, j));
+			if (j > 1)
+				fprintf(out, "<br>vs first: %s<br>vs previous: %s", gs(g, l + 1, j), gs(g, l + 2, j));
+			fputc(' ', out);
+		}
+		fputs("|\n", out);
+	}
+}
+
+static void json_vs(FILE *out, const char *name, const struct vs *v)
+{
+	fprintf(out, ", \"%s\": ", name);
+	if (!v->ok) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"pct\": ", out);
+	sb_json_num(out, v->pct);
+	fputs(", \"interval_pct\": ", out);
+	sb_json_num(out, v->hw);
+	fputs(", \"detectable_pct\": ", out);
+	sb_json_num(out, v->det);
+	fprintf(out, ", \"verdict\": \"%s\"}", v->word);
+}
+
+/* CSV rows or a JSON table: one record per row and column, numbers unrounded. */
+static int print_records(FILE *out, const struct sb_hist *h, const struct table *t,
+			 const struct rowkey *r, size_t nr, int json)
+{
+	struct cell *c = malloc((t->ncols + 1) * sizeof(*c));
+
+	if (c == NULL)
+		return -1;
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = 0; j < t->ncols; j++) {
+			const struct sb_hist_sweep *s0 = &h->sw[t->cols[j].sw[0]];
+			struct vs a, b;
+
+			if (cell_of(h, &t->cols[j], &r[i], &c[j]) != 0) {
+				free(c);
+				return -1;
+			}
+			a = j ? versus(&c[0], &c[j]) : (struct vs){ 0 };
+			b = j ? versus(&c[j - 1], &c[j]) : (struct vs){ 0 };
+			if (json) {
+				fputs(i + j ? ",\n    {\"mode\": " : "    {\"mode\": ", out);
+				sb_json_str(out, h->modes[r[i].mode]);
+				fprintf(out, r[i].tasks ? ", \"tasks\": %ld" : ", \"tasks\": \"curve\"", r[i].tasks);
+				fputs(", \"column\": ", out);
+				sb_json_str(out, t->cols[j].name);
+				fprintf(out, ", \"index\": %zu, \"date\": ", j);
+				sb_json_str(out, s0->date);
+				fprintf(out, ", \"sweeps\": %zu, \"runs\": %zu, \"mean\": ", c[j].sweeps, c[j].runs);
+				sb_json_num(out, c[j].runs ? c[j].mean : NAN);
+				fputs(", \"ci95\": ", out);
+				sb_json_num(out, c[j].ci);
+				json_vs(out, "vs_first", &a);
+				json_vs(out, "vs_previous", &b);
+				fputc('}', out);
+				continue;
+			}
+			csv_field(out, s0->test);
+			fputc(',', out);
+			csv_field(out, s0->params);
+			fputc(',', out);
+			csv_field(out, s0->tb_name);
+			fputc(',', out);
+			csv_field(out, t->cols[j].name);
+			fprintf(out, ",%zu,%s,%s,", j, s0->date, h->modes[r[i].mode]);
+			if (r[i].tasks)
+				fprintf(out, "%ld", r[i].tasks);
+			else
+				fputs("curve", out);
+			fprintf(out, ",%zu,%zu", c[j].sweeps, c[j].runs);
+			csv_num(out, c[j].mean, c[j].runs > 0);
+			csv_num(out, c[j].ci, 1);
+			csv_num(out, a.pct, a.ok);
+			csv_num(out, a.hw, a.ok);
+			fprintf(out, ",%s", a.ok ? a.word : "");
+			csv_num(out, a.det, a.ok);
+			csv_num(out, b.pct, b.ok);
+			csv_num(out, b.hw, b.ok);
+			fprintf(out, ",%s", b.ok ? b.word : "");
+			csv_num(out, b.det, b.ok);
+			fputc('\n', out);
+		}
+	free(c);
+	return 0;
+}
+
+static void json_table_head(FILE *out, const struct table *t, int first, int by_testbed)
+{
+	const struct sb_hist_sweep *s = t->first;
+
+	fputs(first ? "{\"tables\": [\n  {\"test\": " : ",\n  {\"test\": ", out);
+	sb_json_str(out, s->test);
+	fputs(", \"params\": ", out);
+	sb_json_str(out, s->params);
+	if (by_testbed) {	/* the columns are the testbeds, for one kernel */
+		fputs(", \"kernel\": ", out);
+		sb_json_str(out, s->column);
+	} else {
+		fputs(", \"testbed\": ", out);
+		sb_json_str(out, s->tb_name);
+		fputs(", \"testbed_facts\": ", out);
+		sb_json_str(out, s->tb_facts);
+	}
+	fputs(", \"unit\": \"ops/s\", \"higher_is_better\": true, \"rows\": [\n", out);
+}
+
+int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *o, char *err,
+		 size_t errlen)
+{
+	struct table *t;
+	size_t nt;
+	int rc = 0;
+
+	if (h->nsw == 0)
+		return sb_fail(err, errlen, 2, "no sweep of that testcase in the history");
+	if (make_tables(h, o, &t, &nt) != 0)
+		return sb_fail(err, errlen, 3, "out of memory");
+	if (nt == 0) {
+		free_tables(t, nt);
+		return sb_fail(err, errlen, 2, "no sweep of kernel %s in the history", o->kernel);
+	}
+	if (o->format == SB_FMT_CSV)
+		fputs("test,params,testbed,column,index,date,mode,tasks,sweeps,runs,mean,ci95,vs_first_pct,"
+		      "vs_first_interval_pct,vs_first,vs_first_detectable_pct,vs_previous_pct,"
+		      "vs_previous_interval_pct,vs_previous,vs_previous_detectable_pct\n", out);
+	for (size_t i = 0; i < nt && rc == 0; i++) {
+		size_t nr;
+		struct rowkey *r = table_rows(h, &t[i], &nr);
+		struct grid g = { 0 };
+
+		if (r == NULL) {
+			rc = 3;
+			break;
+		}
+		if (o->format == SB_FMT_CSV || o->format == SB_FMT_JSON) {
+			if (o->format == SB_FMT_JSON)
+				json_table_head(out, &t[i], i == 0, o->by_testbed);
+			rc = print_records(out, h, &t[i], r, nr, o->format == SB_FMT_JSON) ? 3 : 0;
+			if (o->format == SB_FMT_JSON)
+				fputs("]}", out);
+		} else if ((rc = fill_grid(h, &t[i], r, nr, o->format == SB_FMT_MARKDOWN, &g) ? 3 : 0) == 0) {
+			if (i > 0)
+				fputc('\n', out);
+			title(out, &t[i], o, o->format == SB_FMT_MARKDOWN);
+			fputc('\n', out);
+			if (o->format == SB_FMT_MARKDOWN)
+				print_md(out, &g);
+			else
+				print_text(out, &g);
+		}
+		free_grid(&g);
+		for (size_t q = 0; q < nr; q++)
+			free(r[q].ctasks);
+		free(r);
+	}
+	if (rc == 0 && o->format == SB_FMT_JSON)
+		fputs("\n]}\n", out);
+	free_tables(t, nt);
+	return rc ? sb_fail(err, errlen, rc, "out of memory") : 0;
+}
