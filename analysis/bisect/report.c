@@ -139,7 +139,7 @@ static void side_by_side(const struct sb_run *p, const struct sb_run *x, int md,
 			continue;
 		det = sb_detectable(d.null_se_pct, (double)d.df, 0.05, 0.8);
 		fprintf(out, md ? "| %s | %ld | %.6g | %.6g | %+.2f%% | %.2f%% | ±%.2f%% | %s |\n"
-				: "  %-9s %6ld %15.6g %16.6g %+7.2f%% %7.2f%% %+10.2f%%  %s\n",
+				: "  %-9s %6ld %15.6g %16.6g %+7.2f%% %7.2f%%   +/-%.2f%%  %s\n",
 			a->mode, a->tasks, av->st.mean, bv->st.mean, d.rel_pct, d.rel_halfwidth_pct, det,
 			words(&d, w, sizeof(w)));
 	}
