@@ -37,12 +37,14 @@ void testcase(unsigned long long *iterations, unsigned long nr)
 	}
 }
 EOC
+	local m hwloc
+	read -ra hwloc <<<"$(pkg-config --libs hwloc)"
 	for m in processes threads; do
-		${CC:-cc} -std=gnu11 -O2 -pthread -Irunner/include -o "$1/paceop_$m" "$1/paceop.c" \
-			"$BB/obj/runner/mode_$m.o" "$BB/libscalebench.a" $(pkg-config --libs hwloc) -lm || return 1
+		"${CC:-cc}" -std=gnu11 -O2 -pthread -Irunner/include -o "$1/paceop_$m" "$1/paceop.c" \
+			"$BB/obj/runner/mode_$m.o" "$BB/libscalebench.a" "${hwloc[@]}" -lm || return 1
 	done
 }
-paceop "$T/fast" 100000 && paceop "$T/slow" 110000 || { echo "Bail out! cannot build paceop"; exit 1; }
+if ! paceop "$T/fast" 100000 || ! paceop "$T/slow" 110000; then echo "Bail out! cannot build paceop"; exit 1; fi
 
 # The stand-in: logs each boot's image and what it holds, and runs the guest's command on the host
 # with the testcase binaries the image stands for (an image holding "slow": the slow ones).
