@@ -8,6 +8,7 @@
 
 #define MAXRUNS 64
 #define MAXENDS 200
+#define BATCH 2		/* runs a sweep, as analysis/bisect/step.c takes them */
 
 struct cell {
 	double change, sd, drift;	/* fractions: the step's size, a run's sd, a sweep's offset sd */
@@ -46,11 +47,13 @@ static enum sb_verdict step(const struct cell *c, const struct sb_side *g, const
 			    long i, long fb, struct tally *t)
 {
 	const struct sb_rule rule = SB_RULE_DEFAULT;
-	double mu = i >= fb ? 1 - c->change : 1, off = c->drift * gauss(), x[MAXRUNS];
+	double mu = i >= fb ? 1 - c->change : 1, off = 0, x[MAXRUNS];
 	struct sb_step s;
 	size_t k = 0;
 
 	do {
+		if (k % BATCH == 0)	/* each runtest.sh sweep of a step: BATCH runs, its own offset */
+			off = c->drift * gauss();
 		x[k] = mu * (1 + off + c->sd * gauss());
 		k++;
 		if (sb_decide(g, b, &rule, x, k, &s) < 0) {

@@ -8,7 +8,8 @@
 # the sequential test at each step (the default rule: alpha = beta = 0.002, 2 to 24
 # runs), a step that cannot tell skipped as git bisect skip does (the next commit to
 # the middle). DRIFT (0): the sd, %, of a sweep's offset (every run of one sweep shares
-# it), the machine's drift between sweeps. Prints a markdown table on stdout.
+# it: each end is one sweep, each step a sweep every 2 runs as sb-bisect takes them), the
+# machine's drift between sweeps. Prints a markdown table on stdout.
 set -eu
 
 main() {
