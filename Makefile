@@ -299,7 +299,7 @@ deps:
 # ---- VM runs (vm/, docs/VM.md): the slow selftest and the kernel it boots ----
 .PHONY: check-vm test-kernel
 check-vm: all
-	SB_BUILD=$(BUILD) SB_CHECK_VM=1 prove $(PROVE_FLAGS) selftest/vm_boot.t
+	SB_BUILD=$(BUILD) SB_CHECK_VM=1 prove $(PROVE_FLAGS) selftest/vm_boot.t selftest/bisect_vm.t
 
 test-kernel:
 	@sh runner/deps.sh test-kernel

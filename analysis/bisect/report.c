@@ -1,0 +1,302 @@
+/* sb-bisect report: the first bad commit and its parent side by side in words, the steps, monotonicity, how to reproduce. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect/bisect.h"
+#include "bisect/child.h"
+#include "bisect/steps.h"
+#include "results.h"
+#include "stats.h"
+
+/* What the report knows from git bisect log. */
+struct blog {
+	char *text;
+	char first_bad[48], subject[256];
+	char start_good[48], start_bad[48];	/* the ends, as the log's start names them */
+	char parent[48];
+};
+
+static int in_log(const struct blog *b, const char *sha)
+{
+	char pat[64];
+
+	snprintf(pat, sizeof(pat), " %s\n", sha);
+	return strstr(b->text, pat) != NULL;
+}
+
+/* "# first bad commit: [SHA] subject", and the "# good: [SHA]" / "# bad: [SHA]" before "git bisect start". */
+static void parse_log(struct blog *b)
+{
+	int started = 0;
+	char *save = NULL, *copy = strdup(b->text);
+
+	for (char *l = copy ? strtok_r(copy, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(l, "# first bad commit: [%47[0-9a-f]] %255[^\n]", b->first_bad, b->subject) >= 1)
+			continue;
+		if (strncmp(l, "git bisect start", 16) == 0)
+			started = 1;
+		if (!started && !b->start_bad[0] && sscanf(l, "# bad: [%47[0-9a-f]]", b->start_bad) == 1)
+			continue;
+		if (!started && !b->start_good[0])
+			sscanf(l, "# good: [%47[0-9a-f]]", b->start_good);
+	}
+	free(copy);
+}
+
+/* The log's text: the file given, or git bisect log's output. 0, or 2 with a message. */
+static int read_log(const struct sb_bisect_opts *o, struct blog *b)
+{
+	char *argv[] = { "git", "bisect", "log", NULL }, *pargv[] = { "git", "rev-parse", "-q", "--verify", NULL, NULL };
+	char arg[64], *out = NULL;
+
+	memset(b, 0, sizeof(*b));
+	if (o->log) {
+		FILE *f = fopen(o->log, "r");
+		size_t len = 0;
+
+		if (!f || getdelim(&b->text, &len, '\0', f) < 0) {
+			sb_bisect_say("%s: cannot read the bisect log", o->log);
+			if (f)
+				fclose(f);
+			return 2;
+		}
+		fclose(f);
+	} else if (sb_child_run(argv, NULL, &b->text, 5) != 0) {
+		sb_bisect_say("git bisect log failed: no bisect here (give --log FILE)");
+		return 2;
+	}
+	parse_log(b);
+	if (b->first_bad[0]) {
+		snprintf(arg, sizeof(arg), "%s^", b->first_bad);
+		pargv[4] = arg;
+		if (sb_child_run(pargv, NULL, &out, 5) == 0)
+			sscanf(out, "%47[0-9a-f]", b->parent);
+		free(out);
+	}
+	return 0;
+}
+
+/* Every sweep of commit sha pooled into r (the ends' directories count for the ends' commits). */
+static int side_run(const struct sb_steplog *log, const struct blog *b, const char *sha,
+		    const struct sb_stepline *v, struct sb_run *r)
+{
+	char err[512];
+	int have = 0;
+
+	for (size_t i = 0; i <= log->n; i++) {
+		const char *dir = NULL;
+		struct sb_run x;
+
+		if (i < log->n && strcmp(log->l[i].kind, "sweep") == 0 && strcmp(log->l[i].sha, sha) == 0)
+			dir = log->l[i].rundir;
+		else if (i == log->n && v && strcmp(sha, b->start_good) == 0)
+			dir = v->good;
+		else if (i == log->n && v && strcmp(sha, b->start_bad) == 0)
+			dir = v->bad;
+		if (!dir)
+			continue;
+		if (sb_run_load(dir, have ? &x : r, err, sizeof(err)) != 0) {
+			sb_bisect_say("%s", err);
+			continue;
+		}
+		if (have) {
+			sb_run_pool(r, &x);
+			sb_run_free(&x);
+		}
+		have = 1;
+	}
+	return have ? 0 : -1;
+}
+
+/* "4.10% worse", "2.00% better" or "no significant change" (ops/s: higher is better). */
+static const char *words(const struct sb_tdiff *d, char *buf, size_t len)
+{
+	if (!d->rel_significant)
+		snprintf(buf, len, "no significant change");
+	else
+		snprintf(buf, len, "%.2f%% %s", fabs(d->rel_pct), d->rel_pct < 0 ? "worse" : "better");
+	return buf;
+}
+
+/* Every count and mode both sides have: parent against the first bad commit. */
+static void side_by_side(const struct sb_run *p, const struct sb_run *x, int md, FILE *out)
+{
+	fputs(md ? "| mode | tasks | parent ops/s | first bad ops/s | change | ±95% | detectable | in words |\n"
+		   "|---|---:|---:|---:|---:|---:|---:|---|\n"
+		 : "  mode       tasks    parent ops/s  first bad ops/s   change   +/-95%  detectable  in words\n", out);
+	for (size_t i = 0; i < p->npts; i++) {
+		const struct sb_point *a = &p->pts[i], *b = sb_run_find(x, a->mode, a->tasks);
+		const struct sb_values *av = sb_point_values(a), *bv = b ? sb_point_values(b) : NULL;
+		struct sb_tdiff d;
+		char w[64];
+		double det;
+
+		if (!bv || av->n < 2 || bv->n < 2 ||
+		    sb_tdiff(av->n, av->st.mean, av->var, bv->n, bv->st.mean, bv->var, 95, &d) < 0)
+			continue;
+		det = sb_detectable(d.null_se_pct, (double)d.df, 0.05, 0.8);
+		fprintf(out, md ? "| %s | %ld | %.6g | %.6g | %+.2f%% | %.2f%% | ±%.2f%% | %s |\n"
+				: "  %-9s %6ld %15.6g %16.6g %+7.2f%% %7.2f%%   +/-%.2f%%  %s\n",
+			a->mode, a->tasks, av->st.mean, bv->st.mean, d.rel_pct, d.rel_halfwidth_pct, det,
+			words(&d, w, sizeof(w)));
+	}
+}
+
+/* The target's values in dir appended to *all (n of them); 0 when it had them. */
+static int gather(const struct sb_target *t, const char *dir, double **all, size_t *n)
+{
+	struct sb_run r;
+	char err[512];
+	double *x = NULL, *na;
+	size_t k = 0;
+	int rc = -1;
+
+	if (sb_run_load(dir, &r, err, sizeof(err)) != 0)
+		return -1;
+	if (sb_target_values(t, &r, &x, &k, err, sizeof(err)) == 0 &&
+	    (na = realloc(*all, (*n + k) * sizeof(*na)))) {
+		*all = na;
+		memcpy(na + *n, x, k * sizeof(*x));
+		*n += k;
+		rc = 0;
+	}
+	free(x);
+	sb_run_free(&r);
+	return rc;
+}
+
+/* A step's runs against the end it was called: 1 when they differ (p < 0.01), 0, -1: cannot tell. */
+static int off_level(const struct sb_steplog *log, const struct sb_stepline *v, double *p)
+{
+	struct sb_target t;
+	struct sb_side s, e;
+	struct sb_ttest tt;
+	char err[512];
+	double *step = NULL, *end = NULL;
+	size_t n = 0, ne = 0;
+	int rc = -1;
+
+	if (strcmp(v->verdict, "skip") == 0 || sb_target_parse(v->target, &t, err, sizeof(err)) != 0)
+		return -1;
+	for (size_t i = 0; i < log->n; i++)
+		if (strcmp(log->l[i].kind, "sweep") == 0 && strcmp(log->l[i].sha, v->sha) == 0 &&
+		    strcmp(log->l[i].target, v->target) == 0)
+			gather(&t, log->l[i].rundir, &step, &n);
+	if (n >= 2 && gather(&t, strcmp(v->verdict, "good") == 0 ? v->good : v->bad, &end, &ne) == 0 &&
+	    sb_side_of(step, n, &s) == 0 && sb_side_of(end, ne, &e) == 0 &&
+	    sb_ttest2(e.n, e.mean, e.var, s.n, s.mean, s.var, &tt) == 0) {
+		*p = tt.p;
+		rc = tt.p < 0.01;
+	}
+	free(step);
+	free(end);
+	return rc;
+}
+
+/* The steps in the order tested, and whether each sits at the level of the end it was called. */
+static int steps(const struct sb_steplog *log, const struct blog *b, int md, FILE *out,
+		 const struct sb_stepline **last)
+{
+	int mono = 1;
+
+	fputs(md ? "\n## Steps\n\n| commit | verdict | runs | mean ops/s | position | at its end's level |\n"
+		   "|---|---|---:|---:|---:|---|\n" : "\nSteps (position: 0 at the good end's mean, 1 at the bad end's):\n", out);
+	for (size_t i = 0; i < log->n; i++) {
+		const struct sb_stepline *v = &log->l[i];
+		char lvl[64] = "-";
+		double p = NAN;
+		int off;
+
+		if (strcmp(v->kind, "verdict") != 0 || !in_log(b, v->sha))
+			continue;
+		*last = v;
+		off = off_level(log, v, &p);
+		if (off >= 0)
+			snprintf(lvl, sizeof(lvl), "%s (p = %.2g)", off ? "NO" : "yes", p);
+		mono &= off != 1;
+		fprintf(out, md ? "| %.12s | %s | %ld | %.6g | %.2f | %s |\n"
+				: "  %.12s  %-5s %3ld runs  %12.6g ops/s  position %5.2f  at its end's level: %s\n",
+			v->sha, v->verdict, v->runs, v->mean, v->position, lvl);
+	}
+	return mono;
+}
+
+/* How to do it again. */
+static void reproduce(const struct blog *b, const struct sb_stepline *v, int md, FILE *out)
+{
+	const char *pre = md ? "    " : "  ";
+
+	fprintf(out, md ? "\n## Reproduce\n\n" : "\nReproduce:\n");
+	fprintf(out, "%sgit bisect start %s %s\n", pre, b->start_bad[0] ? b->start_bad : "BAD",
+		b->start_good[0] ? b->start_good : "GOOD");
+	fprintf(out, "%sgit bisect run %s\n", pre, v ? v->command : "sb-bisect ...");
+	if (b->first_bad[0])
+		fprintf(out, "%s# the two commits alone: git checkout %.12s (then %.12s) and sb-bisect measure ... -- TEST\n",
+			pre, b->parent[0] ? b->parent : "FIRST_BAD^", b->first_bad);
+}
+
+static void ends_line(const struct sb_stepline *v, int md, FILE *out)
+{
+	struct sb_target t;
+	struct sb_side g, bd;
+	struct sb_gap gap;
+	double *gv = NULL, *bv = NULL;
+	size_t ng = 0, nb = 0;
+	char err[256];
+
+	if (!v || sb_target_parse(v->target, &t, err, sizeof(err)) != 0)
+		return;
+	if (gather(&t, v->good, &gv, &ng) == 0 && gather(&t, v->bad, &bv, &nb) == 0 &&
+	    sb_side_of(gv, ng, &g) == 0 && sb_side_of(bv, nb, &bd) == 0 && sb_gap_check(&g, &bd, &gap) == 0)
+		fprintf(out, "%sAt %s the ends differ by %+.2f%% (%s), and their runs (%zu and %zu) detect %.2f%%.\n",
+			md ? "\n" : "", v->target, gap.change_pct, gap.change_pct < 0 ? "worse" : "better", ng, nb,
+			gap.detectable_pct);
+	free(gv);
+	free(bv);
+}
+
+int sb_bisect_report(const struct sb_bisect_opts *o, FILE *out)
+{
+	struct blog b;
+	struct sb_steplog log;
+	const struct sb_stepline *last = NULL;
+	struct sb_run pr, fr;
+	char *path = sb_steplog_path(o), err[512];
+	int md = o->format_md, rc = read_log(o, &b), mono;
+
+	if (rc == 0 && (rc = sb_steplog_read(path, &log, err, sizeof(err))) != 0)
+		sb_bisect_say("%s", err);
+	free(path);
+	if (rc != 0) {
+		free(b.text);
+		return rc;
+	}
+	fputs(md ? "# sb-bisect report\n\n" : "sb-bisect report\n\n", out);
+	if (b.first_bad[0])
+		fprintf(out, "First bad commit: %s %s\nIts parent:       %s\n", b.first_bad, b.subject,
+			b.parent[0] ? b.parent : "(unknown: not in this repository)");
+	else
+		fputs("The bisect has not ended: no first bad commit in the log yet.\n", out);
+	mono = steps(&log, &b, md, out, &last);
+	ends_line(last, md, out);
+	fprintf(out, md ? "\n**Monotonic:** %s\n" : "\nMonotonic: %s\n", mono ?
+		"yes: every step's runs sit at the level of the end it was called (two levels, one change)" :
+		"NO: a step's runs differ from the end it was called (p < 0.01): the change may be spread over "
+		"several commits or not monotonic, and the bisect may have followed one of them (asv's warning)");
+	if (b.first_bad[0] && b.parent[0] && side_run(&log, &b, b.parent, last, &pr) == 0) {
+		if (side_run(&log, &b, b.first_bad, last, &fr) == 0) {
+			fprintf(out, md ? "\n## %.12s against its parent %.12s\n\n" : "\n%.12s against its parent %.12s:\n",
+				b.first_bad, b.parent);
+			side_by_side(&pr, &fr, md, out);
+			sb_run_free(&fr);
+		}
+		sb_run_free(&pr);
+	}
+	reproduce(&b, last, md, out);
+	sb_steplog_free(&log);
+	free(b.text);
+	return 0;
+}

@@ -1,0 +1,242 @@
+/* sb-bisect: a step of `git bisect run` on a performance point (sequential test), measure an end, report the result. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bisect/bisect.h"
+#include "bisect/child.h"
+#include "bisect/steps.h"
+#include "msg.h"
+#include "sb_version.h"	/* generated: $(BUILD)/gen */
+
+static const char usage_text[] =
+	"usage: sb-bisect --good DIR --bad DIR --point P (--host | --kernel IMAGE) [--build CMD] [options] [-- RUNTEST_OPTS]\n"
+	"       sb-bisect measure (--host | --kernel IMAGE) [--build CMD] [options] -- TEST [RUNTEST_OPTS]\n"
+	"       sb-bisect report [--results DIR] [--log FILE] [--format text|markdown]\n"
+	"A step of 'git bisect run': builds the commit checked out, measures point P with runtest.sh\n"
+	"until a sequential test says good (exit 0) or bad (1), or skips it (125: the build failed,\n"
+	"the measurement failed, or the run cap came first). Ends that do not differ by more than\n"
+	"their runs can detect, and every error, exit 128: git bisect run stops. P: MODE:TASKS,\n"
+	"peak, peak:MODE or curve:MODE. Options: --results DIR (default: sb-bisect/ in the git\n"
+	"directory), --tests-dir DIR (--host: the testcase binaries the build makes), --runtest PATH,\n"
+	"--max-runs N (24), --alpha A, --beta B (0.002). docs/BISECT.md, man sb-bisect.\n";
+
+/* Usage errors exit 2, but 128 in a step (git bisect run would mark the commit bad for 1..127). */
+static int usage_exit = 2;
+#define USAGE(...) sb_die(usage_exit, __VA_ARGS__)
+
+static double num(const char *opt, const char *s, double lo, double hi)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || errno || !(v >= lo && v <= hi))
+		USAGE("%s '%s': a number %g..%g", opt, s, lo, hi);
+	return v;
+}
+
+/* The command line, shell-quoted, for the step log and the report. */
+static char *quoted(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) * 4 + 3;
+	if (!(p = s = malloc(len)))
+		sb_die(3, "out of memory");
+	for (int i = 0; i < argc; i++) {
+		int plain = argv[i][0] && strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						 "0123456789-_./:=,+@%") == strlen(argv[i]);
+
+		p += sprintf(p, "%s%s", i ? " " : "", plain ? "" : "'");
+		for (const char *c = argv[i]; *c; c++)
+			p += *c == '\'' ? sprintf(p, "'\\''") : sprintf(p, "%c", *c);
+		if (!plain)
+			*p++ = '\'', *p = '\0';
+	}
+	return s;
+}
+
+/* runtest.sh: --runtest, $SB_RUNTEST, scalebench-runtest beside this binary, or the checkout's. */
+static const char *find_runtest(const char *given)
+{
+	static char path[PATH_MAX + 32];
+	char self[PATH_MAX];
+	ssize_t n;
+
+	if (given)
+		return given;
+	if (getenv("SB_RUNTEST") && *getenv("SB_RUNTEST"))
+		return getenv("SB_RUNTEST");
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		*strrchr(self, '/') = '\0';
+		snprintf(path, sizeof(path), "%s/scalebench-runtest", self);
+		if (access(path, X_OK) == 0)
+			return path;
+		snprintf(path, sizeof(path), "%s/../../runtest.sh", self);
+		if (access(path, X_OK) == 0)
+			return path;
+	}
+	return "scalebench-runtest";
+}
+
+/* The default results directory: sb-bisect/ in the repository's git directory (made). */
+static const char *default_results(void)
+{
+	char *argv[] = { "git", "rev-parse", "--path-format=absolute", "--git-common-dir", NULL }, *out = NULL;
+	static char dir[PATH_MAX];
+	size_t n;
+
+	if (sb_child_run(argv, NULL, &out, 5) != 0 || !out || !out[0]) {
+		free(out);
+		return NULL;
+	}
+	n = strcspn(out, "\n");
+	out[n] = '\0';
+	snprintf(dir, sizeof(dir), "%s/sb-bisect", out);
+	free(out);
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return NULL;
+	return dir;
+}
+
+/* One option with a value: "--name VALUE"; 1 when argv[*i] was it. */
+static int opt(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	if (strcmp(argv[*i], name) != 0)
+		return 0;
+	if (*i + 1 >= argc)
+		USAGE("%s needs a value", name);
+	*val = argv[++*i];
+	return 1;
+}
+
+/* The options of every verb; the rest after "--" into o->pass. */
+static void parse(int argc, char **argv, int first, struct sb_bisect_opts *o)
+{
+	const char *v = NULL;
+	int i;
+
+	for (i = first; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		} else if (strcmp(argv[i], "--host") == 0) {
+			o->host = 1;
+		} else if (opt(argc, argv, &i, "--good", &o->good) || opt(argc, argv, &i, "--bad", &o->bad) ||
+			   opt(argc, argv, &i, "--point", &o->point) || opt(argc, argv, &i, "--build", &o->build) ||
+			   opt(argc, argv, &i, "--kernel", &o->kernel) || opt(argc, argv, &i, "--results", &o->results) ||
+			   opt(argc, argv, &i, "--tests-dir", &o->tests_dir) || opt(argc, argv, &i, "--log", &o->log) ||
+			   opt(argc, argv, &i, "--runtest", &o->runtest)) {
+			continue;
+		} else if (opt(argc, argv, &i, "--max-runs", &v)) {
+			o->rule.max_runs = (size_t)num("--max-runs", v, 2, 1000);
+		} else if (opt(argc, argv, &i, "--alpha", &v)) {
+			o->rule.alpha = num("--alpha", v, 1e-6, 0.25);
+		} else if (opt(argc, argv, &i, "--beta", &v)) {
+			o->rule.beta = num("--beta", v, 1e-6, 0.25);
+		} else if (opt(argc, argv, &i, "--format", &v)) {
+			if (strcmp(v, "text") != 0 && strcmp(v, "markdown") != 0)
+				USAGE("--format '%s': text or markdown", v);
+			o->format_md = v[0] == 'm';
+		} else {
+			USAGE("unknown option '%s'", argv[i]);
+		}
+	}
+	o->pass = argv + i;
+}
+
+/* What a step and measure need besides the options: where to run, where results go. */
+static void setup(struct sb_bisect_opts *o, int code)
+{
+	if (!!o->host == !!o->kernel)
+		sb_die(code, "give --host (a user-space range) or --kernel IMAGE (a kernel range), one of them");
+	if (o->kernel && o->tests_dir)
+		sb_die(code, "--tests-dir goes with --host: a guest runs the installed testcases");
+	if (!o->results && !(o->results = default_results()))
+		sb_die(code, "no --results DIR, and no git directory to keep the sweeps in");
+	if (mkdir(o->results, 0777) != 0 && errno != EEXIST)
+		sb_die(code, "%s: %s", o->results, strerror(errno));
+	o->runtest = find_runtest(o->runtest);
+}
+
+/* sb-bisect measure: build, one sweep labelled by the commit, its directory on stdout. */
+static int measure(struct sb_bisect_opts *o)
+{
+	char sha[48], *dir = NULL, err[512], *log;
+	const char *f[4];
+	int rc;
+
+	setup(o, 2);
+	if (!o->pass[0])
+		USAGE("measure: the testcase and runtest.sh options after --");
+	if (sb_tree_head(sha) < 0)
+		return 2;
+	if ((rc = sb_tree_build(o)) != 0) {
+		sb_bisect_say("the build failed (exit %d)", rc);
+		return sb_child_interrupted() ? 130 : 1;
+	}
+	rc = sb_sweep(o, sha, o->pass, &dir);
+	if (sb_child_interrupted())
+		return 130;
+	if (rc != 0)
+		return rc < 0 ? 3 : rc;
+	f[0] = "sweep", f[1] = sha, f[2] = "-", f[3] = dir;
+	log = sb_steplog_path(o);
+	if (!log || sb_steplog_append(log, f, 4, err, sizeof(err)) != 0)
+		sb_die(3, "%s", log ? err : "out of memory");
+	printf("%s\n", dir);
+	free(log);
+	free(dir);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sb_bisect_opts o = { .rule = SB_RULE_DEFAULT, .grace_s = 60 };
+	const char *verb = argc > 1 ? argv[1] : "";
+	int rc;
+
+	sb_msg_prog("sb-bisect");
+	if (argc == 2 && (strcmp(verb, "--help") == 0 || strcmp(verb, "-h") == 0)) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (argc == 2 && strcmp(verb, "--version") == 0) {
+		printf("sb-bisect (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
+		return 0;
+	}
+	sb_child_signals();
+	o.command = quoted(argc, argv);
+	if (strcmp(verb, "report") == 0) {
+		parse(argc, argv, 2, &o);
+		if (!o.results && !(o.results = default_results()))
+			sb_die(2, "no --results DIR, and no git directory");
+		rc = sb_bisect_report(&o, stdout);
+	} else if (strcmp(verb, "measure") == 0) {
+		parse(argc, argv, 2, &o);
+		rc = measure(&o);
+	} else {
+		/* a step: every error stops the bisect (128), never 1..127 (that would mark the commit bad) */
+		if (argc < 2)
+			sb_die(SB_BISECT_ABORT, "no options: see sb-bisect --help");
+		usage_exit = SB_BISECT_ABORT;
+		parse(argc, argv, 1, &o);
+		if (!o.good || !o.bad || !o.point)
+			sb_die(SB_BISECT_ABORT, "a step needs --good DIR, --bad DIR and --point P");
+		setup(&o, SB_BISECT_ABORT);
+		rc = sb_bisect_step(&o);
+	}
+	free(o.command);
+	return rc;
+}
