@@ -3,7 +3,7 @@
 #
 # Sourced by runtest.sh (it uses note, warn, die, shown, meta_lines and the
 # sweep's variables). What reads or changes the OS is sb-machine's
-# (runner/cmd_machine.c); this file holds the lock's descriptor for the
+# (machine/cmd_machine.c); this file holds the lock's descriptor for the
 # sweep's lifetime and puts the answers into meta. docs/RUNTEST.md, "One
 # sweep at a time" and "The system check".
 
