@@ -181,6 +181,7 @@ for sig in QUIT ALRM USR1 USR2 PIPE XCPU; do
 done
 sig_case "runtest.py, runtest.sh deaf" TERM deaf python3 "$fake/bin/runtest.py" fake1 9 process 0 0 1
 cwd=$tmp/elsewhere sig_case "runalltests" TERM sleep "$fake/bin/runalltests"
+cwd=$tmp/elsewhere sig_case "runalltests" ALRM sleep "$fake/bin/runalltests"
 
 # ---- make install-lkp: the tree lkp's will-it-scale directory is, moved where lkp unpacks it ----
 case $B in /*) bb=$B ;; *) bb=$PWD/$B ;; esac
