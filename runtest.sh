@@ -555,7 +555,7 @@ progress() {
 # sweep_test TEST: one testcase, in the rounds sb-plan gives (plan_next)
 # -> t_dir[TEST], t_status[TEST]; sweep_rc, sweep_ms, sweep_runs
 sweep_test() {
-	local t=$1 m n r round last_round='' status=complete fig allow=-1 t0 r0 r1 ran=() modes own err rc=0
+	local t=$1 m n r round last_round='' status=complete fig='' allow=-1 t0 r0 r1 ran=() modes own err rc=0
 	IFS=, read -ra modes <<<"${t_run_modes[$t]}"
 	own=$((plan_budget_points * ${#modes[@]}))	# this testcase's points, as the budget counts them
 	later_points=$((later_points - own))
@@ -601,7 +601,9 @@ sweep_test() {
 		ran=(--ran "$m:$n:$((r1 - r0))")
 		sweep_ms=$((sweep_ms + r1 - r0)) sweep_runs=$((sweep_runs + 1))
 		sweep_elapsed_ms=$((sweep_elapsed_ms + r1 - r0))
-		fig=$(protect point_figure "$m" "$n" "$run_dir")
+		# the progress line's figure (one sb-summary a run): nothing shows it under --quiet
+		# (runtest.py's sweeps: lkp's wall time)
+		if [ "$opt_quiet" = 0 ]; then fig=$(protect point_figure "$m" "$n" "$run_dir"); fi
 	done
 	schedule="$schedule${schedule:+${round_sched:+ }}$round_sched" round_sched=''
 	if [ "$status" = complete ]; then profile_testcase "$t" status; fi	# profile/record.sh
