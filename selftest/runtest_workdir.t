@@ -12,7 +12,7 @@ TINY=(phases --points 1 --mode processes --duration 0.2 --warmup 0 --period-ms 1
 rc=0
 (ulimit -n 12; exec ./runtest.sh "${TINY[@]}") >"$T/out" 2>"$T/err" || rc=$?
 is "$rc" 3 "ulimit -n 12: exit 3 (the environment), not 1"
-is "$(cat "$T/err")" "runtest.sh: the open-file limit is 12 (ulimit -n): a sweep needs 32; raise it (ulimit -n 32)" \
+is "$(cat "$T/err")" "runtest.sh: the open-file limit is 12 (ulimit -n): a sweep needs 15; raise it (ulimit -n 15)" \
 	"in one clear line"
 is "$(ls -A "$TMPDIR")" "" "no working directory left"
 rc=0
