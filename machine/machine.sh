@@ -43,7 +43,7 @@ machine_check_system() {
 # and the short system check -> m_lock, m_tune, m_system; SB_MACHINE_LOCK_HOLDER
 # for the runners (they warn about any other holder)
 machine_hold() {
-	local tool rc=0 line busy='' nowait=() holder parent=0
+	local tool rc=0 line busy='' nowait=() parent=0
 	if [ "$opt_tune" = 1 ] && [ "$opt_no_lock" = 1 ]; then
 		usage_error "--tune needs the machine lock: the settings it saves and restores are the machine's, not --no-lock's"
 	fi
