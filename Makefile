@@ -72,6 +72,13 @@ FIXTURE_BINS := $(foreach t,$(FIXTURES),$(BUILD)/selftest/$(t)_processes $(BUILD
 # selftest/unit/<x>.c: a harness module driven with fixed inputs (no clock), built as unit_<x>
 UNIT_BINS := $(patsubst selftest/unit/%.c,$(BUILD)/selftest/unit_%,$(wildcard selftest/unit/*.c))
 HEADERS := $(wildcard runner/*.h runner/include/*.h tests/*.h)
+# machine/: the machine's administration (system check, --tune, the lock's commands), no testcase
+# links it: machine/cmd_<x>.c is the main of tool sb-<x>, the other machine/*.c are linked into
+# each of those, with the harness library for util, os and lock.
+MACHINE_SRC := $(filter-out machine/cmd_%,$(wildcard machine/*.c))
+MACHINE_OBJ := $(patsubst machine/%.c,$(BUILD)/obj/machine/%.o,$(MACHINE_SRC))
+MACHINE_TOOLS := $(patsubst machine/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard machine/cmd_*.c))
+MACHINE_HEADERS := $(wildcard machine/*.h)
 
 # ---- analysis/: the statistics and the results tools, built without hwloc ----
 # analysis/*.c but cmd_* is libsbanalysis.a; analysis/cmd_<x>.c is the main of
@@ -96,7 +103,7 @@ endif
 .SECONDARY:
 .DELETE_ON_ERROR:
 
-all: $(BINS) $(TOOLS) $(ANALYSIS_TOOLS)
+all: $(BINS) $(TOOLS) $(MACHINE_TOOLS) $(ANALYSIS_TOOLS)
 
 # make analysis: the analysis tools alone (no hwloc needed)
 analysis: $(ANALYSIS_TOOLS)
@@ -106,6 +113,10 @@ fixtures: $(FIXTURE_BINS) $(UNIT_BINS)
 $(BUILD)/obj/runner/%.o: runner/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/machine/%.o: machine/%.c $(HEADERS) $(MACHINE_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -Imachine -c -o $@ $<
 
 $(BUILD)/obj/tests/%.o: tests/%.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -164,6 +175,11 @@ $(ANALYSIS_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/analysis/cmd_%.o $(ANALYSIS_L
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ -lm $(if $(filter $@,$(SQLITE_TOOLS)),$(SQLITE_LIBS)) $(LDLIBS)
 
+# A static pattern rule too: machine/'s tools take machine/'s objects and the harness library.
+$(MACHINE_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/machine/cmd_%.o $(MACHINE_OBJ) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
+
 $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
@@ -183,7 +199,7 @@ VERSION_DEPS := VERSION build-aux/version.sh $(wildcard $(SB_GIT_DIR)/HEAD $(SB_
 	$(SB_GIT_COMMON)/packed-refs $(if $(SB_GIT_REF),$(SB_GIT_COMMON)/$(SB_GIT_REF)))
 VERSION_H := $(BUILD)/gen/sb_version.h
 VERSION_USERS := $(BUILD)/obj/runner/options.o \
-	$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard runner/cmd_*.c analysis/cmd_*.c))
+	$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard runner/cmd_*.c machine/cmd_*.c analysis/cmd_*.c))
 $(VERSION_USERS): $(VERSION_H)
 $(VERSION_USERS): SB_CFLAGS += -I$(BUILD)/gen
 $(VERSION_H): $(VERSION_DEPS)

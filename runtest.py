@@ -42,6 +42,11 @@ UPSTREAM_DURATION = 5		# will-it-scale's runtest.py: 5 s a point
 # Options of runtest.sh that set their own stopping rule: runtest.py's --repeat then steps aside.
 STOP_OPTIONS = ("--precision", "--min-runs", "--max-runs", "--point-budget", "--budget", "--quick")
 GRACE_S = 10			# after passing a signal on: how long runtest.sh may take to stop
+# Every catchable signal whose default ends the process: a terminal's, and any a CI job or
+# timeout(1) may send (runtest.sh's SIGNALS). Each is passed on to runtest.sh.
+SIGNALS = tuple(getattr(signal, "SIG" + n) for n in
+                ("INT", "TERM", "HUP", "QUIT", "USR1", "USR2", "ALRM", "PIPE", "VTALRM", "PROF", "XCPU", "XFSZ")
+                if hasattr(signal, "SIG" + n))
 
 # The signal that interrupted us, and the sweep it must reach (the handler reads them).
 state = {"signal": None, "child": None}
@@ -98,11 +103,14 @@ def find_runtest(here):
         d = up
 
 
+def ascii_digits(v):
+    """A whole number in ASCII digits ("²" and "１" are digits to str.isdigit, not to us)."""
+    return v != "" and all("0" <= c <= "9" for c in v)
+
+
 def parse_duration(v):
-    try:
-        s = float(v)
-    except ValueError:
-        s = -1
+    whole, _, frac = v.partition(".")
+    s = float(v) if ascii_digits(whole) and (frac == "" or ascii_digits(frac)) else -1
     if not s >= 1 or s > 86400:
         usage_error("duration '%s': measured seconds of a point, 1 to 86400" % v)
     return int(round(s * 1000))
@@ -132,7 +140,7 @@ def parse(argv):
         if v not in ("0", "1"):
             usage_error("%s '%s': 0 or 1" % (name, v))
     for t in tasks:
-        if not t.isdigit() or int(t) < 1:
+        if not ascii_digits(t) or int(t) < 1:
             usage_error("task count '%s': a whole number >= 1" % t)
     return test, duration_ms, MODES[mode], no_aff == "1", smt == "1", tasks
 
@@ -321,7 +329,7 @@ def measure(argv, tmp):
 
 
 def main(argv):
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for s in SIGNALS:
         signal.signal(s, on_signal)
     tmp = None
     try:
@@ -331,7 +339,12 @@ def main(argv):
             fail(3, "cannot make a temporary directory in %s: %s (set TMPDIR)" % (tempfile.gettempdir(), e.strerror))
         rc = measure(argv, tmp)
     except Interrupted:
-        print("%s: interrupted" % PROG, file=sys.stderr)
+        sig = state["signal"]
+        by = "" if sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP) else " by " + signal.Signals(sig).name
+        try:
+            print("%s: interrupted%s" % (PROG, by), file=sys.stderr)
+        except OSError:
+            pass	# a closed stderr (SIGPIPE's cause, often): the exit status says it
         rc = 130
     finally:
         if tmp:

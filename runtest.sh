@@ -288,6 +288,10 @@ on_exit() {
 
 make_workdir() {	# -> TMP (on_exit removes it; the janitor too if runtest.sh is killed)
 	local dir=${TMPDIR:-/tmp} line=''
+	# the working directory's path travels in lines (the janitor's answer, $TMP/... files)
+	case $dir in *[[:cntrl:]]*)
+		die 3 "TMPDIR $(printf '%q' "$dir") holds a control character (a newline?): set TMPDIR to a directory whose name has none" ;;
+	esac
 	[ -e "$dir" ] || die 3 "TMPDIR $dir does not exist"
 	[ -d "$dir" ] || die 3 "TMPDIR $dir is not a directory"
 	start_janitor "$dir"
@@ -296,8 +300,45 @@ make_workdir() {	# -> TMP (on_exit removes it; the janitor too if runtest.sh is 
 	"ok $dir/runtest."*) TMP=${line#ok } ;;
 	*) die 3 "cannot make a working directory in TMPDIR $dir: $(reason "${line#err }")" ;;
 	esac
+	remove_stale "$dir"
 	tmp_full line
 	if [ -n "$line" ]; then die 3 "$line"; fi
+}
+
+# proc_start PID: the process's start time in clock ticks since boot (Linux's
+# /proc), "-" where there is none: with the pid, it names one process for good
+proc_start() {
+	local line f
+	if { read -r line </proc/"$1"/stat; } 2>/dev/null; then
+		read -r -a f <<<"${line##*) }"
+		printf '%s' "${f[19]:--}"
+	else
+		printf -
+	fi
+}
+
+# gone PID START: 0 when that process provably no longer exists
+gone() {
+	if [ -d /proc/self ]; then
+		[ ! -e "/proc/$1" ] || { [ "$2" != - ] && [ "$(proc_start "$1")" != "$2" ]; }
+	else
+		[[ $(kill -0 "$1" 2>&1) == *"No such process"* ]]
+	fi
+}
+
+# remove_stale DIR: working directories of earlier sweeps killed with their
+# janitor (SIGKILL of the whole process group) are removed: only this user's
+# real directories (no link followed), whose owners file names a runtest.sh
+# and a janitor both provably gone. Anything else is left alone.
+remove_stale() {
+	local d sweep s_start jan j_start
+	for d in "$1"/runtest.??????; do
+		[ "$d" != "$TMP" ] && [ -d "$d" ] && [ ! -L "$d" ] && [ -O "$d" ] || continue
+		[ -f "$d/owners" ] && [ ! -L "$d/owners" ] && [ -O "$d/owners" ] || continue
+		read -r sweep s_start jan j_start <"$d/owners" 2>/dev/null || continue
+		[[ $sweep =~ ^[0-9]+$ && $jan =~ ^[0-9]+$ ]] || continue
+		if gone "$sweep" "$s_start" && gone "$jan" "$j_start"; then rm -rf -- "$d" 2>/dev/null || true; fi
+	done
 }
 
 # tmp_full VAR: why the working directory takes no more data, into VAR (empty
@@ -327,6 +368,8 @@ start_janitor() {
 			printf 'err %s\n' "${made//$'\n'/ }"
 			exit 0
 		fi
+		# who owns it, for a later sweep that finds it after a SIGKILL of us both (remove_stale)
+		printf '%s %s %s %s\n' "$$" "$(proc_start "$$")" "$BASHPID" "$(proc_start "$BASHPID")" >"$made/owners"
 		printf 'ok %s\n' "$made"
 		exec >/dev/null 2>&1
 		cat >/dev/null
@@ -512,7 +555,7 @@ progress() {
 # sweep_test TEST: one testcase, in the rounds sb-plan gives (plan_next)
 # -> t_dir[TEST], t_status[TEST]; sweep_rc, sweep_ms, sweep_runs
 sweep_test() {
-	local t=$1 m n r round last_round='' status=complete fig allow=-1 t0 r0 r1 ran=() modes own err rc=0
+	local t=$1 m n r round last_round='' status=complete fig='' allow=-1 t0 r0 r1 ran=() modes own err rc=0
 	IFS=, read -ra modes <<<"${t_run_modes[$t]}"
 	own=$((plan_budget_points * ${#modes[@]}))	# this testcase's points, as the budget counts them
 	later_points=$((later_points - own))
@@ -558,7 +601,9 @@ sweep_test() {
 		ran=(--ran "$m:$n:$((r1 - r0))")
 		sweep_ms=$((sweep_ms + r1 - r0)) sweep_runs=$((sweep_runs + 1))
 		sweep_elapsed_ms=$((sweep_elapsed_ms + r1 - r0))
-		fig=$(protect point_figure "$m" "$n" "$run_dir")
+		# the progress line's figure (one sb-summary a run): nothing shows it under --quiet
+		# (runtest.py's sweeps: lkp's wall time)
+		if [ "$opt_quiet" = 0 ]; then fig=$(protect point_figure "$m" "$n" "$run_dir"); fi
 	done
 	schedule="$schedule${schedule:+${round_sched:+ }}$round_sched" round_sched=''
 	if [ "$status" = complete ]; then profile_testcase "$t" status; fi	# profile/record.sh
@@ -642,10 +687,23 @@ installed_tools() {	# -> tool_summary, tool_topology, tool_plan: the installed o
 	readonly tool_summary=$sb_tools/sb-summary tool_topology=$sb_tools/sb-topology tool_plan=$sb_tools/sb-plan
 }
 
+# check_fd_limit: enough descriptors for the sweep's own pipes and files (bash gives
+# {var} descriptors from 10 up; the runner raises its own limit for its tasks): the
+# soft limit raised to FD_MIN when the hard one allows, else exit 3 before anything is made
+FD_MIN=15	# runtest.sh's own need, with the lock's descriptor (selftest/fault_matrix.t: 13 is not enough)
+check_fd_limit() {
+	local n
+	n=$(ulimit -S -n)
+	if [ "$n" = unlimited ] || [ "$n" -ge "$FD_MIN" ]; then return 0; fi
+	ulimit -S -n "$FD_MIN" 2>/dev/null ||
+		die 3 "the open-file limit is $n (ulimit -n): a sweep needs $FD_MIN; raise it (ulimit -n $FD_MIN)"
+}
+
 main() {
 	if [ $((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1])) -lt 404 ]; then
 		die 3 "needs bash 4.4 or later (this is $BASH_VERSION)"
 	fi
+	check_fd_limit
 	local s
 	shopt -s inherit_errexit
 	trap on_exit EXIT

@@ -38,9 +38,9 @@ configure() {
 # Commands that are no user's: the runner's option table for runtest.sh (in LIBEXECDIR/scalebench).
 INTERNAL='sb-options'
 
-# tool_names: the sb-* tools, from their sources (runner/cmd_*.c, analysis/cmd_*.c), one a line
+# tool_names: the sb-* tools, from their sources (runner/, machine/, analysis/cmd_*.c), one a line
 tool_names() {
-	for f in runner/cmd_*.c analysis/cmd_*.c; do
+	for f in runner/cmd_*.c machine/cmd_*.c analysis/cmd_*.c; do
 		[ -f "$f" ] || continue
 		n=${f##*/cmd_} n=sb-${n%.c}
 		printf '%s\n' "$n"

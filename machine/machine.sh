@@ -3,7 +3,7 @@
 #
 # Sourced by runtest.sh (it uses note, warn, die, shown, meta_lines and the
 # sweep's variables). What reads or changes the OS is sb-machine's
-# (runner/cmd_machine.c); this file holds the lock's descriptor for the
+# (machine/cmd_machine.c); this file holds the lock's descriptor for the
 # sweep's lifetime and puts the answers into meta. docs/RUNTEST.md, "One
 # sweep at a time" and "The system check".
 
@@ -43,27 +43,28 @@ machine_check_system() {
 # and the short system check -> m_lock, m_tune, m_system; SB_MACHINE_LOCK_HOLDER
 # for the runners (they warn about any other holder)
 machine_hold() {
-	local tool rc=0 line busy='' nowait=() holder parent=0
+	local tool rc=0 line busy='' nowait=() parent=0
 	if [ "$opt_tune" = 1 ] && [ "$opt_no_lock" = 1 ]; then
 		usage_error "--tune needs the machine lock: the settings it saves and restores are the machine's, not --no-lock's"
 	fi
 	tool=$(machine_tool)
 	[ -x "$tool" ] || die 3 "$(shown "$tool") is missing: run make"
-	machine_lock_file=$("$tool" path) || die 3 "sb-machine path failed"
+	# its directory and the file made and checked (exit 3, one line, when another user could plant them)
+	machine_lock_file=$("$tool" --as "$PROG" path) || exit 3
 	machine_tune_file=$machine_lock_file.tuned
 	if [ "$opt_no_lock" = 1 ]; then
 		m_lock='none (--no-lock)'
-	elif [ -n "${SB_MACHINE_LOCK_HOLDER-}" ] && holder=$("$tool" holder 2>/dev/null) &&
-		[[ $holder == "pid $SB_MACHINE_LOCK_HOLDER "* ]]; then
+	elif [ -n "${SB_MACHINE_LOCK_HOLDER-}" ] &&
+		"$tool" holder --ours "$SB_MACHINE_LOCK_HOLDER" >/dev/null 2>&1; then
 		# started by the sweep that holds the lock (a --kernel guest's sweep run on the
-		# host by a stand-in for vm/boot.sh): it is ours, and so are the settings
+		# host by a stand-in for vm/boot.sh): it is ours, and so are the settings. Only
+		# when that sweep holds the lock and is our ancestor: the variable alone is no lock.
 		m_lock="held by the sweep that started this one, pid $SB_MACHINE_LOCK_HOLDER"
 		parent=1
 	else
-		# <> creates the file; a lock file of another user's may only be readable
-		{ exec {machine_lock_fd}<>"$machine_lock_file"; } 2>/dev/null ||
-			{ exec {machine_lock_fd}<"$machine_lock_file"; } 2>/dev/null ||
-			die 3 "cannot open the machine lock $machine_lock_file (SB_MACHINE_LOCK names another)"
+		# read-only, never created here (sb-machine path made it; lock checks the descriptor)
+		{ exec {machine_lock_fd}<"$machine_lock_file"; } 2>/dev/null ||
+			die 3 "cannot open the machine lock $machine_lock_file"
 		# in the background, so that a signal is handled at once (the tool dies with us)
 		if [ "$opt_no_wait" = 1 ]; then nowait=(--no-wait); fi
 		if [ "$opt_quiet" = 1 ]; then nowait+=(--quiet); fi
@@ -80,9 +81,11 @@ machine_hold() {
 		export SB_MACHINE_LOCK_HOLDER=$$
 		m_lock="held ($machine_lock_file)"
 	fi
-	if [ "$parent" = 0 ] && [ -e "$machine_tune_file" ]; then	# a tuned sweep that was killed: its settings first
+	# a tuned sweep that was killed: its settings first, only while this sweep holds
+	# the lock (never with --no-lock: a live --tune sweep's settings are not ours)
+	if [ "$machine_locked" = 1 ] && [ -e "$machine_tune_file" ]; then
 		warn "note: a sweep killed while tuned left $machine_tune_file: restoring it"
-		"$tool" --as "$PROG" restore "$machine_tune_file" >&2 || true
+		"$tool" --as "$PROG" restore "$machine_tune_file" --fd "$machine_lock_fd" >&2 || true
 	fi
 	m_tune=off
 	if [ "$opt_tune" = 1 ] && [ "$parent" = 1 ]; then
@@ -110,12 +113,13 @@ machine_hold() {
 # machine_release: on every exit: --tune's settings back, the holder's name
 # cleared (a name left in the file is a holder that died), the lock released
 machine_release() {
-	if [ -n "$machine_tune_file" ] && [ -n "$TMP" ] && [ -f "$TMP/tuned" ] && [ -e "$machine_tune_file" ]; then
-		"$(machine_tool)" --as "$PROG" restore "$machine_tune_file" >&2 || true
+	if [ -n "$machine_tune_file" ] && [ -n "$TMP" ] && [ -f "$TMP/tuned" ] && [ -e "$machine_tune_file" ] &&
+		[ "$machine_locked" = 1 ]; then
+		"$(machine_tool)" --as "$PROG" restore "$machine_tune_file" --fd "$machine_lock_fd" >&2 || true
 		rm -f -- "$TMP/tuned"
 	fi
 	if [ -n "$machine_lock_fd" ]; then
-		if [ "$machine_locked" = 1 ]; then { : >"$machine_lock_file"; } 2>/dev/null || true; fi
+		if [ "$machine_locked" = 1 ]; then "$(machine_tool)" --as "$PROG" clear --fd "$machine_lock_fd" || true; fi
 		exec {machine_lock_fd}>&-
 		machine_lock_fd=''
 	fi

@@ -80,6 +80,13 @@ int sb_api_in_partner(void)
 
 /* ---- fatal errors ---- */
 
+static const char *(*fail_dir)(void);	/* api_tmpdir.c's, when linked */
+
+void sb_api_set_fail_dir(const char *(*made)(void))
+{
+	fail_dir = made;
+}
+
 static void vfail(int with_errno, const char *fmt, va_list ap) __attribute__((noreturn));
 static void vfail(int with_errno, const char *fmt, va_list ap)
 {
@@ -93,7 +100,7 @@ static void vfail(int with_errno, const char *fmt, va_list ap)
 	if (with_errno && len >= 0 && (size_t)len < sizeof(buf))
 		len += snprintf(buf + len, sizeof(buf) - len, ": %s", strerror(saved));
 	/* "write: No space left on device" alone does not say which disk is full. */
-	const char *dir = sb_tmpdir_made ? sb_tmpdir_made() : NULL;
+	const char *dir = fail_dir ? fail_dir() : NULL;
 
 	if ((saved == ENOSPC || saved == EDQUOT) && with_errno && dir && !strstr(buf, dir) &&
 	    len >= 0 && (size_t)len < sizeof(buf))

@@ -27,7 +27,13 @@ void sb_tmpdir_make(void) __attribute__((weak));
 /* Exit 2 (3 for the built-in defaults) unless the directory can be used: --check runs it too. */
 void sb_tmpdir_check(void) __attribute__((weak));
 void sb_tmpdir_remove(void) __attribute__((weak));
-/* The directory made for this run, or NULL before it is made (for messages). */
-const char *sb_tmpdir_made(void) __attribute__((weak));
+
+/*
+ * A hook, so that api.c never calls into api_tmpdir.c (which calls sb_fatalx):
+ * api_tmpdir.c's constructor registers the function that gives the directory
+ * made for this run (NULL before it is made), and a failure on a full disk
+ * names it. Without api_tmpdir.o linked nothing registers it.
+ */
+void sb_api_set_fail_dir(const char *(*made)(void));
 
 #endif

@@ -149,7 +149,7 @@ const char *sb_tmpdir(void)
 	return path;
 }
 
-const char *sb_tmpdir_made(void)
+static const char *made(void)
 {
 	return path[0] ? path : NULL;
 }
@@ -159,11 +159,12 @@ void sb_tmpdir_make(void)
 	(void)sb_tmpdir();
 }
 
-/* The testcase's own default belongs in the `dir` parameter's help. */
+/* The testcase's own default belongs in the `dir` parameter's help; a failure names the directory. */
 __attribute__((constructor)) static void describe_dir(void)
 {
 	static char help[256];
 
+	sb_api_set_fail_dir(made);
 	if (&testcase_tmpdir_default && testcase_tmpdir_default) {
 		snprintf(help, sizeof(help), "directory to create the test's files in "
 			 "(default $SCALEBENCH_TMPDIR, else %s)", testcase_tmpdir_default);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lock.h"
@@ -19,22 +20,36 @@ const char *sb_lock_path(char *buf, size_t size)
 {
 	static const char *const dirs[] = { "/run/lock", "/var/lock", "/tmp" };
 	const char *env = getenv("SB_MACHINE_LOCK");
+	char own[64] = "";
 
 	if (env && *env) {
 		snprintf(buf, size, "%s", env);
 		return buf;
 	}
+	if (geteuid() != 0)
+		snprintf(own, sizeof(own), "-%ld", (long)geteuid());
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		if (writable_dir(dirs[i]) || i + 1 == sizeof(dirs) / sizeof(dirs[0])) {
-			snprintf(buf, size, "%s/scalebench.lock", dirs[i]);
+			snprintf(buf, size, "%s/scalebench%s/scalebench.lock", dirs[i], own);
 			break;
 		}
 	return buf;
 }
 
+/* Another user's words are shown escaped: a control character never reaches the terminal raw. */
 static void field(char *dst, size_t size, const char *v)
 {
-	snprintf(dst, size, "%s", v);
+	size_t n = 0;
+
+	for (; *v && n + 5 < size; v++) {
+		unsigned char c = (unsigned char)*v;
+
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			n += (size_t)snprintf(dst + n, size - n, "\\x%02x", c);
+		else
+			dst[n++] = (char)c;
+	}
+	dst[n] = '\0';
 }
 
 int sb_lock_read_holder(int fd, struct sb_lock_holder *h)
@@ -77,12 +92,17 @@ const char *sb_lock_describe(const struct sb_lock_holder *h, char *buf, size_t s
 int sb_lock_held(struct sb_lock_holder *h)
 {
 	char path[4096];
+	struct stat st;
 	int fd, held = 0;
 
 	memset(h, 0, sizeof(*h));
-	fd = open(sb_lock_path(path, sizeof(path)), O_RDONLY | O_CLOEXEC);
+	fd = open(sb_lock_path(path, sizeof(path)), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return 0;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
 	if (flock(fd, LOCK_SH | LOCK_NB) < 0) {
 		held = errno == EWOULDBLOCK;
 	} else {

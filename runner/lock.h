@@ -14,13 +14,15 @@ struct sb_lock_holder {
 };
 
 /*
- * The lock file's path: $SB_MACHINE_LOCK, else scalebench.lock in the first
- * of /run/lock, /var/lock and /tmp that is a writable directory (machine-wide:
- * not $TMPDIR, which differs between users). Returns buf.
+ * The lock file's path: $SB_MACHINE_LOCK, else scalebench/scalebench.lock
+ * (root) or scalebench-UID/scalebench.lock (another user) in the first of
+ * /run/lock, /var/lock and /tmp that is a writable directory (not $TMPDIR,
+ * which differs between users). Only its owner can create files in that
+ * directory (sb-machine makes and checks it). Returns buf.
  */
 const char *sb_lock_path(char *buf, size_t size);
 
-/* Parse the holder's lines from fd (read from offset 0); 0, or -1 when it names nobody. */
+/* Parse the holder's lines from fd (read from offset 0), control characters escaped; 0, or -1 when it names nobody. */
 int sb_lock_read_holder(int fd, struct sb_lock_holder *h);
 
 /* "pid 123 (unix1, started 2026-12-04T18:40:00Z)" into buf. */

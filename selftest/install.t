@@ -12,7 +12,7 @@ run make -s install BUILD="$B" DESTDIR="$dest" PREFIX=/usr
 is "$rc" 0 "make install DESTDIR=... PREFIX=/usr exits 0${err:+: $(printf '%s' "$err" | tail -n 3 | tr '\n' ' ')}"
 bin=$dest/usr/bin libexec=$dest/usr/libexec/scalebench
 for f in "$bin/scalebench-runtest" "$bin/scalebench-compare" "$bin/sb-compare" "$bin/sb-summary" \
-	"$bin/sb-topology" "$bin/sb-profile" "$bin/sb-bisect" "$libexec/unix1_processes" "$libexec/unix1_threads" "$libexec/runtest.py" \
+	"$bin/sb-topology" "$bin/sb-profile" "$bin/sb-bisect" "$bin/sb-history" "$bin/sb-machine" "$libexec/unix1_processes" "$libexec/unix1_threads" "$libexec/runtest.py" \
 	"$libexec/sb-options" "$dest/usr/share/scalebench/plot/plot.py" "$dest/usr/share/scalebench/plot/flame.py"; do
 	[ -x "$f" ]
 	ok $? "installed and executable: ${f#"$dest"}"

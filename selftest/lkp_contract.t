@@ -30,9 +30,9 @@ case ${FAKE_MODE:-ok} in
 fail) echo "runtest.sh: a point failed" >&2; exit 1 ;;
 sleep | deaf)
 	if [ "$FAKE_MODE" = sleep ]; then
-		for s in TERM HUP INT; do trap "echo $s >'$log.sig'; exit 130" "$s"; done
+		for s in TERM HUP INT QUIT USR1 USR2 ALRM PIPE XCPU; do trap "echo $s >'$log.sig'; exit 130" "$s"; done
 	else
-		trap '' TERM HUP INT
+		trap '' TERM HUP INT QUIT USR1 USR2 ALRM PIPE XCPU
 	fi
 	echo $$ >"$log.pid"
 	for _ in $(seq 600); do sleep 0.1; done
@@ -127,6 +127,16 @@ is "$rc" 2 "two arguments: a usage error (exit 2)"
 like "$err" "expected <testcase> alone or at least 6 arguments" "saying which forms there are"
 py fake1 0 process 0 0 1
 is "$rc" 2 "duration 0 (lkp's runtime=5 one-shot): a usage error, not a run without end"
+# counts and durations are ASCII digits: Unicode digits (str.isdigit) are usage errors, never a traceback
+for bad in '²' '٣' '１'; do
+	py fake1 9 process 0 0 "$bad"
+	is "$rc:$(printf '%s' "$err" | grep -c Traceback)" 2:0 "task count '$bad': a usage error (exit 2), no traceback"
+done
+like "$err" "task count '１': a whole number >= 1" "naming the count"
+py fake1 '１' process 0 0 1
+is "$rc" 2 "duration '１': a usage error"
+py fake1 1_0 process 0 0 1
+is "$rc" 2 "duration '1_0' (Python's digit separator): a usage error"
 run env FAKE_LOG="$log" TMPDIR="$tmp/t" sh -c 'cd "$1" && exec ./runalltests' sh "$fake/bin"
 is "$rc" 1 "runalltests: exit 1 when a testcase failed"
 like "$err" "runalltests: failed \(no CSV written\): bad1$" "naming it"
@@ -165,8 +175,13 @@ sig_case() {
 }
 sig_case "runtest.py" TERM sleep python3 "$fake/bin/runtest.py" fake1 9 process 0 0 1
 sig_case "runtest.py" HUP sleep python3 "$fake/bin/runtest.py" fake1 9 process 0 0 1
+# every signal a CI job or timeout(1) may send, not only a terminal's (timeout -s ALRM, SIGQUIT ...)
+for sig in QUIT ALRM USR1 USR2 PIPE XCPU; do
+	sig_case "runtest.py" "$sig" sleep python3 "$fake/bin/runtest.py" fake1 9 process 0 0 1
+done
 sig_case "runtest.py, runtest.sh deaf" TERM deaf python3 "$fake/bin/runtest.py" fake1 9 process 0 0 1
 cwd=$tmp/elsewhere sig_case "runalltests" TERM sleep "$fake/bin/runalltests"
+cwd=$tmp/elsewhere sig_case "runalltests" ALRM sleep "$fake/bin/runalltests"
 
 # ---- make install-lkp: the tree lkp's will-it-scale directory is, moved where lkp unpacks it ----
 case $B in /*) bb=$B ;; *) bb=$PWD/$B ;; esac

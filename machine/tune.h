@@ -13,8 +13,12 @@ int sb_tune_apply(const char *save);
 
 /*
  * Write back what save holds, one line a setting on stdout, then remove it.
- * Returns 0, or -1 when a setting could not be restored (save is kept).
- * A missing save file is nothing to restore (0).
+ * save is honoured only when it is this user's regular file (sb_safe_open),
+ * and each line only for a path --tune itself writes with a plain value
+ * (a governor's name or a number): anything else is a warning, never written.
+ * Returns 0, or -1 when a line was refused or a setting could not be
+ * restored (save is kept only in that last case). A missing save file is
+ * nothing to restore (0).
  */
 int sb_tune_restore(const char *save);
 
