@@ -8,6 +8,8 @@ B=${SB_BUILD:-build}
 case $B in /*) _sb_locks=$B/selftest-locks ;; *) _sb_locks=$PWD/$B/selftest-locks ;; esac
 mkdir -p "$_sb_locks" 2>/dev/null || true
 export SB_MACHINE_LOCK=$_sb_locks/${0##*/}.lock SB_MACHINE_BUSY_PCT=101
+# A lock file an older build left 0666 is refused now (issue 31): this file's own lock starts anew.
+rm -f "$SB_MACHINE_LOCK" "$SB_MACHINE_LOCK.tuned"
 unset SB_MACHINE_ROOT SB_MACHINE_LOCK_HOLDER
 _n=0
 _failed=0
