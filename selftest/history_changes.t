@@ -55,8 +55,8 @@ run "$H" --db "$step" changes --format json
 is "$rc" 1 "json: the same exit status"
 if command -v python3 >/dev/null; then
 	v=$(printf '%s' "$out" | python3 -c 'import json, sys; d = json.load(sys.stdin); c = d["changes"]
-print(d["regressions"], len(c), c[0]["at"], c[0]["holds"], c[0]["gates"], round(c[0]["pct"]))')
-	is "$v" "10 10 6.6 True True -20" "json: the changes with their fields"
+print(d["regressions"], len(c), c[0]["last_before"], c[0]["at"], c[0]["holds"], c[0]["gates"], round(c[0]["pct"]))')
+	is "$v" "10 10 6.5 6.6 True True -20" "json: the changes with their fields (the last kernel before, the first after)"
 else
 	skip "python3 needed to read the JSON"
 fi

@@ -11,7 +11,7 @@
 struct found {
 	const struct sb_cp_change *c;
 	const struct sb_hist_series *se;
-	const struct sb_hist_sweep *at, *newest;
+	const struct sb_hist_sweep *last, *at, *newest;	/* last: the newest sweep before it */
 	int regression, counts;
 };
 
@@ -112,8 +112,14 @@ static void print_json(FILE *out, const struct sb_hist *h, const struct found *f
 		fputs(", \"mode\": ", out);
 		sb_json_str(out, h->modes[f[i].se->mode]);
 		fprintf(out, f[i].se->tasks ? ", \"tasks\": %ld" : ", \"tasks\": \"curve\"", f[i].se->tasks);
+		fputs(", \"last_before\": ", out);
+		sb_json_str(out, f[i].last->column);
+		fputs(", \"last_before_commit\": ", out);
+		sb_json_str(out, f[i].last->commit);
 		fputs(", \"at\": ", out);
 		sb_json_str(out, f[i].at->column);
+		fputs(", \"at_commit\": ", out);
+		sb_json_str(out, f[i].at->commit);
 		fputs(", \"at_date\": ", out);
 		sb_json_str(out, f[i].at->date);
 		fputs(", \"at_run_id\": ", out);
@@ -169,6 +175,7 @@ static int detect(const struct sb_hist *h, const struct sb_hist_series *se, size
 			return sb_fail(err, errlen, 3, "the change-point method gave a change outside its series");
 		f->c = c;
 		f->se = &se[c->series];
+		f->last = &h->sw[f->se->sw[c->at - 1]];
 		f->at = &h->sw[f->se->sw[c->at]];
 		f->newest = &h->sw[f->se->sw[f->se->n - 1]];
 		f->regression = c->pct < 0;	/* ops/s: higher is better */
