@@ -65,7 +65,12 @@ end_progress() {	# the progress line gets its newline before anything else is sa
 
 note() { if [ "${opt_quiet:-0}" = 0 ]; then end_progress; printf '%s\n' "$*" >&2; fi; }
 warn() { end_progress; printf '%s: %s\n' "$PROG" "$*" >&2; }
-die() { last_error=${*:2}; warn "${*:2}"; exit "$1"; }	# die CODE MESSAGE...
+die() {	# die CODE MESSAGE...: (in a subshell, the message is kept for meta's error too)
+	last_error=${*:2}
+	if [ "$BASH_SUBSHELL" -gt 0 ] && [ -n "$TMP" ]; then printf '%s\n' "$last_error" >"$TMP/last_error" 2>/dev/null || true; fi
+	warn "${*:2}"
+	exit "$1"
+}
 usage_error() { die 2 "$* (see $(me) --help)"; }
 
 shown() {	# PATH, relative to the current directory when it is below it
@@ -273,6 +278,7 @@ on_exit() {
 		(write_meta interrupted) 2>/dev/null || true
 		rc=130
 	elif [ -n "$active_run" ]; then
+		if [ -z "$last_error" ] && [ -n "$TMP" ]; then read -r last_error <"$TMP/last_error" 2>/dev/null || true; fi
 		(write_meta failed "${last_error:-runtest.sh stopped with exit status $rc}") 2>/dev/null || true
 	fi
 	if [ -n "${vm_active[*]-}" ]; then vm_abandon "$rc"; fi
@@ -343,13 +349,8 @@ start_janitor() {
 		if read -r probe <"$made/probe"; then rm -f -- "$probe"; fi
 		# --tune's settings back (machine/machine.sh), once runtest.sh's lock is free
 		if { read -r tool && read -r saved; } <"$made/tuned"; then "$tool" restore "$saved" --with-lock; fi
-		# a run whose meta still says running was cut short (SIGKILL): say so, atomically
-		if read -r run <"$made/active" && grep -qx 'status=running' "$run/meta"; then
-			if ! { sed 's/^status=running$/status=interrupted/' "$run/meta" >"$run/.meta.$$.tmp" &&
-				mv -f -- "$run/.meta.$$.tmp" "$run/meta"; }; then
-				rm -f -- "$run/.meta.$$.tmp"
-			fi
-		fi
+		# a run whose meta still says running was cut short (SIGKILL): say so (sb-rundir)
+		if { read -r tool && read -r run; } <"$made/active"; then "$tool" status "$run" interrupted --if running; fi
 		rm -rf -- "$made"
 	} 2>/dev/null
 	# (a copy: bash keeps a coprocess's own descriptors from subshells, and a
@@ -360,23 +361,17 @@ start_janitor() {
 
 # ---- one run directory (its files: sweep/rundir.sh) --------------------------------
 
-# start_run TEST: a run directory with its first files -> run_test, run_id,
-# run_date, run_dir (what write_meta reads), active_run
+# start_run TEST: a run directory with its first files (sb-rundir create: the
+# run id, meta) -> run_test, run_id, run_dir (what write_meta reads), active_run
 start_run() {
-	local s
-	protect make_run_dir "$results/$1" >"$TMP/run_id"
-	read -r run_id s <"$TMP/run_id"
-	run_date=${s:0:4}-${s:4:2}-${s:6:2}T${s:9:2}:${s:11:2}:${s:13:2}Z
-	run_test=$1 run_dir=$results/$1/$run_id
+	run_test=$1
 	samples_header "$1" >"$TMP/samples.csv" || die 3 "$1: the runner cannot print its samples.csv header"
-	if ! (protect write_meta running); then
-		rmdir -- "$run_dir" 2>/dev/null || true	# nothing in it: no run directory without meta
-		exit 3
-	fi
+	run_id=$(meta_text | protect rundir create "$(shown "$results/$1")" "$label" --stdin)
+	run_dir=$results/$1/$run_id
 	active_run=$run_dir
-	printf '%s\n' "$run_dir" >"$TMP/active"
+	printf '%s\n%s\n' "$tool_rundir" "$run_dir" >"$TMP/active"
 	protect publish
-	protect point_latest "$results/$1" "$run_id"
+	protect rundir latest "$(shown "$results/$1")" "$run_id"
 }
 
 # ---- one point ------------------------------------------------------------------
@@ -639,7 +634,8 @@ installed_layout() {
 }
 
 installed_tools() {	# -> tool_summary, tool_topology, tool_plan: the installed ones, nothing to build
-	readonly tool_summary=$sb_tools/sb-summary tool_topology=$sb_tools/sb-topology tool_plan=$sb_tools/sb-plan
+	readonly tool_summary=$sb_tools/sb-summary tool_topology=$sb_tools/sb-topology tool_plan=$sb_tools/sb-plan \
+		tool_rundir=$sb_tools/sb-rundir
 }
 
 main() {
