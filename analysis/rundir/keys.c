@@ -7,7 +7,7 @@
 #define TOOL "sb-rundir"
 #define MACHINE "runtest.sh (machine/)"
 #define GUEST "runtest.sh in a VM guest"
-#define VMHOST "runtest.sh --kernel (the host)"
+#define VMHOST "runtest.sh --kernel (the VM host)"
 
 /* A key added here is a key meta may hold: results/README.md's table is this table
  * (selftest/rundir_keys.t compares them). Keys of other subsystems go where they
