@@ -16,8 +16,10 @@ VM_DIR=$(CDPATH='' cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 . "$VM_DIR/kernel.sh"
 # shellcheck source=vm/initramfs.sh
 . "$VM_DIR/initramfs.sh"
-# shellcheck source=vm/meta.sh
-. "$VM_DIR/meta.sh"
+# the sb-* tools (sb-rundir marks --run-dir's meta, sb-topology gives the host's cores): an
+# installed copy's (SB_TOOLS_DIR), else this checkout's build
+TOOLS=${SB_TOOLS_DIR:-$VM_DIR/../${SB_BUILD:-build}/bin}
+case $TOOLS in /*) ;; *) TOOLS=$VM_DIR/../$TOOLS ;; esac
 
 TMP=''			# the working directory, removed at exit
 qemu_pid='' fsd_pids=()	# what cleanup stops
@@ -95,6 +97,9 @@ parse_args() {	# -> opt_*, cmd (the command)
 		shift 2
 	done
 	[ -n "$opt_kernel" ] || usage_error "no --kernel IMAGE"
+	if [ ${#opt_runs[@]} -gt 0 ] && [ ! -x "$TOOLS/sb-rundir" ]; then
+		die 3 "$TOOLS/sb-rundir is missing (--run-dir needs it): run make"
+	fi
 	[ "$opt_check" = 1 ] || [ ${#cmd[@]} -gt 0 ] || usage_error "no command after --"
 }
 
@@ -437,11 +442,11 @@ stop_qemu() {	# ask QEMU to quit, then kill it
 finish_runs() {
 	local dir
 	for dir in "${opt_runs[@]}"; do
-		[ "$(meta_get "$dir/meta" status || true)" = running ] || continue
+		[ "$("$TOOLS/sb-rundir" get "$dir" status 2>/dev/null || true)" = running ] || continue
 		if [ "$outcome" = interrupted ]; then
-			meta_set "$dir/meta" status=interrupted || true
+			"$TOOLS/sb-rundir" status "$dir" interrupted --if running || true
 		else
-			meta_set "$dir/meta" status=failed "error=${fail_message:-the guest failed}" || true
+			"$TOOLS/sb-rundir" status "$dir" failed --error "$(printf '%s' "${fail_message:-the guest failed}" | tr '\n\r' '  ')" --if running || true
 		fi
 		if [ -n "$TMP" ] && [ -s "$TMP/console" ]; then tail -n 200 -- "$TMP/console" >"$dir/console.log" || true; fi
 	done
