@@ -231,6 +231,7 @@ static void state_write(const struct sb_plan *plan, const char *path)
 		fprintf(f, "point=%s,%lu,%s,%u,%ld,%d,%d,%s\n", sb_mode_name[p->mode], p->tasks,
 			sb_origin_name[p->origin], p->runs, p->ms, p->done, p->met, p->reason);
 	}
+	fputs("end=\n", f);	/* the last line: a file without it was cut short */
 	if (fflush(f) == EOF || ferror(f) || fclose(f) == EOF)
 		sb_die(EXIT_ENV, "cannot write %s: %s", tmp, strerror(errno));
 	if (rename(tmp, path) < 0)
@@ -242,6 +243,7 @@ static void state_write(const struct sb_plan *plan, const char *path)
 struct state_ctx {
 	struct sb_plan *plan;
 	const char *path;
+	int end;	/* the end line was read */
 };
 
 static int state_key(void *ctx, const char *k, const char *v)
@@ -250,7 +252,11 @@ static int state_key(void *ctx, const char *k, const char *v)
 	struct sb_plan *plan = x->plan;
 	const char *w = x->path;
 
-	if (strcmp(k, "modes") == 0) {
+	if (x->end)
+		sb_die(EXIT_USAGE, "%s: a line after the end line", w);
+	if (strcmp(k, "end") == 0) {
+		x->end = 1;
+	} else if (strcmp(k, "modes") == 0) {
 		set_modes(&plan->c, v, w);
 	} else if (strcmp(k, "round") == 0) {
 		plan->round = number(k, v, w);
@@ -292,7 +298,7 @@ static int state_key(void *ctx, const char *k, const char *v)
 
 static void state_read(const char *path, struct sb_plan *plan, char **text)
 {
-	struct state_ctx x = { plan, path };
+	struct state_ctx x = { plan, path, 0 };
 	char err[PATH_MAX + 256];
 	int rc;
 
@@ -300,6 +306,9 @@ static void state_read(const char *path, struct sb_plan *plan, char **text)
 	rc = sb_meta_read(path, state_key, &x, text, err, sizeof(err));
 	if (rc != 0)
 		sb_die(rc, "%s", err);
+	/* an empty or cut-short state must not read as a plan with nothing left to run */
+	if (!x.end)
+		sb_die(EXIT_USAGE, "%s: cut short (no end line): not a whole sb-plan state", path);
 	for (size_t i = 0; i < plan->nq; i++)
 		if (plan->queue[i] >= plan->np)
 			sb_die(EXIT_USAGE, "%s: queue: no point %zu", path, plan->queue[i]);

@@ -130,7 +130,7 @@ if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -Ianalysis -o "$tmp/sim" "$tmp/s
 fi
 "$tmp/sim" >"$tmp/sim.out"
 n_sim=$(sed -n 's/^1\.\.//p' "$tmp/sim.out")
-plan $((n_sim + 22))
+plan $((n_sim + 24))
 grep -v '^1\.\.' "$tmp/sim.out"
 _n=$n_sim
 grep -q '^not ok' "$tmp/sim.out" && _failed=1
@@ -189,6 +189,18 @@ fresh
 is "$(sweep noisy | wc -w)" 10 "a noisy point runs to --max-runs (5 each)"
 is "$("$B/bin/sb-plan" next "$tmp/conf" "$tmp/state" --run-dir "$tmp/run" | sed -n 's/^unmet //p')" \
 	"processes:1 processes:2" "those stopped short of --precision are unmet"
+# a state file emptied or cut short (a full disk, a crash) is an error, never "done"
+fresh
+"$B/bin/sb-plan" init "$tmp/conf" "$tmp/state" --modes processes --allow -1 --run-dir "$tmp/run" >/dev/null
+cp "$tmp/state" "$tmp/state.whole"
+: >"$tmp/state"
+rc=0
+"$B/bin/sb-plan" next "$tmp/conf" "$tmp/state" --run-dir "$tmp/run" >"$tmp/out" 2>"$tmp/err" || rc=$?
+is "$rc:$(cat "$tmp/err")" "2:sb-plan: $tmp/state: cut short (no end line): not a whole sb-plan state" "an empty state: exit 2"
+head -n 3 "$tmp/state.whole" >"$tmp/state"
+rc=0
+"$B/bin/sb-plan" next "$tmp/conf" "$tmp/state" --run-dir "$tmp/run" >"$tmp/out" 2>"$tmp/err" || rc=$?
+is "$rc:$(grep -c '^done' "$tmp/out")" "2:0" "a state cut short: exit 2, not done"
 
 # --seed: the shuffle runtest.sh had in bash (x = seed * 1000 + round, Fisher-Yates)
 fresh
