@@ -93,6 +93,10 @@ fmt_ms() {	# milliseconds as seconds: 5000 -> 5, 500 -> 0.5
 	printf '%d%s' $(($1 / 1000)) "${f:+.$f}"
 }
 
+clock() {	# clock VAR: now, seconds since the epoch (microseconds where bash has them), for sb-plan
+	if [ -n "${EPOCHREALTIME-}" ]; then printf -v "$1" '%s' "$EPOCHREALTIME"; else printf -v "$1" '%(%s)T' -1; fi
+}
+
 now_ms() {	# now_ms VAR: milliseconds into VAR (no $(...): a ^C would leave it empty)
 	local t=${EPOCHREALTIME-}
 	if [ -n "$t" ]; then
@@ -431,21 +435,20 @@ run_once() {
 
 # ---- the rounds: sb-plan says which point runs next -----------------------------
 
-# plan_next [--ran MODE:TASKS:MS] T0: sb-plan counts the run just made (its
-# values are in the run directory) and says what runs next, in rounds: round
-# k runs every point not done once, in its order (alternate, or --seed's
-# shuffle); a point is done at its --precision, --max-runs or --point-budget,
-# or when a run would overrun this testcase's share of --budget; --points
-# auto adds counts between rounds -> next_run ("MODE TASKS RUN ROUND", empty:
-# done), points_csv, plan_unmet, plan_progress
+# plan_next [--ran MODE:TASKS:T0:T1]: sb-plan counts the run just made (its
+# values are in the run directory, its times are T0 and T1) and says what runs
+# next, in rounds: round k runs every point not done once, in its order
+# (alternate, or --seed's shuffle); a point is done at its --precision,
+# --max-runs or --point-budget, or when a run would overrun this testcase's
+# share of --budget (sb-plan keeps the sweep's clock in $TMP/plan.sweep);
+# --points auto adds counts between rounds -> next_run ("MODE TASKS RUN
+# ROUND", empty: done), points_csv, plan_unmet, plan_progress
 plan_next() {
-	local out rc=0 line now t0=${*: -1} left=-1
-	now_ms now
-	if [ "$adaptive" = 1 ]; then left=$((budget_ms > sweep_elapsed_ms ? budget_ms - sweep_elapsed_ms : 0)); fi
+	local out rc=0 line now
+	clock now
 	# protected: a ^C must not cut its points.csv in half (the sweep stops after it)
-	out=$(protect "$tool_plan" next "$TMP/plan.conf" "$TMP/plan.state" --run-dir "$run_dir" "${@:1:$#-1}" \
-		--elapsed $((now - t0)) --per-run $((sweep_runs > 0 ? sweep_ms / sweep_runs : run_ms)) \
-		--later "$later_points" --budget-left "$left" 2>"$TMP/plan.err") || rc=$?
+	out=$(protect "$tool_plan" next "$TMP/plan.conf" "$TMP/plan.state" --run-dir "$run_dir" "$@" \
+		--sweep "$TMP/plan.sweep" --now "$now" 2>"$TMP/plan.err") || rc=$?
 	if [ "$rc" != 0 ]; then
 		cat "$TMP/plan.err" >&2
 		die 3 "sb-plan next failed (exit status $rc)"
@@ -507,23 +510,18 @@ progress() {
 # sweep_test TEST: one testcase, in the rounds sb-plan gives (plan_next)
 # -> t_dir[TEST], t_status[TEST]; sweep_rc, sweep_ms, sweep_runs
 sweep_test() {
-	local t=$1 m n r round last_round='' status=complete fig allow=-1 t0 r0 r1 ran=() modes own err rc=0
-	IFS=, read -ra modes <<<"${t_run_modes[$t]}"
-	own=$((plan_budget_points * ${#modes[@]}))	# this testcase's points, as the budget counts them
-	later_points=$((later_points - own))
+	local t=$1 m n r round last_round='' status=complete fig t0 r0 r1 ran=() err rc=0
 	schedule='' round_sched='' late_warnings=0 plan_unmet=''
 	start_run "$t"
 	t_dir[$t]=$run_dir
-	now_ms t0
-	if [ "$adaptive" = 1 ]; then
-		allow=$(((budget_ms - sweep_elapsed_ms) * own / (own + later_points)))
-	fi
+	clock t0
+	# (sb-plan: this testcase's share of what --budget still holds, from its clock)
 	err=$(protect "$tool_plan" init "$TMP/plan.conf" "$TMP/plan.state" --modes "${t_run_modes[$t]}" \
-		--allow "$allow" --run-dir "$run_dir" 2>&1) || rc=$?
+		--sweep "$TMP/plan.sweep" --now "$t0" --run-dir "$run_dir" 2>&1) || rc=$?
 	if [ "$rc" != 0 ]; then die 3 "$err"; fi
 	points_csv=${err#points }
 	while [ "$status" = complete ]; do
-		plan_next "${ran[@]}" "$t0"
+		plan_next "${ran[@]}"
 		if [ ${#ran[@]} -gt 0 ]; then progress "$t" "$m" "$n" "$r" "$fig"; fi
 		if [ -z "$next_run" ]; then break; fi
 		read -r m n r round <<<"$next_run"
@@ -534,7 +532,7 @@ sweep_test() {
 			status=interrupted
 			break
 		fi
-		now_ms r0
+		clock r0
 		: >"$TMP/point"
 		run_once "$t" "$m" "$n" "$r"
 		if [ "$RUN_STATUS" = 130 ]; then
@@ -549,10 +547,8 @@ sweep_test() {
 		fi
 		round_sched="$round_sched${round_sched:+,}$m:$n"
 		protect add_point
-		now_ms r1
-		ran=(--ran "$m:$n:$((r1 - r0))")
-		sweep_ms=$((sweep_ms + r1 - r0)) sweep_runs=$((sweep_runs + 1))
-		sweep_elapsed_ms=$((sweep_elapsed_ms + r1 - r0))
+		clock r1
+		ran=(--ran "$m:$n:$r0:$r1")
 		fig=$(protect point_figure "$m" "$n" "$run_dir")
 	done
 	schedule="$schedule${schedule:+${round_sched:+ }}$round_sched" round_sched=''
@@ -568,7 +564,7 @@ sweep_test() {
 sweep() {
 	local t
 	declare -gA t_dir=() t_status=() runner_notes=()
-	sweep_rc=0 sweep_ms=0 sweep_runs=0 sweep_elapsed_ms=0 later_points=$plan_points_all
+	sweep_rc=0
 	for t in "${runnable[@]}"; do
 		if [ "$interrupted" = 1 ]; then break; fi
 		sweep_test "$t"

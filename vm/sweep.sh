@@ -146,19 +146,6 @@ vm_rounds() {
 	printf '%s' "${opt_repeat:-${min_runs:-3}}"
 }
 
-# vm_timeout PER: "--timeout S" for a boot whose sweep runs PER runs a point
-# (all of the sweep's when empty: up to the plan's budget-bounded most, which
-# counts what --points auto may add): three times the plan and 5 minutes
-vm_timeout() {
-	local runs=${plan_runs:-0} ms
-	if [ -n "$1" ]; then runs=$((runs / opt_repeat * $1)); fi
-	if [ "$runs" -gt 0 ] && [ -n "${run_ms-}" ]; then
-		ms=$((runs * run_ms))
-		if [ -z "$1" ] && [ "${plan_max_ms:-0}" -gt "$ms" ]; then ms=$plan_max_ms; fi
-		printf -- '--timeout %d' $((300 + 3 * ms / 1000))
-	fi
-}
-
 # vm_round K BASE [PER]: one boot of kernel K whose sweep runs PER runs of every
 # point (the sweep's own number when empty), numbered from BASE + 1, into
 # kernel K's run directories -> vm_rc
@@ -166,7 +153,10 @@ vm_round() {
 	local k=$1 stage=$TMP/vm-stage-$1-$2 rc=0 t runs=() env=(env "SB_BUILD=$build_abs") err bopts=()
 	mkdir -p -- "$stage"
 	stopped_note=''
-	read -ra bopts <<<"$(vm_timeout "${3-}")"
+	# --timeout: sb-plan's three times the plan and 5 minutes, for the whole sweep or one round
+	bopts=(--timeout "${plan_timeout-}")
+	if [ -n "${3-}" ]; then bopts=(--timeout "${plan_round_timeout-}"); fi
+	if [ -z "${bopts[1]}" ]; then bopts=(); fi
 	if [ "$opt_quiet" = 1 ]; then bopts+=(--quiet); fi
 	for t in "${runnable[@]}"; do runs+=(--run-dir "${vm_dir[$k,$t]}"); done
 	if [ "$own_tests" = 0 ]; then env+=("SB_TESTS_DIR=$tests_dir"); fi
