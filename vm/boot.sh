@@ -115,37 +115,16 @@ kvm_usable() {	# /dev/kvm read-write and a CPU with hardware virtualisation
 }
 
 # host_cores N: N host CPUs, one per core, by package then core, among those
-# this process may run on -> "CPU PACKAGE" lines
+# this process may run on -> "CPU PACKAGE" lines (sb-topology's, from hwloc)
 host_cores() {
-	local allowed c p k id
-	local -A seen=()
-	allowed=$(taskset -c -p $$ 2>/dev/null) || allowed=''
-	allowed=${allowed##*: }
-	for c in $(cpu_list "${allowed:-0-$(($(nproc --all) - 1))}"); do
-		[ -r "/sys/devices/system/cpu/cpu$c/topology/core_id" ] || { printf '%s 0 %s\n' "$c" "$c"; continue; }
-		p=$(cat "/sys/devices/system/cpu/cpu$c/topology/physical_package_id")
-		k=$(cat "/sys/devices/system/cpu/cpu$c/topology/core_id")
-		id=$p.$k
-		[ -z "${seen[$id]+x}" ] || continue
-		seen[$id]=1
-		printf '%s %s %s\n' "$c" "$p" "$k"
-	done | sort -n -k2,2 -k3,3 | head -n "$1" | cut -d' ' -f1,2
-}
-
-cpu_list() {	# "0-3,8" -> 0 1 2 3 8
-	local part IFS=,
-	for part in $1; do
-		case $part in
-		*-*) seq "${part%-*}" "${part#*-}" ;;
-		*) printf '%s\n' "$part" ;;
-		esac
-	done
+	[ -x "$TOOLS/sb-topology" ] || die 3 "$TOOLS/sb-topology is missing: run make"
+	"$TOOLS/sb-topology" --cores "$1" || die 3 "sb-topology --cores failed"
 }
 
 # plan: -> image, release, moddir, fs, accel, cpus, mem, pin (host CPUs),
 # smp (QEMU's -smp), topology (a line for meta)
 plan() {
-	local n host_mib lines p k sockets=0 fsd
+	local n host_mib lines p k sockets=0 fsd all
 	local -A pk=()
 	image=$opt_kernel
 	[ -e "$image" ] || die 2 "--kernel $image: no such file"
@@ -185,10 +164,11 @@ plan() {
 	elif [ "$accel" = kvm ] && ! kvm_usable; then
 		die 3 "--accel kvm: /dev/kvm is not usable here (missing, no access, or no vmx/svm in the CPU)"
 	fi
-	n=$(host_cores 1000000 | wc -l)
+	all=$(host_cores 1000000) || exit 3
+	n=$(printf '%s\n' "$all" | grep -c .)
 	cpus=${opt_cpus:-$n}
 	if [ "$cpus" -gt "$n" ]; then die 2 "--cpus $cpus: the host has $n cores to pin vCPUs to"; fi
-	mapfile -t lines < <(host_cores "$cpus")
+	mapfile -t lines < <(printf '%s\n' "$all" | head -n "$cpus")
 	pin=()
 	for p in "${lines[@]}"; do
 		pin+=("${p%% *}")
