@@ -256,6 +256,7 @@ int main(int argc, char **argv)
 {
 	struct args a;
 	const char *cmd = argc > 1 ? argv[1] : "";
+	int rc;
 
 	sb_msg_prog(PROG);
 	if (argc == 2 && (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0)) {
@@ -281,16 +282,17 @@ int main(int argc, char **argv)
 	}
 	if (argc < 4)
 		sb_usage_die(HINT, "expected create, latest, set, status, adopt, get or keys with their arguments");
-	if (strcmp(cmd, "set") == 0) {
-		parse(argc, argv, 3, &a);
-		return finish(cmd_set(argv[2], &a));
-	}
-	parse(argc, argv, 4, &a);
-	if (strcmp(cmd, "create") == 0)
-		return finish(cmd_create(argv[2], argv[3], &a));
-	if (strcmp(cmd, "status") == 0)
-		return finish(cmd_status(argv[2], argv[3], &a));
-	if (strcmp(cmd, "adopt") == 0)
-		return finish(cmd_adopt(argv[2], argv[3], &a));
-	sb_usage_die(HINT, "%s: unknown command (create, latest, set, status, adopt, get, keys)", cmd);
+	parse(argc, argv, strcmp(cmd, "set") == 0 ? 3 : 4, &a);
+	if (strcmp(cmd, "set") == 0)
+		rc = cmd_set(argv[2], &a);
+	else if (strcmp(cmd, "create") == 0)
+		rc = cmd_create(argv[2], argv[3], &a);
+	else if (strcmp(cmd, "status") == 0)
+		rc = cmd_status(argv[2], argv[3], &a);
+	else if (strcmp(cmd, "adopt") == 0)
+		rc = cmd_adopt(argv[2], argv[3], &a);
+	else
+		sb_usage_die(HINT, "%s: unknown command (create, latest, set, status, adopt, get, keys)", cmd);
+	free(a.kv);
+	return finish(rc);
 }
