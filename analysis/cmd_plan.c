@@ -177,7 +177,7 @@ static int conf_key(void *ctx, const char *k, const char *v)
 	else if (strcmp(k, "seed") == 0)
 		c->seed = *v ? snumber(k, v, w) : -1;
 	else if (strcmp(k, "run_ms") == 0)
-		c->run_ms = snumber(k, v, w);
+		c->run_ms = *v ? snumber(k, v, w) : 0;
 	else if (strcmp(k, "max_points") == 0)
 		c->max_points = *v ? (unsigned)number(k, v, w) : SB_PLAN_MAX_POINTS;
 	for (int i = 0; i < 5; i++)
