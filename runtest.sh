@@ -65,7 +65,12 @@ end_progress() {	# the progress line gets its newline before anything else is sa
 
 note() { if [ "${opt_quiet:-0}" = 0 ]; then end_progress; printf '%s\n' "$*" >&2; fi; }
 warn() { end_progress; printf '%s: %s\n' "$PROG" "$*" >&2; }
-die() { last_error=${*:2}; warn "${*:2}"; exit "$1"; }	# die CODE MESSAGE...
+die() {	# die CODE MESSAGE...: (in a subshell, the message is kept for meta's error too)
+	last_error=${*:2}
+	if [ "$BASH_SUBSHELL" -gt 0 ] && [ -n "$TMP" ]; then printf '%s\n' "$last_error" >"$TMP/last_error" 2>/dev/null || true; fi
+	warn "${*:2}"
+	exit "$1"
+}
 usage_error() { die 2 "$* (see $(me) --help)"; }
 
 shown() {	# PATH, relative to the current directory when it is below it
@@ -86,6 +91,10 @@ fmt_ms() {	# milliseconds as seconds: 5000 -> 5, 500 -> 0.5
 	printf -v f '%03d' $(($1 % 1000))
 	while [ "${f%0}" != "$f" ]; do f=${f%0}; done
 	printf '%d%s' $(($1 / 1000)) "${f:+.$f}"
+}
+
+clock() {	# clock VAR: now, seconds since the epoch (microseconds where bash has them), for sb-plan
+	if [ -n "${EPOCHREALTIME-}" ]; then printf -v "$1" '%s' "$EPOCHREALTIME"; else printf -v "$1" '%(%s)T' -1; fi
 }
 
 now_ms() {	# now_ms VAR: milliseconds into VAR (no $(...): a ^C would leave it empty)
@@ -273,6 +282,7 @@ on_exit() {
 		(write_meta interrupted) 2>/dev/null || true
 		rc=130
 	elif [ -n "$active_run" ]; then
+		if [ -z "$last_error" ] && [ -n "$TMP" ]; then read -r last_error <"$TMP/last_error" 2>/dev/null || true; fi
 		(write_meta failed "${last_error:-runtest.sh stopped with exit status $rc}") 2>/dev/null || true
 	fi
 	if [ -n "${vm_active[*]-}" ]; then vm_abandon "$rc"; fi
@@ -386,13 +396,8 @@ start_janitor() {
 		if read -r probe <"$made/probe"; then rm -f -- "$probe"; fi
 		# --tune's settings back (machine/machine.sh), once runtest.sh's lock is free
 		if { read -r tool && read -r saved; } <"$made/tuned"; then "$tool" restore "$saved" --with-lock; fi
-		# a run whose meta still says running was cut short (SIGKILL): say so, atomically
-		if read -r run <"$made/active" && grep -qx 'status=running' "$run/meta"; then
-			if ! { sed 's/^status=running$/status=interrupted/' "$run/meta" >"$run/.meta.$$.tmp" &&
-				mv -f -- "$run/.meta.$$.tmp" "$run/meta"; }; then
-				rm -f -- "$run/.meta.$$.tmp"
-			fi
-		fi
+		# a run whose meta still says running was cut short (SIGKILL): say so (sb-rundir)
+		if { read -r tool && read -r run; } <"$made/active"; then "$tool" status "$run" interrupted --if running; fi
 		rm -rf -- "$made"
 	} 2>/dev/null
 	# (a copy: bash keeps a coprocess's own descriptors from subshells, and a
@@ -403,23 +408,17 @@ start_janitor() {
 
 # ---- one run directory (its files: sweep/rundir.sh) --------------------------------
 
-# start_run TEST: a run directory with its first files -> run_test, run_id,
-# run_date, run_dir (what write_meta reads), active_run
+# start_run TEST: a run directory with its first files (sb-rundir create: the
+# run id, meta) -> run_test, run_id, run_dir (what write_meta reads), active_run
 start_run() {
-	local s
-	protect make_run_dir "$results/$1" >"$TMP/run_id"
-	read -r run_id s <"$TMP/run_id"
-	run_date=${s:0:4}-${s:4:2}-${s:6:2}T${s:9:2}:${s:11:2}:${s:13:2}Z
-	run_test=$1 run_dir=$results/$1/$run_id
+	run_test=$1
 	samples_header "$1" >"$TMP/samples.csv" || die 3 "$1: the runner cannot print its samples.csv header"
-	if ! (protect write_meta running); then
-		rmdir -- "$run_dir" 2>/dev/null || true	# nothing in it: no run directory without meta
-		exit 3
-	fi
+	run_id=$(meta_text | protect rundir create "$(shown "$results/$1")" "$label" --stdin)
+	run_dir=$results/$1/$run_id
 	active_run=$run_dir
-	printf '%s\n' "$run_dir" >"$TMP/active"
+	printf '%s\n%s\n' "$tool_rundir" "$run_dir" >"$TMP/active"
 	protect publish
-	protect point_latest "$results/$1" "$run_id"
+	protect rundir latest "$(shown "$results/$1")" "$run_id"
 }
 
 # ---- one point ------------------------------------------------------------------
@@ -479,21 +478,20 @@ run_once() {
 
 # ---- the rounds: sb-plan says which point runs next -----------------------------
 
-# plan_next [--ran MODE:TASKS:MS] T0: sb-plan counts the run just made (its
-# values are in the run directory) and says what runs next, in rounds: round
-# k runs every point not done once, in its order (alternate, or --seed's
-# shuffle); a point is done at its --precision, --max-runs or --point-budget,
-# or when a run would overrun this testcase's share of --budget; --points
-# auto adds counts between rounds -> next_run ("MODE TASKS RUN ROUND", empty:
-# done), points_csv, plan_unmet, plan_progress
+# plan_next [--ran MODE:TASKS:T0:T1]: sb-plan counts the run just made (its
+# values are in the run directory, its times are T0 and T1) and says what runs
+# next, in rounds: round k runs every point not done once, in its order
+# (alternate, or --seed's shuffle); a point is done at its --precision,
+# --max-runs or --point-budget, or when a run would overrun this testcase's
+# share of --budget (sb-plan keeps the sweep's clock in $TMP/plan.sweep);
+# --points auto adds counts between rounds -> next_run ("MODE TASKS RUN
+# ROUND", empty: done), points_csv, plan_unmet, plan_progress
 plan_next() {
-	local out rc=0 line now t0=${*: -1} left=-1
-	now_ms now
-	if [ "$adaptive" = 1 ]; then left=$((budget_ms > sweep_elapsed_ms ? budget_ms - sweep_elapsed_ms : 0)); fi
+	local out rc=0 line now
+	clock now
 	# protected: a ^C must not cut its points.csv in half (the sweep stops after it)
-	out=$(protect "$tool_plan" next "$TMP/plan.conf" "$TMP/plan.state" --run-dir "$run_dir" "${@:1:$#-1}" \
-		--elapsed $((now - t0)) --per-run $((sweep_runs > 0 ? sweep_ms / sweep_runs : run_ms)) \
-		--later "$later_points" --budget-left "$left" 2>"$TMP/plan.err") || rc=$?
+	out=$(protect "$tool_plan" next "$TMP/plan.conf" "$TMP/plan.state" --run-dir "$run_dir" "$@" \
+		--sweep "$TMP/plan.sweep" --now "$now" 2>"$TMP/plan.err") || rc=$?
 	if [ "$rc" != 0 ]; then
 		cat "$TMP/plan.err" >&2
 		die 3 "sb-plan next failed (exit status $rc)"
@@ -555,23 +553,18 @@ progress() {
 # sweep_test TEST: one testcase, in the rounds sb-plan gives (plan_next)
 # -> t_dir[TEST], t_status[TEST]; sweep_rc, sweep_ms, sweep_runs
 sweep_test() {
-	local t=$1 m n r round last_round='' status=complete fig='' allow=-1 t0 r0 r1 ran=() modes own err rc=0
-	IFS=, read -ra modes <<<"${t_run_modes[$t]}"
-	own=$((plan_budget_points * ${#modes[@]}))	# this testcase's points, as the budget counts them
-	later_points=$((later_points - own))
+	local t=$1 m n r round last_round='' status=complete fig='' t0 r0 r1 ran=() err rc=0
 	schedule='' round_sched='' late_warnings=0 plan_unmet=''
 	start_run "$t"
 	t_dir[$t]=$run_dir
-	now_ms t0
-	if [ "$adaptive" = 1 ]; then
-		allow=$(((budget_ms - sweep_elapsed_ms) * own / (own + later_points)))
-	fi
+	clock t0
+	# (sb-plan: this testcase's share of what --budget still holds, from its clock)
 	err=$(protect "$tool_plan" init "$TMP/plan.conf" "$TMP/plan.state" --modes "${t_run_modes[$t]}" \
-		--allow "$allow" --run-dir "$run_dir" 2>&1) || rc=$?
+		--sweep "$TMP/plan.sweep" --now "$t0" --run-dir "$run_dir" 2>&1) || rc=$?
 	if [ "$rc" != 0 ]; then die 3 "$err"; fi
 	points_csv=${err#points }
 	while [ "$status" = complete ]; do
-		plan_next "${ran[@]}" "$t0"
+		plan_next "${ran[@]}"
 		if [ ${#ran[@]} -gt 0 ]; then progress "$t" "$m" "$n" "$r" "$fig"; fi
 		if [ -z "$next_run" ]; then break; fi
 		read -r m n r round <<<"$next_run"
@@ -582,7 +575,7 @@ sweep_test() {
 			status=interrupted
 			break
 		fi
-		now_ms r0
+		clock r0
 		: >"$TMP/point"
 		run_once "$t" "$m" "$n" "$r"
 		if [ "$RUN_STATUS" = 130 ]; then
@@ -597,10 +590,8 @@ sweep_test() {
 		fi
 		round_sched="$round_sched${round_sched:+,}$m:$n"
 		protect add_point
-		now_ms r1
-		ran=(--ran "$m:$n:$((r1 - r0))")
-		sweep_ms=$((sweep_ms + r1 - r0)) sweep_runs=$((sweep_runs + 1))
-		sweep_elapsed_ms=$((sweep_elapsed_ms + r1 - r0))
+		clock r1
+		ran=(--ran "$m:$n:$r0:$r1")
 		# the progress line's figure (one sb-summary a run): nothing shows it under --quiet
 		# (runtest.py's sweeps: lkp's wall time)
 		if [ "$opt_quiet" = 0 ]; then fig=$(protect point_figure "$m" "$n" "$run_dir"); fi
@@ -618,7 +609,7 @@ sweep_test() {
 sweep() {
 	local t
 	declare -gA t_dir=() t_status=() runner_notes=()
-	sweep_rc=0 sweep_ms=0 sweep_runs=0 sweep_elapsed_ms=0 later_points=$plan_points_all
+	sweep_rc=0
 	for t in "${runnable[@]}"; do
 		if [ "$interrupted" = 1 ]; then break; fi
 		sweep_test "$t"
@@ -684,7 +675,8 @@ installed_layout() {
 }
 
 installed_tools() {	# -> tool_summary, tool_topology, tool_plan: the installed ones, nothing to build
-	readonly tool_summary=$sb_tools/sb-summary tool_topology=$sb_tools/sb-topology tool_plan=$sb_tools/sb-plan
+	readonly tool_summary=$sb_tools/sb-summary tool_topology=$sb_tools/sb-topology tool_plan=$sb_tools/sb-plan \
+		tool_rundir=$sb_tools/sb-rundir
 }
 
 # check_fd_limit: enough descriptors for the sweep's own pipes and files (bash gives

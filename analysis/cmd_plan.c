@@ -10,6 +10,8 @@
 
 #include "msg.h"
 #include "plan.h"
+#include "plan_sweep.h"
+#include "plan_text.h"
 #include "results.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 
@@ -18,16 +20,18 @@
 enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_ENV = 3 };
 
 static const char usage_text[] =
-	"usage: sb-plan plan CONF\n"
-	"       sb-plan init CONF STATE [--modes M,M] [--allow MS] [--run-dir DIR]\n"
-	"       sb-plan next CONF STATE --run-dir DIR [--ran MODE:TASKS:MS] [--elapsed MS]\n"
-	"                    [--per-run MS] [--later N] [--budget-left MS]\n"
+	"usage: sb-plan plan CONF [--sweep FILE]\n"
+	"       sb-plan init CONF STATE [--modes M,M] [--allow MS | --sweep FILE --now T] [--run-dir DIR]\n"
+	"       sb-plan next CONF STATE --run-dir DIR [--ran MODE:TASKS:MS|MODE:TASKS:T0:T1]\n"
+	"                    [--sweep FILE --now T | --elapsed MS --per-run MS --later N --budget-left MS]\n"
 	"The sweep's planner (docs/RUNTEST.md, \"Which task counts\"). CONF: the sweep's\n"
 	"options and topology (key=value lines, runtest.sh writes them). plan: the\n"
 	"counts and the estimates as key=value lines (--dry-run). init: a testcase's\n"
 	"plan into STATE, its points.csv into DIR. next: counts the run just made\n"
 	"(--ran), then prints 'run MODE TASKS RUN ROUND' or 'done', 'points CSV' (the counts\n"
-	"so far), 'unmet MODE:TASKS...' and 'progress TEXT'.\n";
+	"so far), 'unmet MODE:TASKS...' and 'progress TEXT'. --sweep: the sweep's clock and\n"
+	"budget between calls (plan makes it); T: a time, seconds since the epoch with up\n"
+	"to 6 decimals ($EPOCHREALTIME): sb-plan does the arithmetic on times.\n";
 
 static void usage_error(const char *msg)
 {
@@ -108,7 +112,11 @@ static void set_modes(struct sb_plan_conf *c, const char *s, const char *where)
 struct conf_ctx {
 	struct sb_plan_conf *c;
 	const char *path;
+	long shape[5];	/* warmup_samples, samples, period_ms, warmup_max_ms (-1: fixed), overhead_ms */
 };
+
+static const char *const shape_keys[] = { "warmup_samples", "samples", "period_ms", "warmup_max_ms",
+					  "overhead_ms" };
 
 static int conf_key(void *ctx, const char *k, const char *v)
 {
@@ -169,16 +177,19 @@ static int conf_key(void *ctx, const char *k, const char *v)
 	else if (strcmp(k, "seed") == 0)
 		c->seed = *v ? snumber(k, v, w) : -1;
 	else if (strcmp(k, "run_ms") == 0)
-		c->run_ms = snumber(k, v, w);
+		c->run_ms = *v ? snumber(k, v, w) : 0;
 	else if (strcmp(k, "max_points") == 0)
 		c->max_points = *v ? (unsigned)number(k, v, w) : SB_PLAN_MAX_POINTS;
+	for (int i = 0; i < 5; i++)
+		if (strcmp(k, shape_keys[i]) == 0)
+			x->shape[i] = *v ? snumber(k, v, w) : -1;
 	/* other keys: for other readers */
 	return 0;
 }
 
 static void conf_read(const char *path, struct sb_plan_conf *c, char **text)
 {
-	struct conf_ctx x = { c, path };
+	struct conf_ctx x = { c, path, { -1, -1, -1, -1, -1 } };
 	char err[PATH_MAX + 256];
 	int rc;
 
@@ -191,6 +202,10 @@ static void conf_read(const char *path, struct sb_plan_conf *c, char **text)
 	rc = sb_meta_read(path, conf_key, &x, text, err, sizeof(err));
 	if (rc != 0)
 		sb_die(rc, "%s", err);
+	/* one run's estimate: its warmup (auto: at its cap), the samples measured, the start and stop */
+	if (x.shape[1] >= 0 && x.shape[2] >= 0)
+		c->run_ms = (x.shape[3] >= 0 ? x.shape[3] : (x.shape[0] > 0 ? x.shape[0] : 0) * x.shape[2]) +
+			    x.shape[1] * x.shape[2] + (x.shape[4] > 0 ? x.shape[4] : 0);
 	if (c->min_runs < 1 || c->max_runs < c->min_runs)
 		sb_die(EXIT_USAGE, "%s: min_runs %u and max_runs %u: need 1 <= min_runs <= max_runs", path,
 		       c->min_runs, c->max_runs);
@@ -220,8 +235,8 @@ static void state_write(const struct sb_plan *plan, const char *path)
 	fprintf(f, "modes=");
 	for (size_t m = 0; m < plan->c.nmodes; m++)
 		fprintf(f, "%s%s", m ? "," : "", sb_mode_name[plan->c.modes[m]]);
-	fprintf(f, "\nround=%lu\nelapsed_ms=%ld\nallow_ms=%ld\nrefined=%d,%d\nqueue=", plan->round,
-		plan->elapsed_ms, plan->allow_ms, plan->refined[0], plan->refined[1]);
+	fprintf(f, "\nround=%lu\nelapsed_ms=%ld\nstart_ms=%ld\nallow_ms=%ld\nrefined=%d,%d\nqueue=", plan->round,
+		plan->elapsed_ms, plan->start_ms, plan->allow_ms, plan->refined[0], plan->refined[1]);
 	for (size_t i = 0; i < plan->nq; i++)
 		fprintf(f, "%s%zu", i ? "," : "", plan->queue[i]);
 	fputc('\n', f);
@@ -231,6 +246,7 @@ static void state_write(const struct sb_plan *plan, const char *path)
 		fprintf(f, "point=%s,%lu,%s,%u,%ld,%d,%d,%s\n", sb_mode_name[p->mode], p->tasks,
 			sb_origin_name[p->origin], p->runs, p->ms, p->done, p->met, p->reason);
 	}
+	fputs("end=\n", f);	/* the last line: a file without it was cut short */
 	if (fflush(f) == EOF || ferror(f) || fclose(f) == EOF)
 		sb_die(EXIT_ENV, "cannot write %s: %s", tmp, strerror(errno));
 	if (rename(tmp, path) < 0)
@@ -242,6 +258,7 @@ static void state_write(const struct sb_plan *plan, const char *path)
 struct state_ctx {
 	struct sb_plan *plan;
 	const char *path;
+	int end;	/* the end line was read */
 };
 
 static int state_key(void *ctx, const char *k, const char *v)
@@ -250,7 +267,11 @@ static int state_key(void *ctx, const char *k, const char *v)
 	struct sb_plan *plan = x->plan;
 	const char *w = x->path;
 
-	if (strcmp(k, "modes") == 0) {
+	if (x->end)
+		sb_die(EXIT_USAGE, "%s: a line after the end line", w);
+	if (strcmp(k, "end") == 0) {
+		x->end = 1;
+	} else if (strcmp(k, "modes") == 0) {
 		set_modes(&plan->c, v, w);
 	} else if (strcmp(k, "round") == 0) {
 		plan->round = number(k, v, w);
@@ -258,6 +279,8 @@ static int state_key(void *ctx, const char *k, const char *v)
 		plan->elapsed_ms = snumber(k, v, w);
 	} else if (strcmp(k, "allow_ms") == 0) {
 		plan->allow_ms = snumber(k, v, w);
+	} else if (strcmp(k, "start_ms") == 0) {
+		plan->start_ms = snumber(k, v, w);
 	} else if (strcmp(k, "refined") == 0) {
 		if (sscanf(v, "%d,%d", &plan->refined[0], &plan->refined[1]) != 2)
 			sb_die(EXIT_USAGE, "%s: refined: '%s'", w, v);
@@ -292,7 +315,7 @@ static int state_key(void *ctx, const char *k, const char *v)
 
 static void state_read(const char *path, struct sb_plan *plan, char **text)
 {
-	struct state_ctx x = { plan, path };
+	struct state_ctx x = { plan, path, 0 };
 	char err[PATH_MAX + 256];
 	int rc;
 
@@ -300,6 +323,9 @@ static void state_read(const char *path, struct sb_plan *plan, char **text)
 	rc = sb_meta_read(path, state_key, &x, text, err, sizeof(err));
 	if (rc != 0)
 		sb_die(rc, "%s", err);
+	/* an empty or cut-short state must not read as a plan with nothing left to run */
+	if (!x.end)
+		sb_die(EXIT_USAGE, "%s: cut short (no end line): not a whole sb-plan state", path);
 	for (size_t i = 0; i < plan->nq; i++)
 		if (plan->queue[i] >= plan->np)
 			sb_die(EXIT_USAGE, "%s: queue: no point %zu", path, plan->queue[i]);
@@ -427,67 +453,16 @@ static void start(struct sb_plan *plan)
 		sb_die(rc, "%s", err);
 }
 
-/* Milliseconds as seconds: 5000 -> "5", 500 -> "0.5" (runtest.sh's fmt_ms). */
-static const char *fmt_ms(long ms, char *buf, size_t len)
+static void sweep_io(int write, const char *path, struct sb_plan_sweep *sw)
 {
-	int n = snprintf(buf, len, "%ld.%03ld", ms / 1000, ms % 1000);
+	char err[PATH_MAX + 256];
+	int rc = write ? sb_plan_sweep_write(path, sw, err, sizeof(err)) : sb_plan_sweep_read(path, sw, err, sizeof(err));
 
-	while (n > 0 && buf[n - 1] == '0')
-		buf[--n] = '\0';
-	if (n > 0 && buf[n - 1] == '.')
-		buf[--n] = '\0';
-	return buf;
+	if (rc != 0)
+		sb_die(rc, "%s", err);
 }
 
-static void fmt_eta(char *buf, size_t len, long s);
-
-/* --dry-run's words: the runs a point gets, the order of a round, the estimate, auto's seeds. */
-static void print_texts(const struct sb_plan *plan, const struct sb_plan_estimate *e)
-{
-	const struct sb_plan_conf *c = &plan->c;
-	char a[32], b[32], d[32];
-	unsigned long last = 0;
-	int first = 1;
-
-	if (!c->adaptive)
-		printf("text_runs=exactly %u a point\n", c->min_runs);
-	else
-		printf("text_runs=%u to %u a point, until the 95%% interval is within +-%s%% (at most %s s a point)\n",
-		       c->min_runs, c->max_runs, fmt_ms(c->precision, a, sizeof(a)),
-		       fmt_ms(c->point_budget_ms, b, sizeof(b)));
-	if (c->seed >= 0)
-		printf("text_order=rounds; each round shuffled with seed %ld\n", c->seed);
-	else
-		printf("text_order=rounds; each round in the other direction\n");
-	fmt_eta(a, sizeof(a), (e->min_ms + 999) / 1000);
-	if (!c->adaptive) {
-		printf("text_estimated=%lu runner runs, about %s\n", e->runs_min, a);
-	} else {
-		fmt_eta(b, sizeof(b), (e->max_ms + 999) / 1000);
-		fmt_eta(d, sizeof(d), (e->budget_ms + 999) / 1000);
-		printf("text_estimated=%lu to %lu runner runs, %s to %s (budget %s)\n", e->runs_min, e->runs_max,
-		       a, b, d);
-	}
-	/* auto's seeds with their reasons, unless the range is measured whole */
-	if (c->points_mode != SB_POINTS_AUTO || strstr(plan->p[0].reason, "every count"))
-		return;
-	printf("text_seeds=");
-	for (size_t i = 0; i < plan->np; i++) {
-		const char *r = plan->p[i].reason;
-
-		if (!first && plan->p[i].tasks == last)
-			continue;
-		if (strncmp(r, "seed: ", 6) == 0)
-			r += 6;
-		printf("%s%lu (%s)", first ? "" : ", ", plan->p[i].tasks, r);
-		last = plan->p[i].tasks;
-		first = 0;
-	}
-	putchar('\n');
-}
-
-/* plan CONF: key=value lines for runtest.sh (--dry-run and the estimates). */
-static int cmd_plan(const char *conf)
+static int cmd_plan(const char *conf, const char *sweep)
 {
 	struct sb_plan plan = { 0 };
 	struct sb_plan_estimate e;
@@ -503,29 +478,42 @@ static int cmd_plan(const char *conf)
 	print_counts(stdout, &plan);
 	printf("\nnpoints=%zu\nlargest=%lu\nbudget_points=%zu\nruns_min=%lu\nruns_max=%lu\n",
 	       e.npoints, plan.p[plan.np - 1].tasks, e.budget_points, e.runs_min, e.runs_max);
-	printf("budget_ms=%ld\nmin_ms=%ld\nmax_ms=%ld\nmax_points=%u\n", e.budget_ms, e.min_ms, e.max_ms,
-	       plan.c.max_points);
+	printf("budget_ms=%ld\nmin_ms=%ld\nmax_ms=%ld\nmax_points=%u\nrun_ms=%ld\n", e.budget_ms, e.min_ms,
+	       e.max_ms, plan.c.max_points, plan.c.run_ms);
+	if (e.runs_min > 0 && plan.c.run_ms > 0) {	/* a VM guest's --timeout: three times the plan and 5 minutes */
+		long ms = (long)e.runs_min * plan.c.run_ms, round = (long)(e.runs_min / plan.c.min_runs) * plan.c.run_ms;
+
+		printf("timeout_s=%ld\nround_timeout_s=%ld\n", 300 + 3 * (e.max_ms > ms ? e.max_ms : ms) / 1000,
+		       300 + 3 * round / 1000);
+	}
+	printf("perf_guard_s=%ld\n", plan.c.run_ms * 3 / 1000 + 30);	/* a perf recording of one run ends by then */
+	if (sweep) {	/* the sweep's clock and budget, before its first testcase */
+		struct sb_plan_sweep sw = { plan.c.adaptive ? e.budget_ms : -1, (long)e.budget_points,
+					    (long)e.budget_points * plan.c.modes_total, 0, 0, plan.c.run_ms };
+
+		sweep_io(1, sweep, &sw);
+	}
 	for (size_t i = 0; i < plan.np; i++) {
 		if (i && plan.p[i].tasks == last)
 			continue;
 		last = plan.p[i].tasks;
 		printf("reason=%lu %s\n", plan.p[i].tasks, plan.p[i].reason);
 	}
-	print_texts(&plan, &e);
+	sb_plan_print_texts(&plan, &e);
 	sb_plan_free(&plan);
 	conf_free(&plan.c, text);
 	return EXIT_OK;
 }
 
 struct opts {
-	const char *modes, *run_dir, *ran;
-	long allow, elapsed, per_run, later, budget_left;
+	const char *modes, *run_dir, *ran, *sweep;
+	long allow, elapsed, per_run, later, budget_left, now;
 };
 
 static void parse_opts(int argc, char **argv, int from, struct opts *o)
 {
-	o->modes = o->run_dir = o->ran = NULL;
-	o->allow = o->elapsed = o->budget_left = -1;
+	o->modes = o->run_dir = o->ran = o->sweep = NULL;
+	o->allow = o->elapsed = o->budget_left = o->now = -1;
 	o->per_run = o->later = 0;
 	for (int i = from; i < argc; i += 2) {
 		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -548,6 +536,12 @@ static void parse_opts(int argc, char **argv, int from, struct opts *o)
 			o->later = snumber(k, v, "sb-plan");
 		else if (strcmp(k, "--budget-left") == 0)
 			o->budget_left = snumber(k, v, "sb-plan");
+		else if (strcmp(k, "--sweep") == 0)
+			o->sweep = v;
+		else if (strcmp(k, "--now") == 0 && (o->now = sb_plan_time_ms(v)) < 0)
+			sb_usage_die("see sb-plan --help", "--now: '%s' is not seconds since the epoch", v);
+		else if (strcmp(k, "--now") == 0)
+			;
 		else
 			sb_usage_die("see sb-plan --help", "unknown option '%s'", k);
 	}
@@ -564,6 +558,16 @@ static int cmd_init(const char *conf, const char *state, const struct opts *o)
 		set_modes(&plan.c, o->modes, "--modes");
 	start(&plan);
 	plan.allow_ms = plan.c.adaptive ? o->allow : -1;
+	plan.start_ms = o->now;
+	if (o->sweep) {	/* this testcase's share of what the budget still holds */
+		struct sb_plan_sweep sw;
+		long allow;
+
+		sweep_io(0, o->sweep, &sw);
+		allow = sb_plan_sweep_start(&sw, plan.c.nmodes);
+		plan.allow_ms = plan.c.adaptive ? allow : -1;
+		sweep_io(1, o->sweep, &sw);
+	}
 	state_write(&plan, state);
 	if (o->run_dir)
 		points_write(&plan, o->run_dir);
@@ -575,40 +579,43 @@ static int cmd_init(const char *conf, const char *state, const struct opts *o)
 	return EXIT_OK;
 }
 
-static void fmt_eta(char *buf, size_t len, long s)
-{
-	if (s < 60)
-		snprintf(buf, len, "%lds", s);
-	else if (s < 3600)
-		snprintf(buf, len, "%ldm", (s + 30) / 60);
-	else
-		snprintf(buf, len, "%ldh%02ldm", s / 3600, (s % 3600) / 60);
-}
-
 /* next CONF STATE: count the run just made, then say what runs next. */
 static int cmd_next(const char *conf, const char *state, const struct opts *o)
 {
 	struct sb_plan plan = { 0 };
+	struct sb_plan_sweep sw;
 	char *text = NULL, *stext = NULL, eta[32];
 	size_t before, i = 0;
+	long per_run = o->per_run, later = o->later, left = o->budget_left;
 	int rc;
 
 	if (!o->run_dir)
 		usage_error("next needs --run-dir");
 	conf_read(conf, &plan.c, &text);
+	plan.start_ms = -1;
 	state_read(state, &plan, &stext);
 	load_values(&plan, o->run_dir);
 	if (o->elapsed >= 0)
 		plan.elapsed_ms = o->elapsed;
+	if (o->sweep)
+		sweep_io(0, o->sweep, &sw);
+	if (o->now >= 0 && plan.start_ms >= 0)
+		plan.elapsed_ms = o->now - plan.start_ms;
 	if (o->ran) {
-		char mode[32];
+		char mode[32], t0[32], t1[32];
 		unsigned long tasks;
 		long ms, at;
-		int m;
+		int m, n = sscanf(o->ran, "%31[^:]:%lu:%31[^:]:%31s", mode, &tasks, t0, t1);
 
-		if (sscanf(o->ran, "%31[^:]:%lu:%ld", mode, &tasks, &ms) != 3 ||
-		    (m = mode_of(mode, strlen(mode))) < 0)
-			sb_usage_die("see sb-plan --help", "--ran: '%s' is not MODE:TASKS:MS", o->ran);
+		ms = -1;
+		if (n == 4 && sb_plan_time_ms(t0) >= 0 && sb_plan_time_ms(t1) >= 0)
+			ms = sb_plan_time_ms(t1) - sb_plan_time_ms(t0);	/* when the run started and ended */
+		else if (n == 3 && t0[strspn(t0, "0123456789")] == '\0')
+			ms = strtol(t0, NULL, 10);
+		if (ms < 0 || (m = mode_of(mode, strlen(mode))) < 0)
+			sb_usage_die("see sb-plan --help", "--ran: '%s' is not MODE:TASKS:MS or MODE:TASKS:T0:T1", o->ran);
+		if (o->sweep)
+			sb_plan_sweep_ran(&sw, ms);
 		at = sb_plan_find(&plan, m, tasks);
 		if (at < 0)
 			sb_die(EXIT_USAGE, "--ran: %s at %lu tasks is not a point of the plan", mode, tasks);
@@ -619,6 +626,10 @@ static int cmd_next(const char *conf, const char *state, const struct opts *o)
 	if (rc == EXIT_ENV)
 		sb_die(EXIT_ENV, "out of memory");
 	state_write(&plan, state);
+	if (o->sweep) {
+		sweep_io(1, o->sweep, &sw);
+		per_run = sb_plan_sweep_per_run(&sw), later = sw.later, left = sb_plan_sweep_left(&sw);
+	}
 	if (plan.np != before)
 		points_write(&plan, o->run_dir);
 	if (rc == 0)
@@ -633,8 +644,8 @@ static int cmd_next(const char *conf, const char *state, const struct opts *o)
 		if (plan.c.adaptive && plan.p[j].done && !plan.p[j].met) {
 			printf(" %s:%lu", sb_mode_name[plan.p[j].mode], plan.p[j].tasks);
 		}
-	fmt_eta(eta, sizeof(eta),
-		sb_plan_eta_ms(&plan, o->per_run > 0 ? o->per_run : plan.c.run_ms, o->later, o->budget_left) / 1000);
+	sb_plan_fmt_eta(eta, sizeof(eta),
+		sb_plan_eta_ms(&plan, per_run > 0 ? per_run : plan.c.run_ms, later, left) / 1000);
 	printf("\nprogress [%zu/%zu points, %s left]\n", sb_plan_done_count(&plan), plan.np, eta);
 	sb_plan_free(&plan);
 	conf_free(&plan.c, text);
@@ -658,9 +669,9 @@ int main(int argc, char **argv)
 	if (argc < 3)
 		usage_error("expected a command: plan, init or next");
 	if (strcmp(argv[1], "plan") == 0) {
-		if (argc != 3)
-			usage_error("plan takes one file, CONF");
-		return cmd_plan(argv[2]);
+		if (argc != 3 && (argc != 5 || strcmp(argv[3], "--sweep") != 0))
+			usage_error("plan takes one file, CONF, and --sweep FILE");
+		return cmd_plan(argv[2], argc == 5 ? argv[4] : NULL);
 	}
 	if (argc < 4)
 		usage_error("expected CONF and STATE");

@@ -67,6 +67,7 @@ struct sb_plan {
 	size_t *queue;			/* the current round's indexes still to run */
 	size_t nq;
 	long elapsed_ms;		/* the testcase's time so far (runtest.sh's clock) */
+	long start_ms;			/* when the testcase started (sb-plan init --now; -1: not given) */
 	long allow_ms;			/* its share of --budget, 0: none */
 	int refined[SB_NMODES];		/* auto: nothing left to add in this mode */
 };

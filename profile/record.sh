@@ -102,11 +102,11 @@ profile_stop() {	# the perf recording ends (SIGTERM: perf writes its file and ex
 # profile_run TEST MODE TASKS CMD...: one runner run with CMD (a perf recorder
 # for a command) around it; the runner's rows in $TMP/point -> RUN_STATUS
 profile_run() {
-	local t=$1 m=$2 n=$3 guard
+	local t=$1 m=$2 n=$3
 	shift 3
-	guard=$((run_ms * 3 / 1000 + 30))	# perf ends by itself if this script dies
 	: >"$TMP/point"
-	{ "$@" -- sleep "$guard" >/dev/null 2>"$TMP/perf.err" & } 2>/dev/null
+	# (perf ends by itself, after sb-plan's guard, if this script dies)
+	{ "$@" -- sleep "$plan_perf_guard" >/dev/null 2>"$TMP/perf.err" & } 2>/dev/null
 	profile_pid=$!
 	sleep 1	# perf's start: it reads every process's maps before it records
 	if [ "$interrupted" = 1 ]; then

@@ -14,12 +14,48 @@
 #endif
 
 static const char usage_text[] =
-	"usage: sb-topology\n"
+	"usage: sb-topology [--cores N]\n"
 	"Prints key=value lines about the topology hwloc finds (HWLOC_SYNTHETIC and\n"
 	"HWLOC_XMLFILE are honoured): packages, numa, cores, pus, <unit>_per_llc,\n"
 	"<unit>_per_numa, <unit>_per_package (unit cores or pus; 0 when hwloc reports\n"
 	"no such object), topology_points (in cores), topology_points_pus (in PUs),\n"
-	"topology and hwloc_version.\n";
+	"topology and hwloc_version. --cores N: up to N 'CPU PACKAGE' lines, one CPU (its\n"
+	"OS number) of each core this process may run on, by package then core, and the\n"
+	"package's OS number (vm/boot.sh pins vCPUs to them).\n";
+
+/* --cores N: one allowed PU a core, in logical order (package, then core) */
+static int print_cores(const char *arg)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+	hwloc_bitmap_t allowed = hwloc_bitmap_alloc();
+	hwloc_obj_type_t core = hwloc_get_nbobjs_by_type(sb_topo, HWLOC_OBJ_CORE) > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+	int ncores = hwloc_get_nbobjs_by_type(sb_topo, core);
+
+	if (!*arg || *end || n < 1)
+		sb_usage_error("--cores: '%s' is not a whole number >= 1", arg);
+	if (!allowed)
+		sb_die(SB_EXIT_ENV, "out of memory");
+	if (hwloc_get_cpubind(sb_topo, allowed, HWLOC_CPUBIND_PROCESS) < 0)
+		hwloc_bitmap_copy(allowed, hwloc_topology_get_complete_cpuset(sb_topo));
+	for (int i = 0; i < ncores && n > 0; i++) {
+		hwloc_obj_t c = hwloc_get_obj_by_type(sb_topo, core, (unsigned)i);
+		hwloc_obj_t pkg = hwloc_get_ancestor_obj_by_type(sb_topo, HWLOC_OBJ_PACKAGE, c);
+		int pu = -1;
+
+		hwloc_bitmap_foreach_begin(pu, c->cpuset)
+			if (hwloc_bitmap_isset(allowed, (unsigned)pu))
+				break;
+		hwloc_bitmap_foreach_end();
+		if (pu < 0 || !hwloc_bitmap_isset(allowed, (unsigned)pu))
+			continue;
+		printf("%d %u\n", pu, pkg ? pkg->os_index : 0);
+		n--;
+	}
+	hwloc_bitmap_free(allowed);
+	return SB_EXIT_OK;
+}
+
 
 static int count_inside(hwloc_const_cpuset_t set, hwloc_obj_type_t unit)
 {
@@ -121,6 +157,10 @@ int main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("%s (scalebench) %s git %s\n", sb_prog, SB_VERSION, SB_GIT_REVISION);
 		return SB_EXIT_OK;
+	}
+	if (argc == 3 && strcmp(argv[1], "--cores") == 0) {
+		sb_topology_load(NULL);
+		return print_cores(argv[2]);
 	}
 	if (argc > 1)
 		sb_usage_error("unexpected argument '%s'", argv[1]);

@@ -130,7 +130,7 @@ if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -Ianalysis -o "$tmp/sim" "$tmp/s
 fi
 "$tmp/sim" >"$tmp/sim.out"
 n_sim=$(sed -n 's/^1\.\.//p' "$tmp/sim.out")
-plan $((n_sim + 22))
+plan $((n_sim + 30))
 grep -v '^1\.\.' "$tmp/sim.out"
 _n=$n_sim
 grep -q '^not ok' "$tmp/sim.out" && _failed=1
@@ -189,6 +189,18 @@ fresh
 is "$(sweep noisy | wc -w)" 10 "a noisy point runs to --max-runs (5 each)"
 is "$("$B/bin/sb-plan" next "$tmp/conf" "$tmp/state" --run-dir "$tmp/run" | sed -n 's/^unmet //p')" \
 	"processes:1 processes:2" "those stopped short of --precision are unmet"
+# a state file emptied or cut short (a full disk, a crash) is an error, never "done"
+fresh
+"$B/bin/sb-plan" init "$tmp/conf" "$tmp/state" --modes processes --allow -1 --run-dir "$tmp/run" >/dev/null
+cp "$tmp/state" "$tmp/state.whole"
+: >"$tmp/state"
+rc=0
+"$B/bin/sb-plan" next "$tmp/conf" "$tmp/state" --run-dir "$tmp/run" >"$tmp/out" 2>"$tmp/err" || rc=$?
+is "$rc:$(cat "$tmp/err")" "2:sb-plan: $tmp/state: cut short (no end line): not a whole sb-plan state" "an empty state: exit 2"
+head -n 3 "$tmp/state.whole" >"$tmp/state"
+rc=0
+"$B/bin/sb-plan" next "$tmp/conf" "$tmp/state" --run-dir "$tmp/run" >"$tmp/out" 2>"$tmp/err" || rc=$?
+is "$rc:$(grep -c '^done' "$tmp/out")" "2:0" "a state cut short: exit 2, not done"
 
 # --seed: the shuffle runtest.sh had in bash (x = seed * 1000 + round, Fisher-Yates)
 fresh
@@ -214,6 +226,28 @@ fresh
 conf points=1,2
 "$B/bin/sb-plan" init "$tmp/conf" "$tmp/state" --modes processes --allow 1000 --run-dir "$tmp/run" >/dev/null
 is "$(sweep noisy | wc -w)" 6 "--budget spent: every point gets its --min-runs, no more"
+
+# the sweep's clock and budget: sb-plan does the arithmetic from the times runtest.sh gives
+fresh
+conf points=1,2 budget_ms=10000
+"$B/bin/sb-plan" plan "$tmp/conf" --sweep "$tmp/sweep" >/dev/null
+is "$(tr '\n' ' ' <"$tmp/sweep")" "budget_ms=10000 budget_points=2 later=4 elapsed_ms=0 runs=0 run_ms=1000 end= " \
+	"plan --sweep: the budget, the points it counts (2 counts x 2 modes), nothing run yet"
+"$B/bin/sb-plan" init "$tmp/conf" "$tmp/state" --modes processes --sweep "$tmp/sweep" --now 100.000000 --run-dir "$tmp/run" >/dev/null
+is "$(grep -E '^(allow|start)_ms=' "$tmp/state" | tr '\n' ' ')" "start_ms=100000 allow_ms=5000 " \
+	"init --now: a testcase of 2 of the 4 points gets half the budget"
+row processes 1 1 1000
+"$B/bin/sb-plan" next "$tmp/conf" "$tmp/state" --run-dir "$tmp/run" --ran processes:1:100.5:102.000001 \
+	--sweep "$tmp/sweep" --now 103.25 >"$tmp/out"
+is "$(grep -E '^(elapsed_ms|runs)=' "$tmp/sweep" | tr '\n' ' '),$(sed -n 's/^elapsed_ms=//p' "$tmp/state")" \
+	"elapsed_ms=1500 runs=1 ,3250" "next: the run of 1.5 s counted in the sweep, the testcase's elapsed time from --now"
+conf points=1 warmup_samples=2 samples=5 period_ms=200 overhead_ms=300 run_ms=
+is "$("$B/bin/sb-plan" plan "$tmp/conf" | sed -n 's/^run_ms=//p')" 1700 "one run's estimate from its shape: 0.4 + 1 + 0.3 s"
+conf points=1 warmup_samples=2 samples=5 period_ms=200 overhead_ms=300 warmup_max_ms=2000 run_ms=
+is "$("$B/bin/sb-plan" plan "$tmp/conf" | sed -n 's/^run_ms=//p')" 3300 "with the steady-state warmup at its cap of 2 s"
+rc=0
+"$B/bin/sb-plan" next "$tmp/conf" "$tmp/state" --run-dir "$tmp/run" --now yesterday >/dev/null 2>&1 || rc=$?
+is "$rc" 2 "--now: not a time: exit 2"
 
 # --quick --max-runs 5: 2 to 5 runs within +-2% (the precision target is not emptied)
 fresh

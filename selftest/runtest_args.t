@@ -38,6 +38,10 @@ rejected "--points: '' is not a whole number" getppid1 --points 1,,2
 rejected "--points: 'four' is not a whole number" getppid1 --points 1,four
 rejected "--points cannot be combined" getppid1 --points 1,2 --max-procs 4
 rejected "--repeat: '0' must be at least 1" getppid1 --repeat 0
+# a zero budget would mean nothing to run, or (before) no limit and the default: refused
+rejected "--point-budget: '0' must be more than 0 seconds" getppid1 --point-budget 0
+rejected "--point-budget: '0.0' must be more than 0 seconds" getppid1 --point-budget 0.0
+rejected "--budget: '0' must be more than 0 seconds" getppid1 --budget 0
 rejected "--period-ms: '1.5' is not a whole number" getppid1 --period-ms 1.5
 rejected "--duration: 'abc' is not a number of seconds" getppid1 --duration abc
 rejected "--duration: '1.2345' has more than 3 decimals" getppid1 --duration 1.2345

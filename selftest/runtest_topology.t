@@ -48,4 +48,13 @@ is "$(meta "$run/meta" points)" 1,2,3,4 "meta points: the topology's"
 is "$(meta "$run/meta" topology)" "packages=2 numa=4 cores=4 pus=4" "meta topology: the synthetic one"
 is "$(col "$run/summary.csv" tasks | tr '\n' ' ')" "0 1 2 3 4 " "a summary row per point"
 
+# sb-topology --cores N: what vm/boot.sh pins vCPUs to: one PU a core, by package then core
+is "$(HWLOC_SYNTHETIC="$TWO_SOCKETS" "$SB_BUILD/bin/sb-topology" --cores 10 | tr '\n' ' ')" \
+	"0 0 2 0 4 0 6 0 8 0 10 0 12 0 14 0 16 1 18 1 " "--cores 10 on 2x16: CPU and package of the first 10 cores"
+is "$(HWLOC_SYNTHETIC="$TWO_SOCKETS" "$SB_BUILD/bin/sb-topology" --cores 100 | wc -l | tr -d ' ')" 16 \
+	"--cores beyond the machine: every core once"
+rc=0
+"$SB_BUILD/bin/sb-topology" --cores 0 >/dev/null 2>&1 || rc=$?
+is "$rc" 2 "--cores 0: exit 2"
+
 done_testing

@@ -35,7 +35,7 @@ Each point:
                       (default 2), within the budgets below
   --min-runs N        independent runs of every point at least (default 3)
   --max-runs N        runs of a point at most (default 10)
-  --point-budget S    seconds a point may take (default 30); --min-runs are always run
+  --point-budget S    seconds a point may take (default 30, more than 0); --min-runs always run
   --budget S          seconds the whole sweep may take (default 11 s times the points)
   --repeat R          exactly R runs of each point (no stopping rule, no budgets)
   --seed N            shuffle each round's order with seed N (default: alternate the direction)
@@ -92,16 +92,20 @@ parse_count() {	# parse_count VAR OPTION VALUE MIN: a whole number >= MIN into V
 	printf -v "$1" '%d' $((10#$3))
 }
 
-parse_ms() {	# parse_ms VAR OPTION SECONDS [UNIT]: thousandths into VAR ("5", "0.5", "1.25")
-	local int=${3%%.*} frac=''
+# parse_ms VAR OPTION SECONDS [UNIT|positive]: thousandths into VAR ("5", "0.5", "1.25");
+# positive: seconds, more than 0
+parse_ms() {
+	local int=${3%%.*} frac='' unit=${4:-seconds}
+	if [ "$unit" = positive ]; then unit=seconds; fi
 	case $3 in
-	'' | .* | *. | *[!0-9.]* | *.*.*) usage_error "$2: '$3' is not a number of ${4:-seconds} like 5 or 0.5" ;;
+	'' | .* | *. | *[!0-9.]* | *.*.*) usage_error "$2: '$3' is not a number of $unit like 5 or 0.5" ;;
 	*.*) frac=${3#*.} ;;
 	esac
 	[ "${#frac}" -le 3 ] || usage_error "$2: '$3' has more than 3 decimals"
 	[ "${#int}" -le 6 ] || usage_error "$2: '$3' is too large"
 	while [ "${#frac}" -lt 3 ]; do frac=${frac}0; done
 	printf -v "$1" '%d' $((10#$int * 1000 + 10#$frac))
+	if [ "${4-}" = positive ] && [ "${!1}" = 0 ]; then usage_error "$2: '$3' must be more than 0 seconds"; fi
 }
 
 # ---- phase: the arguments -------------------------------------------------------
@@ -171,8 +175,9 @@ parse_args() {
 			;;
 		--min-runs) parse_count opt_min_runs "$opt" "$val" 1 ;;
 		--max-runs) parse_count opt_max_runs "$opt" "$val" 1 ;;
-		--point-budget) parse_ms opt_point_budget_ms "$opt" "$val" ;;
-		--budget) parse_ms opt_budget_ms "$opt" "$val" ;;
+		# a budget of 0 s: nothing beyond --min-runs, or no limit? Neither: refused
+		--point-budget) parse_ms opt_point_budget_ms "$opt" "$val" positive ;;
+		--budget) parse_ms opt_budget_ms "$opt" "$val" positive ;;
 		--seed) parse_count opt_seed "$opt" "$val" 0 ;;
 		--quick) opt_quick=1 ;;
 		--placement) opt_placement=$val ;;

@@ -38,24 +38,24 @@ plan_conf() {
 		per_package "${topo[${unit}_per_package]}" numa "${topo[numa]}" packages "${topo[packages]}" \
 		topology_points "$tp" min_runs "$min_runs" max_runs "$max_runs" adaptive "$adaptive" \
 		precision "$precision" point_budget_ms "$point_budget_ms" budget_ms "$opt_budget_ms" \
-		seed "$opt_seed" run_ms "$run_ms" max_points "$opt_max_points" \
+		seed "$opt_seed" max_points "$opt_max_points" warmup_samples "$warmup_samples" samples "$samples" \
+		period_ms "$period" warmup_max_ms "$(if [ "$warmup_text" = auto ]; then echo "${AUTO_WARMUP_MAX}000"; fi)" \
+		overhead_ms "$RUN_OVERHEAD_MS" \
 		extra "$(printf '%s' "${opt_profile-}" | tr ',' '\n' | grep -x '[0-9]*' | paste -s -d, -)" >"$TMP/plan.conf"
 }
 
-# plan_points: sb-plan's plan -> points_list, npoints, largest, points_csv (the
+# plan_points: sb-plan's plan (and $TMP/plan.sweep, the sweep's clock and budget
+# that sb-plan init and next keep) -> points_list, npoints, largest, points_csv (the
 # counts planned so far: auto's seeds, then what it adds), plan_text (--dry-run's words),
-# max_points, capacity, cap_unit, plan_budget_points (the points a mode counts in
-# the budget), plan_points_all (of every testcase), plan_runs (runner runs at
-# least), run_ms (one run's estimate), budget_ms (the sweep's, empty when not
-# adaptive), plan_max_ms (the most it may take)
+# max_points, capacity, cap_unit, plan_runs (runner runs at least), run_ms (one
+# run's estimate), budget_ms (the sweep's, empty when not adaptive), plan_timeout
+# and plan_round_timeout (a guest's --timeout: the whole sweep, one round),
+# plan_perf_guard (the seconds a perf recording of one run may last)
 plan_points() {
-	local k v out rc=0 t modes
-	run_ms=$(((warmup_samples + samples) * period + RUN_OVERHEAD_MS))
-	if [ "$warmup_text" = auto ]; then	# the steady-state warmup at its cap
-		run_ms=$((AUTO_WARMUP_MAX * 1000 + samples * period + RUN_OVERHEAD_MS))
-	fi
+	local k v out rc=0
+	plan_timeout='' plan_round_timeout=''
 	plan_conf
-	out=$("$tool_plan" plan "$TMP/plan.conf" 2>&1) || rc=$?
+	out=$("$tool_plan" plan "$TMP/plan.conf" --sweep "$TMP/plan.sweep" 2>&1) || rc=$?
 	if [ "$rc" = 2 ]; then usage_error "${out#sb-plan: }"; elif [ "$rc" != 0 ]; then die 3 "$out"; fi
 	declare -gA plan_text=()
 	while IFS='=' read -r k v; do
@@ -63,10 +63,12 @@ plan_points() {
 		points) points_csv=$v ;;
 		largest) largest=$v ;;
 		max_points) max_points=$v ;;
-		budget_points) plan_budget_points=$v ;;
 		runs_min) plan_runs=$v ;;
 		budget_ms) budget_ms=$v ;;
-		max_ms) plan_max_ms=$v ;;
+		run_ms) run_ms=$v ;;
+		timeout_s) plan_timeout=$v ;;
+		round_timeout_s) plan_round_timeout=$v ;;
+		perf_guard_s) plan_perf_guard=$v ;;
 		text_*) plan_text[${k#text_}]=$v ;;
 		esac
 	done <<<"$out"
@@ -77,13 +79,8 @@ plan_points() {
 	pus | none) capacity=${topo[pus]} cap_unit=PUs ;;
 	*) capacity=${topo[cores]} cap_unit=cores ;;
 	esac
-	plan_points_all=0
-	for t in "${runnable[@]}"; do
-		IFS=, read -ra modes <<<"${t_run_modes[$t]}"
-		plan_points_all=$((plan_points_all + plan_budget_points * ${#modes[@]}))
-	done
-	readonly points_list npoints largest plan_text max_points capacity cap_unit plan_budget_points \
-		plan_points_all plan_runs run_ms budget_ms plan_max_ms
+	readonly points_list npoints largest plan_text max_points capacity cap_unit plan_runs run_ms budget_ms \
+		plan_timeout plan_round_timeout plan_perf_guard
 }
 
 # placement_rows TESTCASE MODE: --dry-run's placement of the largest point, one

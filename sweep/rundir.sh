@@ -79,9 +79,8 @@ meta_lines() {	# meta_lines KEY VALUE...: key=value lines, each value on one lin
 	done
 }
 
-meta_text() {	# meta_text STATUS [ERROR FAILED_MODE FAILED_TASKS]: the current run's meta
-	meta_lines test "$run_test" description "${t_desc[$run_test]}" label "$label" run_id "$run_id" \
-		status "$1" error "${2-}" failed_mode "${3-}" failed_tasks "${4-}" date "$run_date" \
+meta_text() {	# meta_text: the current run's meta (sb-rundir sets run_id, date and the status keys)
+	meta_lines test "$run_test" description "${t_desc[$run_test]}" label "$label" \
 		host "$m_host" kernel "$m_kernel" os "$m_os" cpu_model "$m_cpu" \
 		topology "${topo[topology]}" hwloc_version "${topo[hwloc_version]}" \
 		placement "$placement" aslr "$aslr" modes "${t_run_modes[$run_test]}" points "$points_csv" \
@@ -100,10 +99,21 @@ meta_text() {	# meta_text STATUS [ERROR FAILED_MODE FAILED_TASKS]: the current r
 	machine_meta_lines
 }
 
-write_meta() {	# write_meta STATUS [ERROR FAILED_MODE FAILED_TASKS]
-	local text
-	text=$(meta_text "$@")
-	write_file "$run_dir/meta" printf '%s\n' "$text"
+# rundir CMD ARG...: sb-rundir (the run directory's one writer: meta's keys, the
+# status, the run id, the latest link); its failure is runtest.sh's, in its words
+rundir() {
+	local out rc=0
+	out=$("$tool_rundir" "$@" 2>&1) || rc=$?
+	if [ "$rc" != 0 ]; then die "$rc" "${out#sb-rundir: }"; fi
+	if [ -n "$out" ]; then printf '%s\n' "$out"; fi
+}
+
+write_meta() {	# write_meta STATUS [ERROR FAILED_MODE FAILED_TASKS]: the whole meta and the status
+	local a=() e=${2-}
+	e=${e//$'\n'/ } e=${e//$'\r'/ }
+	if [ -n "$e" ]; then a+=(--error "$e"); fi
+	if [ -n "${3-}" ]; then a+=(--point "$3" "$4"); fi
+	meta_text | rundir status "$(shown "$run_dir")" "$1" "${a[@]}" --stdin
 }
 
 publish() {	# samples.csv from the work copy, then summary.csv from it
@@ -121,29 +131,4 @@ add_point() {	# a finished point: its rows into samples.csv, summary.csv, meta
 		die 3 "cannot write $TMP/samples.csv: $(reason "$err")"
 	publish
 	write_meta running
-}
-
-make_run_dir() {	# make_run_dir DIR: DIR/<label>-<stamp>[-N], made by mkdir -> "ID STAMP"
-	local stamp id n=1 err
-	stamp=$(date -u +%Y%m%dT%H%M%S)
-	id=$label-$stamp
-	while ! err=$(mkdir -- "$1/$id" 2>&1); do
-		[ -e "$1/$id" ] || die 3 "cannot create $(shown "$1/$id"): $(reason "$err")"
-		n=$((n + 1))
-		id=$label-$stamp-$n
-	done
-	printf '%s %s\n' "$id" "$stamp"
-}
-
-point_latest() {	# point_latest DIR ID: DIR/latest -> ID, replaced by a rename
-	local link=$1/.latest.$$.tmp err
-	err=$(ln -s -- "$2" "$link" 2>&1) || die 3 "cannot write $(shown "$1/latest"): $(reason "$err")"
-	if ! mv -T -f -- "$link" "$1/latest" 2>/dev/null; then
-		rm -f -- "$link"
-		# (no mv -T): ln -n replaces a link, but it would write into a directory
-		if [ -d "$1/latest" ] && [ ! -L "$1/latest" ]; then
-			die 3 "$(shown "$1/latest") is a directory, not the link to the newest run: move it away"
-		fi
-		err=$(ln -s -f -n -- "$2" "$1/latest" 2>&1) || die 3 "cannot write $(shown "$1/latest"): $(reason "$err")"
-	fi
 }

@@ -16,8 +16,10 @@ VM_DIR=$(CDPATH='' cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 . "$VM_DIR/kernel.sh"
 # shellcheck source=vm/initramfs.sh
 . "$VM_DIR/initramfs.sh"
-# shellcheck source=vm/meta.sh
-. "$VM_DIR/meta.sh"
+# the sb-* tools (sb-rundir marks --run-dir's meta, sb-topology gives the host's cores): an
+# installed copy's (SB_TOOLS_DIR), else this checkout's build
+TOOLS=${SB_TOOLS_DIR:-$VM_DIR/../${SB_BUILD:-build}/bin}
+case $TOOLS in /*) ;; *) TOOLS=$VM_DIR/../$TOOLS ;; esac
 
 TMP=''			# the working directory, removed at exit
 qemu_pid='' fsd_pids=()	# what cleanup stops
@@ -95,6 +97,9 @@ parse_args() {	# -> opt_*, cmd (the command)
 		shift 2
 	done
 	[ -n "$opt_kernel" ] || usage_error "no --kernel IMAGE"
+	if [ ${#opt_runs[@]} -gt 0 ] && [ ! -x "$TOOLS/sb-rundir" ]; then
+		die 3 "$TOOLS/sb-rundir is missing (--run-dir needs it): run make"
+	fi
 	[ "$opt_check" = 1 ] || [ ${#cmd[@]} -gt 0 ] || usage_error "no command after --"
 }
 
@@ -110,37 +115,16 @@ kvm_usable() {	# /dev/kvm read-write and a CPU with hardware virtualisation
 }
 
 # host_cores N: N host CPUs, one per core, by package then core, among those
-# this process may run on -> "CPU PACKAGE" lines
+# this process may run on -> "CPU PACKAGE" lines (sb-topology's, from hwloc)
 host_cores() {
-	local allowed c p k id
-	local -A seen=()
-	allowed=$(taskset -c -p $$ 2>/dev/null) || allowed=''
-	allowed=${allowed##*: }
-	for c in $(cpu_list "${allowed:-0-$(($(nproc --all) - 1))}"); do
-		[ -r "/sys/devices/system/cpu/cpu$c/topology/core_id" ] || { printf '%s 0 %s\n' "$c" "$c"; continue; }
-		p=$(cat "/sys/devices/system/cpu/cpu$c/topology/physical_package_id")
-		k=$(cat "/sys/devices/system/cpu/cpu$c/topology/core_id")
-		id=$p.$k
-		[ -z "${seen[$id]+x}" ] || continue
-		seen[$id]=1
-		printf '%s %s %s\n' "$c" "$p" "$k"
-	done | sort -n -k2,2 -k3,3 | head -n "$1" | cut -d' ' -f1,2
-}
-
-cpu_list() {	# "0-3,8" -> 0 1 2 3 8
-	local part IFS=,
-	for part in $1; do
-		case $part in
-		*-*) seq "${part%-*}" "${part#*-}" ;;
-		*) printf '%s\n' "$part" ;;
-		esac
-	done
+	[ -x "$TOOLS/sb-topology" ] || die 3 "$TOOLS/sb-topology is missing: run make"
+	"$TOOLS/sb-topology" --cores "$1" || die 3 "sb-topology --cores failed"
 }
 
 # plan: -> image, release, moddir, fs, accel, cpus, mem, pin (host CPUs),
 # smp (QEMU's -smp), topology (a line for meta)
 plan() {
-	local n host_mib lines p k sockets=0 fsd
+	local n host_mib lines p k sockets=0 fsd all
 	local -A pk=()
 	image=$opt_kernel
 	[ -e "$image" ] || die 2 "--kernel $image: no such file"
@@ -180,10 +164,11 @@ plan() {
 	elif [ "$accel" = kvm ] && ! kvm_usable; then
 		die 3 "--accel kvm: /dev/kvm is not usable here (missing, no access, or no vmx/svm in the CPU)"
 	fi
-	n=$(host_cores 1000000 | wc -l)
+	all=$(host_cores 1000000) || exit 3
+	n=$(printf '%s\n' "$all" | grep -c .)
 	cpus=${opt_cpus:-$n}
 	if [ "$cpus" -gt "$n" ]; then die 2 "--cpus $cpus: the host has $n cores to pin vCPUs to"; fi
-	mapfile -t lines < <(host_cores "$cpus")
+	mapfile -t lines < <(printf '%s\n' "$all" | head -n "$cpus")
 	pin=()
 	for p in "${lines[@]}"; do
 		pin+=("${p%% *}")
@@ -437,11 +422,11 @@ stop_qemu() {	# ask QEMU to quit, then kill it
 finish_runs() {
 	local dir
 	for dir in "${opt_runs[@]}"; do
-		[ "$(meta_get "$dir/meta" status || true)" = running ] || continue
+		[ "$("$TOOLS/sb-rundir" get "$dir" status 2>/dev/null || true)" = running ] || continue
 		if [ "$outcome" = interrupted ]; then
-			meta_set "$dir/meta" status=interrupted || true
+			"$TOOLS/sb-rundir" status "$dir" interrupted --if running || true
 		else
-			meta_set "$dir/meta" status=failed "error=${fail_message:-the guest failed}" || true
+			"$TOOLS/sb-rundir" status "$dir" failed --error "$(printf '%s' "${fail_message:-the guest failed}" | tr '\n\r' '  ')" --if running || true
 		fi
 		if [ -n "$TMP" ] && [ -s "$TMP/console" ]; then tail -n 200 -- "$TMP/console" >"$dir/console.log" || true; fi
 	done

@@ -64,8 +64,7 @@ vm_progress_tag() {	# inside a TCG guest: the warning every progress line carrie
 # meta); exits with the sweep's status
 vm_main() {
 	local k r rounds per rc=0 plan
-	# shellcheck source=vm/meta.sh
-	. "$ROOT/vm/meta.sh"
+	export SB_TOOLS_DIR=${SB_TOOLS_DIR:-${tool_rundir%/*}}	# vm/boot.sh's sb-rundir
 	vm_boot=${SB_VM_BOOT:-$ROOT/vm/boot.sh}
 	[ -x "$vm_boot" ] || die 3 "$(shown "$vm_boot") is missing: this checkout has no VM support"
 	if [ -z "$vm_cpus" ]; then	# as many as the sweep needs, at most the host's cores
@@ -115,31 +114,23 @@ vm_main() {
 }
 
 # vm_make_runs: a run directory per kernel and testcase, its meta "running"
-# -> vm_dir[K,TEST], vm_active (the run directories not final yet)
+# (sb-rundir create) -> vm_dir[K,TEST], vm_active (the run directories not final yet)
 vm_make_runs() {
-	local k t id stamp n err
+	local k t id
 	declare -gA vm_dir=()
 	vm_active=()
 	for k in "${!vm_kernels[@]}"; do
 		for t in "${runnable[@]}"; do
-			stamp=$(date -u +%Y%m%dT%H%M%S) n=1
-			id=${vm_label[$k]}-$stamp
-			while ! err=$(mkdir -- "$vm_results/$t/$id" 2>&1); do
-				[ -e "$vm_results/$t/$id" ] || die 3 "cannot create $(shown "$vm_results/$t/$id"): $(reason "$err")"
-				n=$((n + 1))
-				id=${vm_label[$k]}-$stamp-$n
-			done
-			vm_dir[$k,$t]=$vm_results/$t/$id
-			vm_active+=("$vm_results/$t/$id")
-			write_file "$vm_results/$t/$id/meta" meta_lines test "$t" description "${t_desc[$t]}" \
-				label "${vm_label[$k]}" run_id "$id" status running error '' \
-				date "${stamp:0:4}-${stamp:4:2}-${stamp:6:2}T${stamp:9:2}:${stamp:11:2}:${stamp:13:2}Z" \
+			id=$(meta_lines test "$t" description "${t_desc[$t]}" label "${vm_label[$k]}" \
 				vm qemu vm_accel "${vm_accel[$k]}" vm_cpus "$vm_cpus" vm_image "${vm_kernels[k]}" \
 				guest_kernel_release "${vm_release[$k]}" host_name "$m_host" host_kernel "$m_kernel" \
 				host_cpu "$m_cpu" host_topology "${topo[topology]}" host_command "$m_command" \
 				host_system "$m_system" host_lock "$m_lock" git_revision "$m_git" \
-				sweep_host "$m_host" sweep_pid "$$" sweep_start "$m_start"
-			point_latest "$vm_results/$t" "$id"
+				sweep_host "$m_host" sweep_pid "$$" sweep_start "$m_start" |
+				rundir create "$(shown "$vm_results/$t")" "${vm_label[$k]}" --stdin)
+			vm_dir[$k,$t]=$vm_results/$t/$id
+			vm_active+=("$vm_results/$t/$id")
+			rundir latest "$(shown "$vm_results/$t")" "$id"
 		done
 	done
 }
@@ -155,19 +146,6 @@ vm_rounds() {
 	printf '%s' "${opt_repeat:-${min_runs:-3}}"
 }
 
-# vm_timeout PER: "--timeout S" for a boot whose sweep runs PER runs a point
-# (all of the sweep's when empty: up to the plan's budget-bounded most, which
-# counts what --points auto may add): three times the plan and 5 minutes
-vm_timeout() {
-	local runs=${plan_runs:-0} ms
-	if [ -n "$1" ]; then runs=$((runs / opt_repeat * $1)); fi
-	if [ "$runs" -gt 0 ] && [ -n "${run_ms-}" ]; then
-		ms=$((runs * run_ms))
-		if [ -z "$1" ] && [ "${plan_max_ms:-0}" -gt "$ms" ]; then ms=$plan_max_ms; fi
-		printf -- '--timeout %d' $((300 + 3 * ms / 1000))
-	fi
-}
-
 # vm_round K BASE [PER]: one boot of kernel K whose sweep runs PER runs of every
 # point (the sweep's own number when empty), numbered from BASE + 1, into
 # kernel K's run directories -> vm_rc
@@ -175,7 +153,10 @@ vm_round() {
 	local k=$1 stage=$TMP/vm-stage-$1-$2 rc=0 t runs=() env=(env "SB_BUILD=$build_abs") err bopts=()
 	mkdir -p -- "$stage"
 	stopped_note=''
-	read -ra bopts <<<"$(vm_timeout "${3-}")"
+	# --timeout: sb-plan's three times the plan and 5 minutes, for the whole sweep or one round
+	bopts=(--timeout "${plan_timeout-}")
+	if [ -n "${3-}" ]; then bopts=(--timeout "${plan_round_timeout-}"); fi
+	if [ -z "${bopts[1]}" ]; then bopts=(); fi
 	if [ "$opt_quiet" = 1 ]; then bopts+=(--quiet); fi
 	for t in "${runnable[@]}"; do runs+=(--run-dir "${vm_dir[$k,$t]}"); done
 	if [ "$own_tests" = 0 ]; then env+=("SB_TESTS_DIR=$tests_dir"); fi
@@ -236,31 +217,25 @@ vm_merge() {
 	if [ -f "$g/points.csv" ]; then	# why each count was measured (the guest's planner)
 		cp -- "$g/points.csv" "$dir/.points.new" && mv -f -- "$dir/.points.new" "$dir/points.csv" || return 3
 	fi
-	cp -- "$g/meta" "$dir/.meta.new" || return 3
-	mv -f -- "$dir/.meta.new" "$dir/meta.guest" || return 3
-	vm_meta_keep "$dir"
+	vm_meta_keep "$dir" "$g/meta"
 }
 
-# vm_meta_keep DIR: meta = the guest's last meta (meta.guest) under DIR's own
+# vm_meta_keep DIR META: DIR's meta = the guest's last META under DIR's own
 # name, with the runs counted over all rounds and the host's machine (host_*:
 # every guest is host=scalebench-guest; compare's machine check reads these)
 vm_meta_keep() {
-	local dir=$1 id date runs st
-	id=$(meta_get "$dir/meta" run_id) date=$(meta_get "$dir/meta" date)
-	runs=$(awk -F, 'NR > 1 && $4 == "measure" { r[$3] = 1 } END { print length(r) }' "$dir/samples.csv" 2>/dev/null || echo 0)
-	st=$(meta_get "$dir/meta.guest" status || true)
-	cp -- "$dir/meta.guest" "$dir/.meta.new" && mv -f -- "$dir/.meta.new" "$dir/meta" || return 3
-	rm -f -- "$dir/meta.guest"
-	# complete only when every round is: vm_finish says so
-	if [ "$st" = complete ]; then st=running; fi
+	local dir=$1 id date runs more=()
+	id=$("$tool_rundir" get "$dir" run_id) date=$("$tool_rundir" get "$dir" date) || return 3
 	if [ ${#vm_kernels[@]} -gt 1 ]; then	# rounds: exactly one run a point each
-		meta_set "$dir/meta" "repeat=$runs" "vm_rounds=$runs" || return 3
+		runs=$(awk -F, 'NR > 1 && $4 == "measure" { r[$3] = 1 } END { print length(r) }' "$dir/samples.csv" 2>/dev/null || echo 0)
+		more=("repeat=$runs" "vm_rounds=$runs")
 	fi
-	# (the sweep that keeps it up to date is this host's, not the guest's)
-	meta_set "$dir/meta" "run_id=$id" "date=$date" "status=$st" "host_command=$m_command" \
+	# (the sweep that keeps it up to date is this host's, not the guest's: machine/machine.sh's facts)
+	"$tool_rundir" adopt "$dir" "$2" "${more[@]}" "run_id=$id" "date=$date" "host_command=$m_command" \
 		"host_name=$m_host" "host_kernel=$m_kernel" "host_cpu=$m_cpu" "host_topology=${topo[topology]}" \
-		"host_system=$m_system" "host_lock=$m_lock" \
-		"sweep_host=$m_host" "sweep_pid=$$" "sweep_start=$m_start" || return 3	# the host's (machine/machine.sh)
+		"host_system=$m_system" "host_lock=$m_lock" "sweep_host=$m_host" "sweep_pid=$$" "sweep_start=$m_start" || return 3
+	# complete only when every round is: vm_finish says so
+	"$tool_rundir" status "$dir" running --if complete || return 3
 }
 
 # vm_finish: each run's final status; the run directories on stdout; exit
@@ -270,17 +245,17 @@ vm_finish() {
 	for k in "${!vm_kernels[@]}"; do
 		for t in "${runnable[@]}"; do
 			dir=${vm_dir[$k,$t]}
-			st=$(meta_get "$dir/meta" status || true)
 			if [ "$interrupted" = 1 ] || [ "$vm_rc" = 130 ]; then
-				if [ "$st" != failed ]; then meta_set "$dir/meta" status=interrupted || true; fi
-			elif [ "$vm_rc" != 0 ] && [ "$st" != failed ]; then
-				meta_set "$dir/meta" status=failed "error=the sweep in the guest ended with status $vm_rc" || true
-			elif [ "$vm_rc" = 0 ] && [ "$st" = running ]; then
-				meta_set "$dir/meta" status=complete || true
+				"$tool_rundir" status "$dir" interrupted --if running,complete,interrupted || true
+			elif [ "$vm_rc" != 0 ]; then
+				"$tool_rundir" status "$dir" failed --error "the sweep in the guest ended with status $vm_rc" \
+					--if running,complete,interrupted || true
+			else
+				"$tool_rundir" status "$dir" complete --if running || true
 			fi
 			printf '%s\n' "$(shown "$dir")"
 			if [ "$opt_quiet" = 0 ]; then
-				printf '%s on %s: %s, %s\n' "$t" "${vm_release[$k]}" "$(meta_get "$dir/meta" status || true)" \
+				printf '%s on %s: %s, %s\n' "$t" "${vm_release[$k]}" "$("$tool_rundir" get "$dir" status || true)" \
 					"$(shown "$dir")" >&2
 				if [ -f "$dir/summary.csv" ]; then table "$dir" >&2; fi
 			fi
@@ -302,9 +277,7 @@ vm_finish() {
 vm_abandon() {	# on_exit: run directories a failed vm_main leaves running say why
 	local dir
 	for dir in "${vm_active[@]}"; do
-		if [ "$(meta_get "$dir/meta" status || true)" = running ]; then
-			if [ "$interrupted" = 1 ]; then meta_set "$dir/meta" status=interrupted || true
-			else meta_set "$dir/meta" status=failed "error=runtest.sh stopped with exit status $1" || true; fi
-		fi
+		if [ "$interrupted" = 1 ]; then "$tool_rundir" status "$dir" interrupted --if running || true
+		else "$tool_rundir" status "$dir" failed --error "runtest.sh stopped with exit status $1" --if running || true; fi
 	done
 }
