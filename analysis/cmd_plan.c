@@ -307,69 +307,27 @@ static void state_read(const char *path, struct sb_plan *plan, char **text)
 
 /* ---- the run directory: the points' run means, points.csv ---- */
 
-struct acc {
-	int mode;
-	long tasks, run;
-	double sum;
-	size_t n;
-};
-
-struct accs {
-	struct acc *v;
-	size_t n, cap;
-};
-
-static int acc_row(void *ctx, const struct sb_sample *s)
-{
-	struct accs *a = ctx;
-
-	/* rows come run by run: the last accumulator is the one to add to, or a new run starts */
-	if (a->n && a->v[a->n - 1].mode == s->mode && a->v[a->n - 1].tasks == s->tasks &&
-	    a->v[a->n - 1].run == s->run) {
-		a->v[a->n - 1].sum += s->rate;
-		a->v[a->n - 1].n++;
-		return 0;
-	}
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 256;
-		void *p = realloc(a->v, cap * sizeof(*a->v));
-
-		if (!p)
-			return -1;
-		a->v = p;
-		a->cap = cap;
-	}
-	a->v[a->n++] = (struct acc){ s->mode, s->tasks, s->run, s->rate, 1 };
-	return 0;
-}
-
-/* Each point's run means from DIR/samples.csv (runs in the order they appear). */
+/* Each point's run means from DIR/samples.csv (the one aggregation, sb_run_samples). */
 static void load_values(struct sb_plan *plan, const char *dir)
 {
-	struct accs a = { 0 };
+	struct sb_run r;
 	char *path, err[PATH_MAX + 256];
-	double *means;
 	int rc;
 
 	if (asprintf(&path, "%s/samples.csv", dir) < 0)
 		sb_die(EXIT_ENV, "out of memory");
-	rc = sb_samples_read(path, acc_row, &a, err, sizeof(err));
+	rc = sb_run_samples(path, &r, err, sizeof(err));
 	if (rc != 0)
 		sb_die(rc, "%s", err);
-	means = xrealloc(NULL, a.n ? a.n : 1, sizeof(*means));
 	for (size_t i = 0; i < plan->np; i++) {
 		struct sb_plan_point *p = &plan->p[i];
+		const struct sb_point *pt = sb_run_find(&r, sb_mode_name[p->mode], (long)p->tasks);
 		size_t n = 0;
+		const double *means = pt ? sb_point_run_means(pt, &n) : NULL;
 
-		for (size_t j = 0; j < a.n; j++) {
-			if (a.v[j].mode != p->mode || (unsigned long)a.v[j].tasks != p->tasks)
-				continue;
-			means[n++] = a.v[j].sum / (double)a.v[j].n;
-		}
 		sb_plan_set_values(p, means, n);
 	}
-	free(means);
-	free(a.v);
+	sb_run_free(&r);
 	free(path);
 }
 

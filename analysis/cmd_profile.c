@@ -14,6 +14,8 @@
 #include "ministat.h"
 #include "msg.h"
 #include "peak_label.h"
+#include "curve/curve.h"
+#include "fmt/rate.h"
 #include "outpath.h"
 #include "profile.h"
 #include "results.h"
@@ -384,21 +386,13 @@ static int cmd_diff(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* ---- summary.csv: one mode's values by task count ---- */
+/* ---- summary.csv: one mode's curve ---- */
 
-struct pointval {
-	long tasks;
-	double v;
-	int peak;		/* summary.csv's _peak: SB_PEAK_*, UNKNOWN in an older file */
-	long runs;
-};
-
-/* The rows of summary.csv (sb_summary_read) with a value in MODE's column; *n of them. */
-static struct pointval *read_summary(const char *path, const char *mode, size_t *n)
+/* MODE's curve from the summary.csv at path (sb_curve_of_summary); *cols: the peak is the file's. */
+static void read_summary(const char *path, const char *mode, struct sb_curve *cv, int *cols)
 {
 	struct sb_summary_row *rows;
-	struct pointval *v;
-	size_t nrows, k = 0;
+	size_t nrows;
 	char err[ERRLEN];
 	int m, rc;
 
@@ -408,21 +402,9 @@ static struct pointval *read_summary(const char *path, const char *mode, size_t 
 		die(EXIT_USAGE, "%s: unknown mode '%s' (processes, threads)", path, mode);
 	if ((rc = sb_summary_read(path, &rows, &nrows, err, sizeof(err))) != 0)
 		die(rc, "%s", err);
-	v = malloc((nrows + 1) * sizeof(*v));
-	if (v == NULL)
+	if (sb_curve_of_summary(rows, nrows, m, cv, cols) != 0)
 		die(EXIT_ENV, "out of memory");
-	for (size_t i = 0; i < nrows; i++) {
-		if (rows[i].tasks <= 0 || isnan(rows[i].mode[m].mean))
-			continue;
-		v[k].tasks = rows[i].tasks;
-		v[k].v = rows[i].mode[m].mean;
-		v[k].peak = rows[i].mode[m].peak;
-		v[k].runs = rows[i].mode[m].runs;
-		k++;
-	}
 	free(rows);
-	*n = k;
-	return v;
 }
 
 /* A chosen count, and why when it is the peak (sb_peak_label's words). */
@@ -441,47 +423,34 @@ static int cmp_chosen(const void *a, const void *b)
 }
 
 /*
- * The peak of v[0..n-1]: summary.csv's best count (its highest mean: the
- * best is profiled whatever its plateau), and its plateau's words in why;
- * an older summary.csv without _peak columns: the highest mean, no words.
+ * The curve's peak: summary.csv's best count (its highest mean: the best is
+ * profiled whatever its plateau), and its plateau's words in why; an older
+ * summary.csv without _peak columns: the highest mean, no words. -1: no point.
  */
-static long peak_of(const struct pointval *v, size_t n, char *why, size_t len)
+static long peak_of(const struct sb_curve *cv, int cols, char *why, size_t len)
 {
-	long best = -1, lo = -1, hi = -1, runs = 0;
-	size_t i, want = n;
-
 	why[0] = '\0';
-	for (i = 0; i < n; i++) {
-		if (v[i].peak == SB_PEAK_UNKNOWN || v[i].peak == SB_PEAK_NONE)
-			continue;
-		lo = lo < 0 ? v[i].tasks : lo;
-		hi = v[i].tasks;
-		if (v[i].peak == SB_PEAK_BEST) {
-			best = v[i].tasks;
-			runs = v[i].runs;
-		}
-	}
-	if (best > 0) {
-		sb_peak_label(why, len, (unsigned long)best, (unsigned long)lo, (unsigned long)hi,
-			      (size_t)runs, 95.0);
-		return best;
-	}
-	for (i = 0; i < n; i++)
-		if (want == n || v[i].v > v[want].v)
-			want = i;
-	return want < n ? v[want].tasks : -1;
+	if (!cv->has_peak)
+		return -1;
+	if (cols)
+		sb_peak_label(why, len, (unsigned long)cv->pt[cv->best].tasks,
+			      (unsigned long)cv->pt[cv->lo].tasks, (unsigned long)cv->pt[cv->hi].tasks,
+			      cv->pt[cv->best].nruns, SB_CURVE_CONF);
+	return cv->pt[cv->best].tasks;
 }
 
 static int cmd_points(int argc, char **argv)
 {
-	struct pointval *v;
+	struct sb_curve cv;
 	struct chosen *out;
 	size_t n, k = 0;
+	int cols;
 	char *list, *save = NULL, *t, why[160];
 
 	if (argc != 4)
 		usage_error("points: SUMMARY_CSV MODE LIST wanted");
-	v = read_summary(argv[1], argv[2], &n);
+	read_summary(argv[1], argv[2], &cv, &cols);
+	n = cv.n;
 	list = strdup(argv[3]);
 	out = malloc((n + 64) * sizeof(*out));
 	if (list == NULL || out == NULL)
@@ -491,19 +460,19 @@ static int cmd_points(int argc, char **argv)
 
 		why[0] = '\0';
 		if (strcmp(t, "peak") == 0) {
-			want = peak_of(v, n, why, sizeof(why));
+			want = peak_of(&cv, cols, why, sizeof(why));
 			if (want < 0)
 				continue;	/* nothing measured in this mode */
 		} else if (strcmp(t, "max") == 0) {
 			for (size_t i = 0; i < n; i++)
-				if (want < 0 || v[i].tasks > want)
-					want = v[i].tasks;
+				if (want < 0 || cv.pt[i].tasks > want)
+					want = cv.pt[i].tasks;
 			if (want < 0)
 				continue;
 		} else {
 			want = parse_long("points", t, 1);
 			size_t i;
-			for (i = 0; i < n && v[i].tasks != want; i++)
+			for (i = 0; i < n && cv.pt[i].tasks != want; i++)
 				;
 			if (i == n)
 				continue;	/* not measured (a failed sweep) */
@@ -519,7 +488,7 @@ static int cmd_points(int argc, char **argv)
 			printf("%ld%s%s\n", out[i].tasks, out[i].why[0] ? "\t" : "", out[i].why);
 	free(out);
 	free(list);
-	free(v);
+	sb_curve_free(&cv);
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
 }
 
@@ -543,14 +512,15 @@ static int w_rate(const void *arg, FILE *out)
 
 static double value_at(const char *path, const char *mode, long tasks)
 {
-	size_t n;
-	struct pointval *v = read_summary(path, mode, &n);
-	double r = NAN;
+	struct sb_curve cv;
+	const struct sb_curve_point *p;
+	double r;
+	int cols;
 
-	for (size_t i = 0; i < n; i++)
-		if (v[i].tasks == tasks)
-			r = v[i].v;
-	free(v);
+	read_summary(path, mode, &cv, &cols);
+	p = sb_curve_at(&cv, tasks);
+	r = p ? p->mean : NAN;
+	sb_curve_free(&cv);
 	if (isnan(r))
 		die(EXIT_USAGE, "%s: no %s value at %ld tasks", path, mode, tasks);
 	return r;
@@ -597,17 +567,6 @@ static const char *kv(const char *path, const char *key, char *buf, size_t len)
 		}
 	}
 	fclose(f);
-	return buf;
-}
-
-static const char *human(double v, char *buf, size_t len)
-{
-	const char *u = "";
-
-	if (v >= 1e9) { v /= 1e9; u = "G"; }
-	else if (v >= 1e6) { v /= 1e6; u = "M"; }
-	else if (v >= 1e3) { v /= 1e3; u = "K"; }
-	snprintf(buf, len, v >= 100 ? "%.0f%s" : v >= 10 ? "%.1f%s" : "%.2f%s", v, u);
 	return buf;
 }
 
@@ -676,7 +635,7 @@ static int cmd_summary(int argc, char **argv)
 	printf("%s", event[0] ? event : "event unknown");
 	if (pr[0] && m[0])
 		printf(", profiled run %s ops/s (%s%% vs the measured mean %s)",
-		       human(strtod(pr, NULL), a, sizeof(a)), ch, human(strtod(m, NULL), b, sizeof(b)));
+		       sb_rate_human(strtod(pr, NULL), a, sizeof(a)), ch, sb_rate_human(strtod(m, NULL), b, sizeof(b)));
 	printf("\n  whole machine: ");
 	top_line(dir, "top.csv", n, &all);
 	printf("\n");

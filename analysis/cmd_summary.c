@@ -14,7 +14,8 @@
 
 #include "export.h"
 #include "msg.h"
-#include "peak.h"
+#include "curve/curve.h"
+#include "fmt/rate.h"
 #include "peak_label.h"
 #include "outpath.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
@@ -48,109 +49,67 @@ static const char usage_text[] =
 	"Bencher's metric format; one entry per point, the run-level mean and its interval,\n"
 	"every point of every RUNDIR in one file (two runs of one test named apart by label).\n";
 
-/* One measured sample. */
-struct row {
-	unsigned long tasks, run;
-	int mode;
-	double rate;
-	double idle;		/* NAN when the runner could not measure it */
+/* One row of summary.csv: a task count's points in both modes (NULL: not measured). */
+struct line {
+	unsigned long tasks;
+	const struct sb_curve_point *p[NMODES];
+	double linear;		/* NAN when there is no 1-task point */
 };
 
-/* The statistics of one (mode, tasks) point. */
-struct point {
-	int present;
-	struct sb_stats s;
-	double ci;		/* NAN when n < 2 */
-	double idle;		/* NAN when no sample had it */
-	size_t nruns;		/* distinct runs */
-	int peak;		/* SB_PEAK_NONE, _PLATEAU or _BEST (mark_peaks) */
+/* A run's samples.csv read: its points (r), each mode's curve and the rows by task count. */
+struct summary {
+	struct sb_run r;
+	struct sb_curve cv[NMODES];
+	struct line *lines;
+	size_t nl;
 };
 
-
-static void *xrealloc(void *p, size_t n, size_t size)
+/* The summary of samples.csv at path (exit 2 or 3 with the reader's message). */
+static void summarise(const char *path, struct summary *s)
 {
-	if (size && n > SIZE_MAX / size)
+	char err[PATH_MAX + 512];
+	size_t k[NMODES] = { 0 }, most = 0;
+	double best1;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	rc = sb_run_samples(path, &s->r, err, sizeof(err));
+	if (rc != 0)
+		sb_die(rc, "%s", err);
+	for (int m = 0; m < NMODES; m++) {
+		if (sb_curve_of_run(&s->r, mode_name[m], &s->cv[m]) != 0)
+			sb_die(EXIT_ENV, "out of memory");
+		most += s->cv[m].n;
+	}
+	s->lines = calloc(most ? most : 1, sizeof(*s->lines));
+	if (s->lines == NULL)
 		sb_die(EXIT_ENV, "out of memory");
-	p = realloc(p, n * size);
-	if (!p && n)
-		sb_die(EXIT_ENV, "out of memory");
-	return p;
+	best1 = sb_best1(&s->r);
+	/* merge the modes' curves by task count */
+	for (;;) {
+		struct line *l = &s->lines[s->nl];
+		long t = LONG_MAX;
+
+		for (int m = 0; m < NMODES; m++)
+			if (k[m] < s->cv[m].n && s->cv[m].pt[k[m]].tasks < t)
+				t = s->cv[m].pt[k[m]].tasks;
+		if (t == LONG_MAX)
+			break;
+		l->tasks = (unsigned long)t;
+		for (int m = 0; m < NMODES; m++)
+			if (k[m] < s->cv[m].n && s->cv[m].pt[k[m]].tasks == t)
+				l->p[m] = &s->cv[m].pt[k[m]++];
+		l->linear = sb_linear(best1, t);
+		s->nl++;
+	}
 }
 
-struct rows {
-	struct row *v;
-	size_t n, cap;
-};
-
-static int add_row(void *ctx, const struct sb_sample *smp)
+static void summary_free(struct summary *s)
 {
-	struct rows *rs = ctx;
-
-	if (rs->n == rs->cap) {
-		size_t nc = rs->cap ? rs->cap * 2 : 256;
-		struct row *nv = nc <= SIZE_MAX / sizeof(*nv) ? realloc(rs->v, nc * sizeof(*nv)) : NULL;
-
-		if (!nv)
-			return -1;
-		rs->v = nv;
-		rs->cap = nc;
-	}
-	rs->v[rs->n++] = (struct row){ .tasks = (unsigned long)smp->tasks,
-				       .run = (unsigned long)smp->run, .mode = smp->mode,
-				       .rate = smp->rate, .idle = smp->idle };
-	return 0;
-}
-
-static int cmp_row(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-
-	if (x->tasks != y->tasks)
-		return x->tasks < y->tasks ? -1 : 1;
-	if (x->mode != y->mode)
-		return x->mode < y->mode ? -1 : 1;
-	if (x->run != y->run)
-		return x->run < y->run ? -1 : 1;
-	return 0;
-}
-
-/*
- * r[0..n-1]: the samples of one (mode, tasks), sorted by run. With several
- * runs the values are the runs' means (independent), else the samples.
- */
-static void compute(const struct row *r, size_t n, double *buf, struct point *p)
-{
-	size_t nv = 0, nidle = 0, i = 0;
-	double idle = 0;
-
-	while (i < n) {
-		size_t j = i;
-		double sum = 0;
-
-		for (; j < n && r[j].run == r[i].run; j++) {
-			sum += r[j].rate;
-			if (!isnan(r[j].idle)) {
-				idle += r[j].idle;
-				nidle++;
-			}
-		}
-		buf[nv++] = sum / (double)(j - i);
-		i = j;
-	}
-	if (sb_runs_independent(nv)) {
-		if (sb_stats_compute(buf, nv, &p->s) < 0)
-			sb_die(EXIT_ENV, "internal: no values");
-	} else {
-		for (i = 0; i < n; i++)
-			buf[i] = r[i].rate;
-		if (sb_stats_compute(buf, n, &p->s) < 0)
-			sb_die(EXIT_ENV, "internal: no values");
-	}
-	p->present = 1;
-	p->nruns = nv;
-	/* an interval only across independent runs: one run's samples are correlated */
-	p->ci = sb_runs_independent(nv) ? sb_ci_halfwidth(&p->s, CONF) : NAN;
-	p->idle = nidle ? idle / (double)nidle : NAN;
+	for (int m = 0; m < NMODES; m++)
+		sb_curve_free(&s->cv[m]);
+	free(s->lines);
+	sb_run_free(&s->r);
 }
 
 static void put(FILE *out, double v)
@@ -159,86 +118,6 @@ static void put(FILE *out, double v)
 		fputs(",", out);
 	else
 		fprintf(out, ",%.6f", v);
-}
-
-/* One row of summary.csv: a task count's points in both modes. */
-struct line {
-	unsigned long tasks;
-	struct point p[NMODES];
-	double linear;		/* NAN when there is no 1-task point */
-};
-
-/* The summary's rows (tasks ascending) of the measured samples rows[0..n-1]. */
-static struct line *summarise(struct row *rows, size_t n, size_t *nlines)
-{
-	double *buf = xrealloc(NULL, n ? n : 1, sizeof(*buf));
-	struct line *lines = xrealloc(NULL, n ? n : 1, sizeof(*lines));
-	double best1 = NAN;
-	size_t i = 0, nl = 0;
-
-	if (n)
-		qsort(rows, n, sizeof(*rows), cmp_row);
-	while (i < n) {
-		struct line *l = &lines[nl++];
-
-		memset(l, 0, sizeof(*l));
-		l->tasks = rows[i].tasks;
-		while (i < n && rows[i].tasks == l->tasks) {
-			size_t j = i;
-			int m = rows[i].mode;
-
-			while (j < n && rows[j].tasks == l->tasks && rows[j].mode == m)
-				j++;
-			compute(rows + i, j - i, buf, &l->p[m]);
-			i = j;
-		}
-		/* linear: the better mode at 1 task, times tasks (rows are sorted, 1 comes first) */
-		if (l->tasks == 1)
-			for (int m = 0; m < NMODES; m++)
-				if (l->p[m].present && (isnan(best1) || l->p[m].s.mean > best1))
-					best1 = l->p[m].s.mean;
-		l->linear = isnan(best1) ? NAN : best1 * (double)l->tasks;
-	}
-	free(buf);
-	*nlines = nl;
-	return lines;
-}
-
-/* A point as sb_peak_find sees it: the run means' mean and variance; a single run has no interval. */
-static struct sb_peak_point peak_point(unsigned long tasks, const struct point *p)
-{
-	int indep = sb_runs_independent(p->nruns);
-
-	return (struct sb_peak_point){ .tasks = tasks, .n = indep ? p->nruns : 1, .mean = p->s.mean,
-				       .var = indep ? p->s.stddev * p->s.stddev : NAN };
-}
-
-/*
- * Each mode's peak (sb_peak_find over the mode's measured counts): the count
- * with the highest mean is SB_PEAK_BEST, the other counts of its plateau
- * SB_PEAK_PLATEAU. A count the mode did not measure is not in its curve.
- */
-static void mark_peaks(struct line *lines, size_t nl)
-{
-	struct sb_peak_point *pp = xrealloc(NULL, nl ? nl : 1, sizeof(*pp));
-	size_t *at = xrealloc(NULL, nl ? nl : 1, sizeof(*at));
-
-	for (int m = 0; m < NMODES; m++) {
-		struct sb_peak pk;
-		size_t np = 0;
-
-		for (size_t i = 0; i < nl; i++)
-			if (lines[i].p[m].present) {
-				pp[np] = peak_point(lines[i].tasks, &lines[i].p[m]);
-				at[np++] = i;
-			}
-		if (!np || sb_peak_find(pp, np, CONF, &pk) != 0)
-			continue;
-		for (size_t k = pk.lo; k <= pk.hi; k++)
-			lines[at[k]].p[m].peak = k == pk.best ? SB_PEAK_BEST : SB_PEAK_PLATEAU;
-	}
-	free(pp);
-	free(at);
 }
 
 static void write_summary(FILE *out, const struct line *lines, size_t nl)
@@ -260,39 +139,40 @@ static void write_summary(FILE *out, const struct line *lines, size_t nl)
 
 		fprintf(out, "%lu", l->tasks);
 		for (int m = 0; m < NMODES; m++) {
-			put(out, l->p[m].present ? l->p[m].s.mean : NAN);
-			put(out, l->p[m].present ? l->p[m].idle : NAN);
+			put(out, l->p[m] ? l->p[m]->mean : NAN);
+			put(out, l->p[m] ? l->p[m]->idle : NAN);
 		}
 		put(out, l->linear);
 		for (int m = 0; m < NMODES; m++) {
-			const struct point *p = &l->p[m];
+			const struct sb_stats *st;
 
-			if (!p->present) {
+			if (!l->p[m]) {
 				fputs(",,,,,", out);
 				continue;
 			}
-			put(out, p->s.n >= 2 ? p->s.stddev : NAN);
-			put(out, p->ci);
-			put(out, p->s.min);
-			put(out, p->s.max);
-			fprintf(out, ",%zu", p->s.n);
+			st = &sb_point_values(l->p[m]->p)->st;
+			put(out, st->n >= 2 ? st->stddev : NAN);
+			put(out, l->p[m]->ci);
+			put(out, st->min);
+			put(out, st->max);
+			fprintf(out, ",%zu", st->n);
 		}
 		/* the runs, and the precision reached: the interval's half-width in % of the mean */
 		for (int m = 0; m < NMODES; m++) {
-			const struct point *p = &l->p[m];
+			const struct sb_curve_point *p = l->p[m];
 
-			if (!p->present) {
+			if (!p) {
 				fputs(",,", out);
 				continue;
 			}
 			fprintf(out, ",%zu", p->nruns);
-			put(out, !isnan(p->ci) && p->s.mean > 0 ? 100 * p->ci / p->s.mean : NAN);
+			put(out, !isnan(p->ci) && p->mean > 0 ? 100 * p->ci / p->mean : NAN);
 		}
 		/* the peak as a number (2 best, 1 plateau): lkp-tests' parser drops a row that is
 		 * not digits, dots and commas */
 		for (int m = 0; m < NMODES; m++)
-			if (l->p[m].present && l->p[m].peak != SB_PEAK_NONE)
-				fprintf(out, ",%d", l->p[m].peak);
+			if (l->p[m] && l->p[m]->peak != SB_PEAK_NONE)
+				fprintf(out, ",%d", l->p[m]->peak);
 			else
 				fputs(",", out);
 		/* lkp-tests reads linear from the last field; 0 there means "unknown" to it */
@@ -314,27 +194,6 @@ static double as_written(double v)
 	return strtod(buf, NULL);
 }
 
-/* v with a unit: 4.81M, 12.3K, 250; "-" for NAN. */
-static const char *human(double v, char *buf, size_t len)
-{
-	const char *u = "";
-
-	if (isnan(v))
-		return "-";
-	if (v >= 1e9) {
-		v /= 1e9;
-		u = "G";
-	} else if (v >= 1e6) {
-		v /= 1e6;
-		u = "M";
-	} else if (v >= 1e3) {
-		v /= 1e3;
-		u = "K";
-	}
-	snprintf(buf, len, v >= 100 ? "%.0f%s" : v >= 10 ? "%.1f%s" : "%.2f%s", v, u);
-	return buf;
-}
-
 /* The interval's half-width in percent of the mean: "0.4%", "" when unknown. */
 static const char *pct(double ci, double mean, char *buf, size_t len)
 {
@@ -345,24 +204,18 @@ static const char *pct(double ci, double mean, char *buf, size_t len)
 }
 
 /* The peak of each mode under the table: "  processes: peak 6 tasks (5-7 within the 95% interval)". */
-static void print_peaks(FILE *out, const struct line *lines, size_t n)
+static void print_peaks(FILE *out, const struct summary *s)
 {
 	for (int m = 0; m < NMODES; m++) {
-		size_t best = n, lo = n, hi = n;
+		const struct sb_curve *cv = &s->cv[m];
 		char buf[160];
 
-		for (size_t i = 0; i < n; i++) {
-			if (!lines[i].p[m].present || lines[i].p[m].peak == SB_PEAK_NONE)
-				continue;
-			lo = lo == n ? i : lo;
-			hi = i;
-			if (lines[i].p[m].peak == SB_PEAK_BEST)
-				best = i;
-		}
-		if (best < n)
+		if (cv->has_peak)
 			fprintf(out, "  %s: %s\n", mode_name[m],
-				sb_peak_label(buf, sizeof(buf), lines[best].tasks, lines[lo].tasks,
-					      lines[hi].tasks, lines[best].p[m].nruns, CONF));
+				sb_peak_label(buf, sizeof(buf), (unsigned long)cv->pt[cv->best].tasks,
+					      (unsigned long)cv->pt[cv->lo].tasks,
+					      (unsigned long)cv->pt[cv->hi].tasks, cv->pt[cv->best].nruns,
+					      CONF));
 	}
 }
 
@@ -404,8 +257,10 @@ static const char *why(const struct whys *w, unsigned long tasks, char *buf, siz
  * with points.csv, each count's reason, and every count of a --points auto
  * sweep (its counts are few and chosen: the peak's neighbours must show).
  */
-static void print_table(FILE *out, const struct line *lines, size_t n, const struct whys *w)
+static void print_table(FILE *out, const struct summary *s, const struct whys *w)
 {
+	const struct line *lines = s->lines;
+	size_t n = s->nl;
 	size_t k = n > 12 ? 12 : n, last = 0;
 
 	for (size_t i = 0; i < w->n; i++)
@@ -428,45 +283,36 @@ static void print_table(FILE *out, const struct line *lines, size_t n, const str
 			continue;
 		last = i;
 		for (int m = 0; m < NMODES; m++) {
-			v[m] = l->p[m].present ? as_written(l->p[m].s.mean) : NAN;
-			ci[m] = l->p[m].present ? as_written(l->p[m].ci) : NAN;
+			v[m] = l->p[m] ? as_written(l->p[m]->mean) : NAN;
+			ci[m] = l->p[m] ? as_written(l->p[m]->ci) : NAN;
 		}
 		best = !isnan(v[PROCESSES]) && (isnan(v[THREADS]) || v[PROCESSES] >= v[THREADS]) ?
 			v[PROCESSES] : v[THREADS];
 		if (!isnan(lin) && lin > 0 && !isnan(best))
 			snprintf(vs, sizeof(vs), "%.0f%%", 100 * best / lin);
 		fprintf(out, "  %6lu %10s %7s %10s %7s %10s", l->tasks,
-			human(v[PROCESSES], h[PROCESSES], sizeof(h[0])),
+			sb_rate_human(v[PROCESSES], h[PROCESSES], sizeof(h[0])),
 			pct(ci[PROCESSES], v[PROCESSES], c[PROCESSES], sizeof(c[0])),
-			human(v[THREADS], h[THREADS], sizeof(h[0])),
+			sb_rate_human(v[THREADS], h[THREADS], sizeof(h[0])),
 			pct(ci[THREADS], v[THREADS], c[THREADS], sizeof(c[0])), vs);
 		if (w->n)
 			fprintf(out, "  %s", why(w, l->tasks, wb, sizeof(wb)));
 		fputc('\n', out);
 	}
-	print_peaks(out, lines, n);
-}
-
-static const struct point *find_point(const struct line *lines, size_t n, int mode,
-				      unsigned long tasks)
-{
-	for (size_t i = 0; i < n; i++)
-		if (lines[i].tasks == tasks)
-			return lines[i].p[mode].present ? &lines[i].p[mode] : NULL;
-	return NULL;
+	print_peaks(out, s);
 }
 
 /* --point: "4.81M ops/s \302\261""0.4%", nothing when the point is absent. */
-static void print_point(FILE *out, const struct point *p)
+static void print_point(FILE *out, const struct sb_curve_point *p)
 {
 	char h[32];
 	double mean, ci;
 
 	if (!p)
 		return;
-	mean = as_written(p->s.mean);
+	mean = as_written(p->mean);
 	ci = as_written(p->ci);
-	fprintf(out, "%s ops/s", human(mean, h, sizeof(h)));
+	fprintf(out, "%s ops/s", sb_rate_human(mean, h, sizeof(h)));
 	if (!isnan(ci) && mean > 0)
 		fprintf(out, " \302\261%.1f%%", 100 * ci / mean);
 	fputc('\n', out);
@@ -477,15 +323,15 @@ static void print_point(FILE *out, const struct point *p)
  * samples with one run); HALF_PCT "-" below SB_INDEPENDENT_RUNS runs or with
  * a zero mean. An absent point: "0 - -".
  */
-static void print_values(FILE *out, const struct point *p)
+static void print_values(FILE *out, const struct sb_curve_point *p)
 {
 	if (!p) {
 		fputs("0 - -\n", out);
 		return;
 	}
-	fprintf(out, "%zu %.6f ", p->nruns, p->s.mean);
-	if (sb_runs_independent(p->nruns) && !isnan(p->ci) && p->s.mean > 0)
-		fprintf(out, "%.2f\n", 100 * p->ci / p->s.mean);
+	fprintf(out, "%zu %.6f ", p->nruns, p->mean);
+	if (sb_runs_independent(p->nruns) && !isnan(p->ci) && p->mean > 0)
+		fprintf(out, "%.2f\n", 100 * p->ci / p->mean);
 	else
 		fputs("-\n", out);
 }
@@ -576,54 +422,6 @@ static int listed(const char *list, int mode, long tasks)
 }
 
 /*
- * The peak of mode m among rows[0..n-1]: summary.csv's _peak column, or for a
- * file without it sb_peak_find on the written means, standard deviations and
- * runs. Returns 0 and the indexes, or -1 when the mode has no point.
- */
-static int rows_peak(const struct sb_summary_row *rows, size_t n, int m, struct sb_peak *pk)
-{
-	struct sb_peak_point *pp;
-	size_t *at, np = 0;
-	int rc = -1;
-
-	if (n && rows[0].mode[m].peak != SB_PEAK_UNKNOWN) {
-		for (size_t i = 0; i < n; i++) {
-			if (rows[i].mode[m].peak == SB_PEAK_NONE || isnan(rows[i].mode[m].mean))
-				continue;
-			if (rc != 0)
-				pk->lo = i;
-			pk->hi = i;
-			rc = 0;
-			if (rows[i].mode[m].peak == SB_PEAK_BEST)
-				pk->best = i;
-		}
-		return rc;
-	}
-	pp = xrealloc(NULL, n ? n : 1, sizeof(*pp));
-	at = xrealloc(NULL, n ? n : 1, sizeof(*at));
-	for (size_t i = 0; i < n; i++) {
-		long runs = rows[i].mode[m].runs;
-
-		if (isnan(rows[i].mode[m].mean))
-			continue;
-		pp[np] = (struct sb_peak_point){ .tasks = (unsigned long)rows[i].tasks,
-						 .n = runs >= SB_INDEPENDENT_RUNS ? (size_t)runs : 1,
-						 .mean = rows[i].mode[m].mean,
-						 .var = rows[i].mode[m].stddev * rows[i].mode[m].stddev };
-		at[np++] = i;
-	}
-	if (np && sb_peak_find(pp, np, CONF, pk) == 0) {
-		pk->best = at[pk->best];
-		pk->lo = at[pk->lo];
-		pk->hi = at[pk->hi];
-		rc = 0;
-	}
-	free(pp);
-	free(at);
-	return rc;
-}
-
-/*
  * --format plot RUNDIR: what plot/plot.py draws, checked here so that it reads
  * nothing itself. Tab-separated records: "meta KEY VALUE" a line of meta;
  * "row TASKS LINEAR" then per mode MEAN IDLE STDDEV CI N (empty when
@@ -694,16 +492,21 @@ static void print_plot(FILE *out, const char *dir)
 		fputc('\n', out);
 	}
 	for (int m = 0; m < NMODES; m++) {
-		struct sb_peak pk;
+		struct sb_curve cv;
+		const struct sb_curve_point *b, *lo, *hi;
 		char label[160];
+		int cols;
 
-		if (rows_peak(rows, n, m, &pk) != 0)
-			continue;
-		fprintf(out, "peak\t%s\t%ld\t%.17g\t%ld\t%ld\t%s\n", mode_name[m], rows[pk.best].tasks,
-			rows[pk.best].mode[m].mean, rows[pk.lo].tasks, rows[pk.hi].tasks,
-			sb_peak_label(label, sizeof(label), (unsigned long)rows[pk.best].tasks,
-				      (unsigned long)rows[pk.lo].tasks, (unsigned long)rows[pk.hi].tasks,
-				      (size_t)rows[pk.best].mode[m].runs, CONF));
+		if (sb_curve_of_summary(rows, n, m, &cv, &cols) != 0)
+			sb_die(EXIT_ENV, "out of memory");
+		if (cv.has_peak) {
+			b = &cv.pt[cv.best], lo = &cv.pt[cv.lo], hi = &cv.pt[cv.hi];
+			fprintf(out, "peak\t%s\t%ld\t%.17g\t%ld\t%ld\t%s\n", mode_name[m], b->tasks, b->mean,
+				lo->tasks, hi->tasks,
+				sb_peak_label(label, sizeof(label), (unsigned long)b->tasks,
+					      (unsigned long)lo->tasks, (unsigned long)hi->tasks, b->nruns, CONF));
+		}
+		sb_curve_free(&cv);
 	}
 	for (int m = 0; m < NMODES; m++)
 		for (size_t i = 0; i < n; i++) {
@@ -864,10 +667,8 @@ int main(int argc, char **argv)
 	struct args a = { 0 };
 	const char *in_path;
 	char *tmp = NULL, *path = NULL, err[PATH_MAX + 512];
-	struct line *lines;
-	size_t nl;
+	struct summary sum;
 	FILE *out = stdout;
-	struct rows rs = { 0 };
 	struct stat st;
 	int rc;
 
@@ -896,11 +697,7 @@ int main(int argc, char **argv)
 			sb_die(EXIT_ENV, "out of memory");
 		in_path = path;
 	}
-	rc = sb_samples_read(in_path, add_row, &rs, err, sizeof(err));
-	if (rc != 0)
-		sb_die(rc, "%s", err);
-	lines = summarise(rs.v, rs.n, &nl);
-	mark_peaks(lines, nl);
+	summarise(in_path, &sum);
 
 	if (a.out_path) {
 		sb_outpath_check(a.out_path);
@@ -916,18 +713,17 @@ int main(int argc, char **argv)
 			if (rc >= 2)
 				sb_die(rc, "%s", err);
 		}
-		print_table(out, lines, nl, &w);
+		print_table(out, &sum, &w);
 		free(w.v);
 		free(pp);
 	} else if (a.point && a.values)
-		print_values(out, find_point(lines, nl, a.mode, a.tasks));
+		print_values(out, sb_curve_at(&sum.cv[a.mode], (long)a.tasks));
 	else if (a.point)
-		print_point(out, find_point(lines, nl, a.mode, a.tasks));
+		print_point(out, sb_curve_at(&sum.cv[a.mode], (long)a.tasks));
 	else
-		write_summary(out, lines, nl);
+		write_summary(out, sum.lines, sum.nl);
 	finish_output(out, a.out_path, tmp);
-	free(lines);
-	free(rs.v);
+	summary_free(&sum);
 	free(path);
 	return EXIT_OK;
 }

@@ -5,7 +5,8 @@
 
 #include "export.h"
 #include "msg.h"
-#include "peak.h"
+#include "curve/curve.h"
+#include "fmt/rate.h"
 #include "compare_priv.h"
 
 /* Each pair whose system checks differ: a note (text: "Note: ...", markdown: a quote). */
@@ -43,16 +44,6 @@ static const char *csv_verdict(enum verdict v)
 	static const char *const w[] = { "na", "same", "faster", "slower" };
 
 	return w[v];
-}
-
-/* ops/s: whole numbers when large (they are), a few digits when not. */
-static const char *fmt_rate(char *buf, size_t len, double v)
-{
-	if (fabs(v) >= 100)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.4g", v);
-	return buf;
 }
 
 /* "0.52%/0.61%": both sides' precision, "-" for a side without one. */
@@ -299,8 +290,8 @@ static void print_table_text(const struct ctx *c, const struct pair *pr)
 		snprintf(rn, sizeof(rn), "%zu/%zu", r->b->nruns, r->x->nruns);
 		fmt_prec(pc, sizeof(pc), r);
 		fprintf(c->out, "%6ld  %-*s  %13s  %13s  ", r->b->tasks, mw, r->b->mode,
-			fmt_rate(b1, sizeof(b1), r->bv->st.mean),
-			fmt_rate(b2, sizeof(b2), r->xv->st.mean));
+			sb_rate_plain(b1, sizeof(b1), r->bv->st.mean),
+			sb_rate_plain(b2, sizeof(b2), r->xv->st.mean));
 		if (r->v == V_NA)
 			fprintf(c->out, "%9s  %8s  %7s  %15s  %10s  %7s  %s\n", "-", "-", rn, pc, "-", "-",
 				verdict_word(r));
@@ -336,8 +327,8 @@ static void print_table_md(const struct ctx *c, const struct pair *pr)
 		char pc[64], dt[32];
 
 		fprintf(c->out, "| %ld | %s | %s | %s | ", r->b->tasks, r->b->mode,
-			fmt_rate(b1, sizeof(b1), r->bv->st.mean),
-			fmt_rate(b2, sizeof(b2), r->xv->st.mean));
+			sb_rate_plain(b1, sizeof(b1), r->bv->st.mean),
+			sb_rate_plain(b2, sizeof(b2), r->xv->st.mean));
 		if (r->v == V_NA)
 			fprintf(c->out, "- | - | ");
 		else
@@ -353,77 +344,6 @@ static void print_table_md(const struct ctx *c, const struct pair *pr)
 	print_curves_test(c, pr, 1);
 }
 
-struct curve {
-	const char *mode;
-	long peak_tasks, max_tasks;
-	long plateau_lo, plateau_hi;	/* the counts indistinguishable from the peak (sb_peak_find) */
-	double peak, at_max, scal;	/* scal NAN without a 1-task point */
-};
-
-/* The plateau is summary.csv's: at 95% whatever --conf says, so that every report agrees. */
-#define PEAK_CONF 95.0
-
-/*
- * Peak, plateau and scalability of one mode of one run, from the means of its
- * points; pp holds room for all of the run's points.
- */
-static int curve_of(const struct sb_run *r, size_t first, struct curve *cv, struct sb_peak_point *pp)
-{
-	const struct sb_values *one = NULL;
-	struct sb_peak pk;
-	size_t i;
-
-	cv->mode = r->pts[first].mode;
-	for (i = first; i < r->npts && strcmp(r->pts[i].mode, cv->mode) == 0; i++) {
-		const struct sb_point *p = &r->pts[i];
-		double mean = sb_point_values(p)->st.mean;
-
-		/* a point of one run has no interval: n 1, never on another's plateau */
-		pp[i - first] = (struct sb_peak_point){ .tasks = (unsigned long)p->tasks,
-							.n = p->means.n > 0 ? p->means.n : 1,
-							.mean = mean, .var = p->means.var };
-		if (p->tasks == 1)
-			one = sb_point_values(p);
-		cv->max_tasks = p->tasks;
-		cv->at_max = mean;
-	}
-	if (sb_peak_find(pp, i - first, PEAK_CONF, &pk) != 0)
-		sb_die(3, "internal: no peak in %s's %s points", r->name, cv->mode);
-	cv->peak = pp[pk.best].mean;
-	cv->peak_tasks = (long)pp[pk.best].tasks;
-	cv->plateau_lo = (long)pp[pk.lo].tasks;
-	cv->plateau_hi = (long)pp[pk.hi].tasks;
-	cv->scal = one != NULL && one->st.mean > 0 ?
-		   cv->at_max / (cv->max_tasks * one->st.mean) : NAN;
-	return (int)i;
-}
-
-/*
- * lkp-tests' will-it-scale.scalability: processes(N) / linear(N) at the last
- * row, linear(N) = N × the better mode's ops/s at 1 task. NAN without a
- * processes point at the largest N, a 1-task point, or with N = 1.
- */
-static double lkp_scalability(const struct sb_run *r, long *n_out)
-{
-	const struct sb_point *p, *p1, *t1;
-	double best1;
-	long n = 0;
-
-	for (size_t i = 0; i < r->npts; i++)
-		if (r->pts[i].tasks > n)
-			n = r->pts[i].tasks;
-	*n_out = n;
-	p = sb_run_find(r, "processes", n);
-	p1 = sb_run_find(r, "processes", 1);
-	t1 = sb_run_find(r, "threads", 1);
-	best1 = p1 ? sb_point_values(p1)->st.mean : NAN;
-	if (t1 && (isnan(best1) || sb_point_values(t1)->st.mean > best1))
-		best1 = sb_point_values(t1)->st.mean;
-	if (p == NULL || n <= 1 || !(best1 > 0))
-		return NAN;
-	return sb_point_values(p)->st.mean / ((double)n * best1);
-}
-
 static void print_lkp_scalability(const struct ctx *c)
 {
 	int md = c->o->format == SB_CMP_MARKDOWN;
@@ -435,7 +355,7 @@ static void print_lkp_scalability(const struct ctx *c)
 		   "largest task count N, linear(N) = N * the better mode at 1 task):\n", c->out);
 	for (int i = 0; i < c->nruns; i++) {
 		long n;
-		double s = lkp_scalability(&c->runs[i], &n);
+		double s = sb_lkp_scalability(&c->runs[i], &n);
 		char v[64];
 
 		if (isnan(s))
@@ -456,19 +376,11 @@ static void print_curves(const struct ctx *c)
 {
 	enum sb_cmp_format f = c->o->format;
 	char b1[48], b2[48], sc[32], pl[48];
-	struct sb_peak_point *pp;
-	size_t most = 1;
 	int nw = 3;
 
-	for (int i = 0; i < c->nruns; i++) {
+	for (int i = 0; i < c->nruns; i++)
 		if ((int)strlen(c->runs[i].name) > nw)
 			nw = (int)strlen(c->runs[i].name);
-		if (c->runs[i].npts > most)
-			most = c->runs[i].npts;
-	}
-	pp = calloc(most, sizeof(*pp));
-	if (pp == NULL)
-		sb_die(3, "out of memory");
 	if (f == SB_CMP_MARKDOWN)
 		fputs("**Peak and efficiency** (mean ops/s; plateau: the counts within the 95% interval "
 		      "of the peak; efficiency = ops(N) / (N × ops(1)) of the mode, at the largest task count N)\n\n"
@@ -482,32 +394,42 @@ static void print_curves(const struct ctx *c)
 	for (int i = 0; i < c->nruns; i++) {
 		const struct sb_run *r = &c->runs[i];
 
-		for (size_t k = 0; k < r->npts;) {
-			struct curve cv;
+		for (size_t k = 0; k < r->npts; k++) {
+			struct sb_curve cv;
+			const struct sb_curve_point *pk, *mx;
+			double eff;
 
-			k = (size_t)curve_of(r, k, &cv, pp);
-			if (cv.plateau_lo < cv.plateau_hi)
-				snprintf(pl, sizeof(pl), "%ld-%ld", cv.plateau_lo, cv.plateau_hi);
+			if (k > 0 && strcmp(r->pts[k].mode, r->pts[k - 1].mode) == 0)
+				continue;	/* each mode once, at its first point */
+			if (sb_curve_of_run(r, r->pts[k].mode, &cv) != 0)
+				sb_die(3, "out of memory");
+			if (!cv.has_peak)
+				sb_die(3, "internal: no peak in %s's %s points", r->name, cv.mode);
+			pk = &cv.pt[cv.best];
+			mx = &cv.pt[cv.n - 1];
+			if (cv.lo < cv.hi)
+				snprintf(pl, sizeof(pl), "%ld-%ld", cv.pt[cv.lo].tasks, cv.pt[cv.hi].tasks);
 			else
-				snprintf(pl, sizeof(pl), "%ld", cv.peak_tasks);
-			if (isnan(cv.scal))
+				snprintf(pl, sizeof(pl), "%ld", pk->tasks);
+			eff = sb_curve_efficiency(&cv);
+			if (isnan(eff))
 				snprintf(sc, sizeof(sc), "n/a (no 1-task point)");
 			else
-				snprintf(sc, sizeof(sc), "%.3f", cv.scal);
-			fmt_rate(b1, sizeof(b1), cv.peak);
-			fmt_rate(b2, sizeof(b2), cv.at_max);
+				snprintf(sc, sizeof(sc), "%.3f", eff);
+			sb_rate_plain(b1, sizeof(b1), pk->mean);
+			sb_rate_plain(b2, sizeof(b2), mx->mean);
 			if (f == SB_CMP_MARKDOWN) {
 				fputs("| ", c->out);
 				md_cell(c->out, r->name);
 				fprintf(c->out, " | %s | %s | %ld | %s | %ld | %s | %s |\n", cv.mode, b1,
-					cv.peak_tasks, pl, cv.max_tasks, b2, sc);
+					pk->tasks, pl, mx->tasks, b2, sc);
 			} else {
 				fprintf(c->out, "  %-*s  %-9s  %13s  %8ld  %9s  %9ld  %13s  %11s\n", nw,
-					r->name, cv.mode, b1, cv.peak_tasks, pl, cv.max_tasks, b2, sc);
+					r->name, cv.mode, b1, pk->tasks, pl, mx->tasks, b2, sc);
 			}
+			sb_curve_free(&cv);
 		}
 	}
-	free(pp);
 	print_lkp_scalability(c);
 }
 

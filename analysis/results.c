@@ -420,7 +420,7 @@ static struct sb_point *point_get(struct sb_run *r, size_t *cap, size_t *cache,
 	return p;
 }
 
-static int point_add(struct sb_point *p, long run, double v)
+static int point_add(struct sb_point *p, long run, double v, double idle)
 {
 	struct sb_run_acc *a = NULL;
 
@@ -434,6 +434,10 @@ static int point_add(struct sb_point *p, long run, double v)
 		p->scap = nc;
 	}
 	p->samples.v[p->samples.n++] = v;
+	if (!isnan(idle)) {
+		p->idle_sum += idle;
+		p->idle_n++;
+	}
 	/* Samples of one run come together: look from the last run backwards. */
 	for (size_t i = p->nruns; i-- > 0;)
 		if (p->runs[i].run == run) {
@@ -466,6 +470,7 @@ static int points_finish(struct sb_run *r)
 	for (size_t i = 0; i < r->npts; i++) {
 		struct sb_point *p = &r->pts[i];
 
+		p->idle = p->idle_n ? p->idle_sum / (double)p->idle_n : NAN;
 		if (sb_stats_compute_var(p->samples.v, p->samples.n, &p->samples.st,
 					 &p->samples.var, NULL) != 0)
 			return -1;
@@ -694,7 +699,7 @@ static int load_one(void *ctx, const struct sb_sample *smp)
 	struct sb_point *pt = point_get(c->r, &c->cap, &c->cache, sb_mode_name[smp->mode], smp->tasks);
 
 	c->measured++;
-	return pt == NULL || point_add(pt, smp->run, smp->rate) != 0 ? -1 : 0;
+	return pt == NULL || point_add(pt, smp->run, smp->rate, smp->idle) != 0 ? -1 : 0;
 }
 
 static int load_samples(struct sb_run *r, char *err, size_t errlen)
@@ -711,6 +716,18 @@ static int load_samples(struct sb_run *r, char *err, size_t errlen)
 	if (rc == 0 && points_finish(r) != 0)
 		rc = sb_fail(err, errlen, 3, "out of memory reading %s", path);
 	free(path);
+	return rc;
+}
+
+int sb_run_samples(const char *path, struct sb_run *r, char *err, size_t errlen)
+{
+	struct load_ctx c = { .r = r };
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rc = sb_samples_read(path, load_one, &c, err, errlen);
+	if (rc == 0 && points_finish(r) != 0)
+		rc = sb_fail(err, errlen, 3, "out of memory reading %s", path);
 	return rc;
 }
 
@@ -858,8 +875,7 @@ static int values_append(struct sb_values *vs, const double *v, size_t n)
 	return 0;
 }
 
-/* The run means of p: its means, or the one run's mean for a single run. */
-static const double *run_means(const struct sb_point *p, size_t *n)
+const double *sb_point_run_means(const struct sb_point *p, size_t *n)
 {
 	if (p->means.n > 0) {
 		*n = p->means.n;
@@ -890,15 +906,18 @@ int sb_run_pool(struct sb_run *dst, const struct sb_run *src)
 			q->tasks = p->tasks;
 		}
 		/* q's own single run becomes a run mean before the samples mix */
-		run_means(q, &qn);
+		sb_point_run_means(q, &qn);
 		qm = q->samples.st.mean;
 		if (q->means.n == 0 && qn == 1 && values_append(&q->means, &qm, 1) != 0)
 			return 3;
-		pm = run_means(p, &pn);
+		pm = sb_point_run_means(p, &pn);
 		if (values_append(&q->means, pm, pn) != 0 ||
 		    values_append(&q->samples, p->samples.v, p->samples.n) != 0)
 			return 3;
 		q->nruns += p->nruns;
+		q->idle_sum += p->idle_sum;
+		q->idle_n += p->idle_n;
+		q->idle = q->idle_n ? q->idle_sum / (double)q->idle_n : NAN;
 		q->scap = q->samples.n;
 		if (sb_stats_compute_var(q->samples.v, q->samples.n, &q->samples.st, &q->samples.var,
 					 NULL) != 0)

@@ -86,6 +86,9 @@ struct sb_point {
 	struct sb_values samples;	/* every measured per-second sample, all runs */
 	struct sb_values means;		/* the per-run means; n == 0 below SB_INDEPENDENT_RUNS runs */
 	size_t nruns;			/* distinct runs seen */
+	double idle;			/* mean idle_all_pct of the samples that have it; NAN without */
+	double idle_sum;		/* its sum and count (pooling adds them) */
+	size_t idle_n;
 	/* loading state */
 	size_t scap;
 	struct sb_run_acc *runs;
@@ -141,6 +144,16 @@ int sb_run_pool(struct sb_run *dst, const struct sb_run *src);
  */
 const char *sb_status_now(const char *status, const char *host, const char *pid,
 			  const char *start);
+
+/*
+ * Load the measured rows of samples.csv at path alone (no meta) into r's
+ * points (r->dir, r->name and meta's fields stay NULL): what sb-summary and
+ * sb-plan read. A file of no measured row gives no point. Returns 0, 2 or 3.
+ */
+int sb_run_samples(const char *path, struct sb_run *r, char *err, size_t errlen);
+
+/* The run means of p: its means, or the one run's mean for a single run (*n 1), else *n 0. */
+const double *sb_point_run_means(const struct sb_point *p, size_t *n);
 
 /* The means of independent runs (sb_runs_independent), else the samples. */
 const struct sb_values *sb_point_values(const struct sb_point *p);
