@@ -81,6 +81,8 @@ ANALYSIS_OBJ := $(patsubst analysis/%.c,$(BUILD)/obj/analysis/%.o,$(ANALYSIS_SRC
 ANALYSIS_LIB := $(BUILD)/libsbanalysis.a
 ANALYSIS_TOOLS := $(patsubst analysis/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard analysis/cmd_*.c))
 ANALYSIS_HEADERS := $(wildcard analysis/*.h analysis/*/*.h)
+# Each folder's headers by their bare name ("results.h", "stats.h"): a file moving folder edits no include.
+ANALYSIS_CFLAGS := -Ianalysis $(patsubst %/,-I%,$(sort $(dir $(wildcard analysis/*/*.h))))
 # SQLite (the history's index, analysis/history/) is linked into the tools that use it only.
 SQLITE_LIBS := $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 SQLITE_TOOLS := $(BUILD)/bin/sb-history $(BUILD)/bin/sb-bisect
@@ -141,7 +143,7 @@ $(BUILD)/selftest/unit_%: selftest/unit/%.c $(LIB) $(HEADERS)
 
 $(BUILD)/obj/analysis/%.o: analysis/%.c $(ANALYSIS_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SB_CFLAGS) -Ianalysis -c -o $@ $<
+	$(CC) $(CFLAGS) $(SB_CFLAGS) $(ANALYSIS_CFLAGS) -c -o $@ $<
 
 $(ANALYSIS_LIB): $(ANALYSIS_OBJ)
 	@rm -f $@

@@ -15,7 +15,6 @@
 
 #define PROG "sb-plan"
 
-enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_ENV = 3 };
 
 static const char usage_text[] =
 	"usage: sb-plan plan CONF\n"
@@ -38,7 +37,7 @@ static void *xrealloc(void *p, size_t n, size_t size)
 {
 	p = realloc(p, n * size);
 	if (!p)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	return p;
 }
 
@@ -58,7 +57,7 @@ static unsigned long number(const char *what, const char *s, const char *where)
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (!*s || *end || errno || *s == '-')
-		sb_die(EXIT_USAGE, "%s: %s: '%s' is not a whole number", where, what, s);
+		sb_die(SB_EXIT_USAGE, "%s: %s: '%s' is not a whole number", where, what, s);
 	return v;
 }
 
@@ -70,7 +69,7 @@ static long snumber(const char *what, const char *s, const char *where)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (!*s || *end || errno)
-		sb_die(EXIT_USAGE, "%s: %s: '%s' is not a number", where, what, s);
+		sb_die(SB_EXIT_USAGE, "%s: %s: '%s' is not a number", where, what, s);
 	return v;
 }
 
@@ -81,7 +80,7 @@ static unsigned long *list(const char *what, const char *s, size_t *n, const cha
 	char *copy = strdup(s), *tok, *save = NULL;
 
 	if (!copy)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	*n = 0;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		v = xrealloc(v, *n + 1, sizeof(*v));
@@ -99,7 +98,7 @@ static void set_modes(struct sb_plan_conf *c, const char *s, const char *where)
 		int m = mode_of(s, len);
 
 		if (m < 0 || c->nmodes == SB_NMODES)
-			sb_die(EXIT_USAGE, "%s: modes: unknown mode in '%s'", where, s);
+			sb_die(SB_EXIT_USAGE, "%s: modes: unknown mode in '%s'", where, s);
 		c->modes[c->nmodes++] = m;
 		s += len + (s[len] == ',');
 	}
@@ -127,7 +126,7 @@ static int conf_key(void *ctx, const char *k, const char *v)
 			if (strcmp(v, sb_points_mode_name[i]) == 0)
 				c->points_mode = (enum sb_points_mode)i, found = 1;
 		if (!found)
-			sb_die(EXIT_USAGE, "%s: points_mode: '%s' is not auto, all, topology or list", w, v);
+			sb_die(SB_EXIT_USAGE, "%s: points_mode: '%s' is not auto, all, topology or list", w, v);
 	} else if (strcmp(k, "points") == 0)
 		free(c->given), c->given = list(k, v, &c->ngiven, w);	/* the last line of a key wins */
 	else if (strcmp(k, "extra") == 0)
@@ -192,7 +191,7 @@ static void conf_read(const char *path, struct sb_plan_conf *c, char **text)
 	if (rc != 0)
 		sb_die(rc, "%s", err);
 	if (c->min_runs < 1 || c->max_runs < c->min_runs)
-		sb_die(EXIT_USAGE, "%s: min_runs %u and max_runs %u: need 1 <= min_runs <= max_runs", path,
+		sb_die(SB_EXIT_USAGE, "%s: min_runs %u and max_runs %u: need 1 <= min_runs <= max_runs", path,
 		       c->min_runs, c->max_runs);
 }
 
@@ -212,10 +211,10 @@ static void state_write(const struct sb_plan *plan, const char *path)
 	FILE *f;
 
 	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	f = fopen(tmp, "w");
 	if (!f)
-		sb_die(EXIT_ENV, "cannot write %s: %s", tmp, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot write %s: %s", tmp, strerror(errno));
 	sb_msg_remove_on_die(tmp);
 	fprintf(f, "modes=");
 	for (size_t m = 0; m < plan->c.nmodes; m++)
@@ -232,9 +231,9 @@ static void state_write(const struct sb_plan *plan, const char *path)
 			sb_origin_name[p->origin], p->runs, p->ms, p->done, p->met, p->reason);
 	}
 	if (fflush(f) == EOF || ferror(f) || fclose(f) == EOF)
-		sb_die(EXIT_ENV, "cannot write %s: %s", tmp, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot write %s: %s", tmp, strerror(errno));
 	if (rename(tmp, path) < 0)
-		sb_die(EXIT_ENV, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
 	sb_msg_remove_on_die(NULL);
 	free(tmp);
 }
@@ -260,7 +259,7 @@ static int state_key(void *ctx, const char *k, const char *v)
 		plan->allow_ms = snumber(k, v, w);
 	} else if (strcmp(k, "refined") == 0) {
 		if (sscanf(v, "%d,%d", &plan->refined[0], &plan->refined[1]) != 2)
-			sb_die(EXIT_USAGE, "%s: refined: '%s'", w, v);
+			sb_die(SB_EXIT_USAGE, "%s: refined: '%s'", w, v);
 	} else if (strcmp(k, "queue") == 0) {
 		unsigned long *q = list(k, v, &plan->nq, w);
 
@@ -276,7 +275,7 @@ static int state_key(void *ctx, const char *k, const char *v)
 		if (sscanf(v, "%31[^,],%lu,%15[^,],%u,%ld,%d,%d,%n", mode, &p.tasks, origin, &p.runs, &p.ms,
 			   &p.done, &p.met, &used) != 7 || used == 0 ||
 		    (p.mode = mode_of(mode, strlen(mode))) < 0)
-			sb_die(EXIT_USAGE, "%s: point: malformed '%s'", w, v);
+			sb_die(SB_EXIT_USAGE, "%s: point: malformed '%s'", w, v);
 		p.origin = strcmp(origin, "seed") == 0 ? SB_ORIGIN_SEED :
 			   strcmp(origin, "added") == 0 ? SB_ORIGIN_ADDED : SB_ORIGIN_GIVEN;
 		snprintf(p.reason, sizeof(p.reason), "%s", v + used);
@@ -302,7 +301,7 @@ static void state_read(const char *path, struct sb_plan *plan, char **text)
 		sb_die(rc, "%s", err);
 	for (size_t i = 0; i < plan->nq; i++)
 		if (plan->queue[i] >= plan->np)
-			sb_die(EXIT_USAGE, "%s: queue: no point %zu", path, plan->queue[i]);
+			sb_die(SB_EXIT_USAGE, "%s: queue: no point %zu", path, plan->queue[i]);
 }
 
 /* ---- the run directory: the points' run means, points.csv ---- */
@@ -315,7 +314,7 @@ static void load_values(struct sb_plan *plan, const char *dir)
 	int rc;
 
 	if (asprintf(&path, "%s/samples.csv", dir) < 0)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	rc = sb_run_samples(path, &r, err, sizeof(err));
 	if (rc != 0)
 		sb_die(rc, "%s", err);
@@ -338,10 +337,10 @@ static void points_write(const struct sb_plan *plan, const char *dir)
 	FILE *f;
 
 	if (asprintf(&path, "%s/points.csv", dir) < 0 || asprintf(&tmp, "%s/.points.csv.%ld.tmp", dir, (long)getpid()) < 0)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	f = fopen(tmp, "w");
 	if (!f)
-		sb_die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(tmp);
 	fputs("mode,tasks,origin,reason\n", f);
 	for (size_t m = 0; m < plan->c.nmodes; m++)
@@ -353,9 +352,9 @@ static void points_write(const struct sb_plan *plan, const char *dir)
 					sb_origin_name[p->origin], p->reason);
 		}
 	if (fflush(f) == EOF || ferror(f) || fclose(f) == EOF)
-		sb_die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	if (rename(tmp, path) < 0)
-		sb_die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(NULL);
 	free(tmp);
 	free(path);
@@ -472,7 +471,7 @@ static int cmd_plan(const char *conf)
 	print_texts(&plan, &e);
 	sb_plan_free(&plan);
 	conf_free(&plan.c, text);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 struct opts {
@@ -530,7 +529,7 @@ static int cmd_init(const char *conf, const char *state, const struct opts *o)
 	putchar('\n');
 	sb_plan_free(&plan);
 	conf_free(&plan.c, text);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 static void fmt_eta(char *buf, size_t len, long s)
@@ -569,13 +568,13 @@ static int cmd_next(const char *conf, const char *state, const struct opts *o)
 			sb_usage_die("see sb-plan --help", "--ran: '%s' is not MODE:TASKS:MS", o->ran);
 		at = sb_plan_find(&plan, m, tasks);
 		if (at < 0)
-			sb_die(EXIT_USAGE, "--ran: %s at %lu tasks is not a point of the plan", mode, tasks);
+			sb_die(SB_EXIT_USAGE, "--ran: %s at %lu tasks is not a point of the plan", mode, tasks);
 		sb_plan_record(&plan, (size_t)at, ms);
 	}
 	before = plan.np;
 	rc = sb_plan_next(&plan, &i);
-	if (rc == EXIT_ENV)
-		sb_die(EXIT_ENV, "out of memory");
+	if (rc == SB_EXIT_ENV)
+		sb_die(SB_EXIT_ENV, "out of memory");
 	state_write(&plan, state);
 	if (plan.np != before)
 		points_write(&plan, o->run_dir);
@@ -597,7 +596,7 @@ static int cmd_next(const char *conf, const char *state, const struct opts *o)
 	sb_plan_free(&plan);
 	conf_free(&plan.c, text);
 	free(stext);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -607,11 +606,11 @@ int main(int argc, char **argv)
 	sb_msg_prog(PROG);
 	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		fputs(usage_text, stdout);
-		return EXIT_OK;
+		return SB_EXIT_OK;
 	}
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
-		return EXIT_OK;
+		return SB_EXIT_OK;
 	}
 	if (argc < 3)
 		usage_error("expected a command: plan, init or next");
@@ -628,5 +627,5 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "next") == 0)
 		return cmd_next(argv[2], argv[3], &o);
 	usage_error("unknown command (plan, init or next)");
-	return EXIT_USAGE;
+	return SB_EXIT_USAGE;
 }

@@ -26,7 +26,6 @@
 #define ERRLEN 1024
 #define CONF 95.0
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_ENV = 3 };
 enum fmt { F_TEXT, F_MARKDOWN, F_CSV };
 
 static const char usage_text[] =
@@ -102,23 +101,23 @@ static void write_atomic(const char *path, writer_fn fn, const void *arg)
 	else
 		n = snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", path, (long)getpid());
 	if (n < 0 || (size_t)n >= sizeof(tmp))
-		die(EXIT_ENV, "%s: path too long", path);
+		die(SB_EXIT_ENV, "%s: path too long", path);
 	sb_outpath_check(path);
 	f = fopen(tmp, "w");
 	if (f == NULL)
-		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+		die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(tmp);
 	if (fn(arg, f) != 0 || fflush(f) != 0 || ferror(f)) {
 		int e = errno;
 
 		fclose(f);
-		die(EXIT_ENV, "cannot write %s: %s", path, strerror(e));
+		die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(e));
 	}
 	if (fclose(f) != 0)
-		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+		die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_outpath_check(path);
 	if (rename(tmp, path) != 0)
-		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+		die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(NULL);
 }
 
@@ -152,7 +151,7 @@ static int cmd_script(int argc, char **argv)
 		in = argv[optind];
 	f = strcmp(in, "-") == 0 ? stdin : fopen(in, "r");
 	if (f == NULL)
-		die(EXIT_USAGE, "cannot read %s: %s", in, strerror(errno));
+		die(SB_EXIT_USAGE, "cannot read %s: %s", in, strerror(errno));
 	if (comm != NULL) {
 		if (comm[0] == '\0' || strlen(comm) >= sizeof(p.focus_comm))
 			usage_error("script: -c: '%s' is empty or too long", comm);
@@ -165,9 +164,9 @@ static int cmd_script(int argc, char **argv)
 	if (rc != 0)
 		die(rc, "%s", err);
 	if (p.total == 0)
-		die(EXIT_USAGE, "%s: no sample of event %s", in, p.event[0] ? p.event : "(any)");
+		die(SB_EXIT_USAGE, "%s: no sample of event %s", in, p.event[0] ? p.event : "(any)");
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-		die(EXIT_ENV, "cannot create %s: %s", dir, strerror(errno));
+		die(SB_EXIT_ENV, "cannot create %s: %s", dir, strerror(errno));
 	snprintf(path, sizeof(path), "%s/folded.txt", dir);
 	write_atomic(path, w_folded, &p);
 	snprintf(path, sizeof(path), "%s/top.csv", dir);
@@ -190,7 +189,7 @@ static int cmd_script(int argc, char **argv)
 			100.0 * p.kernel_unresolved / p.kernel);
 	sb_prof_free(&p);
 	sb_prof_free(&focus);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 /* ---- top ---- */
@@ -225,8 +224,8 @@ static int cmd_top(int argc, char **argv)
 	rc = fmt == F_CSV ? sb_prof_write_top_csv(&p, stdout) : sb_prof_write_top_text(&p, stdout, n);
 	sb_prof_free(&p);
 	if (rc != 0 || fflush(stdout) != 0)
-		die(EXIT_ENV, "cannot write the output: %s", strerror(errno));
-	return EXIT_OK;
+		die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
+	return SB_EXIT_OK;
 }
 
 /* ---- diff ---- */
@@ -270,7 +269,7 @@ static struct delta *diff_rows(const struct sb_prof *b, const struct sb_prof *x,
 	size_t k = 0;
 
 	if (d == NULL)
-		die(EXIT_ENV, "out of memory");
+		die(SB_EXIT_ENV, "out of memory");
 	for (int side = 0; side < 2; side++) {
 		const struct sb_prof *p = side ? x : b, *o = side ? b : x;
 
@@ -382,8 +381,8 @@ static int cmd_diff(int argc, char **argv)
 	sb_prof_free(&b);
 	sb_prof_free(&x);
 	if (fflush(stdout) != 0)
-		die(EXIT_ENV, "cannot write the output: %s", strerror(errno));
-	return EXIT_OK;
+		die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
+	return SB_EXIT_OK;
 }
 
 /* ---- summary.csv: one mode's curve ---- */
@@ -399,11 +398,11 @@ static void read_summary(const char *path, const char *mode, struct sb_curve *cv
 	for (m = 0; m < SB_NMODES && strcmp(sb_mode_name[m], mode) != 0; m++)
 		;
 	if (m == SB_NMODES)
-		die(EXIT_USAGE, "%s: unknown mode '%s' (processes, threads)", path, mode);
+		die(SB_EXIT_USAGE, "%s: unknown mode '%s' (processes, threads)", path, mode);
 	if ((rc = sb_summary_read(path, &rows, &nrows, err, sizeof(err))) != 0)
 		die(rc, "%s", err);
 	if (sb_curve_of_summary(rows, nrows, m, cv, cols) != 0)
-		die(EXIT_ENV, "out of memory");
+		die(SB_EXIT_ENV, "out of memory");
 	free(rows);
 }
 
@@ -454,7 +453,7 @@ static int cmd_points(int argc, char **argv)
 	list = strdup(argv[3]);
 	out = malloc((n + 64) * sizeof(*out));
 	if (list == NULL || out == NULL)
-		die(EXIT_ENV, "out of memory");
+		die(SB_EXIT_ENV, "out of memory");
 	for (t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		long want = -1;
 
@@ -489,7 +488,7 @@ static int cmd_points(int argc, char **argv)
 	free(out);
 	free(list);
 	sb_curve_free(&cv);
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+	return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV;
 }
 
 /* ---- rate ---- */
@@ -522,7 +521,7 @@ static double value_at(const char *path, const char *mode, long tasks)
 	r = p ? p->mean : NAN;
 	sb_curve_free(&cv);
 	if (isnan(r))
-		die(EXIT_USAGE, "%s: no %s value at %ld tasks", path, mode, tasks);
+		die(SB_EXIT_USAGE, "%s: no %s value at %ld tasks", path, mode, tasks);
 	return r;
 }
 
@@ -544,7 +543,7 @@ static int cmd_rate(int argc, char **argv)
 	r.measured = value_at(argv[optind], r.mode, r.tasks);
 	r.profiled = value_at(argv[optind + 1], r.mode, r.tasks);
 	write_atomic(outp, w_rate, &r);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 /* ---- summary ---- */
@@ -588,7 +587,7 @@ static int top_line(const char *dir, const char *file, long n, double *samples)
 	if (rc != 0)
 		die(rc, "%s", err);
 	if (sb_prof_sorted(&p, &v) != 0)
-		die(EXIT_ENV, "out of memory");
+		die(SB_EXIT_ENV, "out of memory");
 	for (size_t i = 0; i < p.nsyms && i < (size_t)n; i++)
 		printf("%s%.1f%% %s%s", i ? ", " : "", v[i]->self, v[i]->name, v[i]->kernel ? " [k]" : "");
 	if (p.nsyms == 0)
@@ -618,7 +617,7 @@ static int cmd_summary(int argc, char **argv)
 	dir = argv[optind];
 	snprintf(path, sizeof(path), "%s/top.csv", dir);
 	if (access(path, R_OK) != 0)
-		die(EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
+		die(SB_EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
 	snprintf(path, sizeof(path), "%s/event", dir);
 	f = fopen(path, "r");
 	event[0] = '\0';
@@ -647,7 +646,7 @@ static int cmd_summary(int argc, char **argv)
 			printf(" (its tasks: %.1f%% of the samples)", 100.0 * test / all);
 		printf("\n");
 	}
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+	return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV;
 }
 
 /* ---- compare ---- */
@@ -694,7 +693,7 @@ static struct ppoint *profiled(const char *dir, size_t *n)
 		if (k == cap) {
 			struct ppoint *nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
 			if (nv == NULL)
-				die(EXIT_ENV, "out of memory");
+				die(SB_EXIT_ENV, "out of memory");
 			v = nv;
 		}
 		snprintf(v[k].mode, sizeof(v[k].mode), "%.*s", (int)(dash - e->d_name), e->d_name);
@@ -793,7 +792,7 @@ static int cmd_compare(int argc, char **argv)
 	struct sb_prof *profs = calloc(2 * (nb + 1), sizeof(*profs));
 	struct ppoint *common = calloc(nb + 1, sizeof(*common));
 	if (profs == NULL || common == NULL)
-		die(EXIT_ENV, "out of memory");
+		die(SB_EXIT_ENV, "out of memory");
 	for (size_t i = 0; i < nb; i++) {
 		size_t j;
 		char path[4096];
@@ -811,10 +810,10 @@ static int cmd_compare(int argc, char **argv)
 		common[shown++] = pb[i];
 	}
 	if (shown == 0 && havept)
-		die(EXIT_USAGE, "point %s:%ld is not profiled in both %s and %s", want.mode, want.tasks,
+		die(SB_EXIT_USAGE, "point %s:%ld is not profiled in both %s and %s", want.mode, want.tasks,
 		    rb.dir, rx.dir);
 	if (shown == 0)
-		die(EXIT_USAGE, "no point is profiled in both %s and %s (runtest.sh --profile)", rb.dir,
+		die(SB_EXIT_USAGE, "no point is profiled in both %s and %s (runtest.sh --profile)", rb.dir,
 		    rx.dir);
 	if (fmt == F_TEXT)
 		printf("compare --profile %s: %s (base) -> %s (new), %s share in %% of %s samples\n",
@@ -863,8 +862,8 @@ static int cmd_compare(int argc, char **argv)
 	sb_run_free(&rb);
 	sb_run_free(&rx);
 	if (fflush(stdout) != 0)
-		die(EXIT_ENV, "cannot write the output: %s", strerror(errno));
-	return regress ? EXIT_FAIL : EXIT_OK;
+		die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
+	return regress ? SB_EXIT_FAIL : SB_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -883,15 +882,15 @@ int main(int argc, char **argv)
 		usage_error("a command is required");
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
-		return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+		return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		fputs(usage_text, stdout);
-		return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+		return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV;
 	}
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("sb-profile (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
-		return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+		return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)

@@ -25,7 +25,6 @@
 #define PROG "sb-summary"
 #define CONF 95.0
 
-enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_ENV = 3 };
 enum { PROCESSES = SB_PROCESSES, THREADS = SB_THREADS, NMODES = SB_NMODES };
 #define mode_name sb_mode_name
 
@@ -78,12 +77,12 @@ static void summarise(const char *path, struct summary *s)
 		sb_die(rc, "%s", err);
 	for (int m = 0; m < NMODES; m++) {
 		if (sb_curve_of_run(&s->r, mode_name[m], &s->cv[m]) != 0)
-			sb_die(EXIT_ENV, "out of memory");
+			sb_die(SB_EXIT_ENV, "out of memory");
 		most += s->cv[m].n;
 	}
 	s->lines = calloc(most ? most : 1, sizeof(*s->lines));
 	if (s->lines == NULL)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	best1 = sb_best1(&s->r);
 	/* merge the modes' curves by task count */
 	for (;;) {
@@ -112,75 +111,37 @@ static void summary_free(struct summary *s)
 	sb_run_free(&s->r);
 }
 
-static void put(FILE *out, double v)
-{
-	if (isnan(v))
-		fputs(",", out);
-	else
-		fprintf(out, ",%.6f", v);
-}
-
+/* The summary's lines as summary.csv's rows (sb_summary_write: the one column table). */
 static void write_summary(FILE *out, const struct line *lines, size_t nl)
 {
-	fputs("tasks,processes,processes_idle,threads,threads_idle,linear", out);
-	for (int m = 0; m < NMODES; m++)
-		fprintf(out, ",%s_stddev,%s_ci,%s_min,%s_max,%s_n", mode_name[m], mode_name[m],
-			mode_name[m], mode_name[m], mode_name[m]);
-	for (int m = 0; m < NMODES; m++)
-		fprintf(out, ",%s_runs,%s_precision", mode_name[m], mode_name[m]);
-	for (int m = 0; m < NMODES; m++)
-		fprintf(out, ",%s_peak", mode_name[m]);
-	fputs(",lkp_linear\n", out);
-	/* will-it-scale's first row; lkp_linear 0 so lkp-tests' parser sees linear 0 too */
-	fputs("0,0,100,0,100,0,,,,,,,,,,,,,,,,,0\n", out);
+	struct sb_summary_row *rows = calloc(nl ? nl : 1, sizeof(*rows));
 
+	if (rows == NULL)
+		sb_die(SB_EXIT_ENV, "out of memory");
 	for (size_t i = 0; i < nl; i++) {
-		const struct line *l = &lines[i];
-
-		fprintf(out, "%lu", l->tasks);
+		rows[i].tasks = (long)lines[i].tasks;
+		rows[i].linear = lines[i].linear;
 		for (int m = 0; m < NMODES; m++) {
-			put(out, l->p[m] ? l->p[m]->mean : NAN);
-			put(out, l->p[m] ? l->p[m]->idle : NAN);
-		}
-		put(out, l->linear);
-		for (int m = 0; m < NMODES; m++) {
-			const struct sb_stats *st;
+			const struct sb_curve_point *p = lines[i].p[m];
+			const struct sb_stats *st = p ? &sb_point_values(p->p)->st : NULL;
 
-			if (!l->p[m]) {
-				fputs(",,,,,", out);
+			rows[i].mode[m].mean = p ? p->mean : NAN;
+			if (!p)
 				continue;
-			}
-			st = &sb_point_values(l->p[m]->p)->st;
-			put(out, st->n >= 2 ? st->stddev : NAN);
-			put(out, l->p[m]->ci);
-			put(out, st->min);
-			put(out, st->max);
-			fprintf(out, ",%zu", st->n);
+			rows[i].mode[m].idle = p->idle;
+			rows[i].mode[m].stddev = st->n >= 2 ? st->stddev : NAN;
+			rows[i].mode[m].ci = p->ci;
+			rows[i].mode[m].min = st->min;
+			rows[i].mode[m].max = st->max;
+			rows[i].mode[m].n = (long)st->n;
+			rows[i].mode[m].runs = (long)p->nruns;
+			/* the precision reached: the interval's half-width in % of the mean */
+			rows[i].mode[m].precision = !isnan(p->ci) && p->mean > 0 ? 100 * p->ci / p->mean : NAN;
+			rows[i].mode[m].peak = p->peak;
 		}
-		/* the runs, and the precision reached: the interval's half-width in % of the mean */
-		for (int m = 0; m < NMODES; m++) {
-			const struct sb_curve_point *p = l->p[m];
-
-			if (!p) {
-				fputs(",,", out);
-				continue;
-			}
-			fprintf(out, ",%zu", p->nruns);
-			put(out, !isnan(p->ci) && p->mean > 0 ? 100 * p->ci / p->mean : NAN);
-		}
-		/* the peak as a number (2 best, 1 plateau): lkp-tests' parser drops a row that is
-		 * not digits, dots and commas */
-		for (int m = 0; m < NMODES; m++)
-			if (l->p[m] && l->p[m]->peak != SB_PEAK_NONE)
-				fprintf(out, ",%d", l->p[m]->peak);
-			else
-				fputs(",", out);
-		/* lkp-tests reads linear from the last field; 0 there means "unknown" to it */
-		if (isnan(l->linear))
-			fputs(",0\n", out);
-		else
-			fprintf(out, ",%.6f\n", l->linear);
 	}
+	sb_summary_write(out, rows, nl);
+	free(rows);
 }
 
 /* v as summary.csv holds it (6 decimals): the views show what the file says. */
@@ -345,16 +306,16 @@ static FILE *open_temp(const char *path, char **tmp)
 
 	umask(mask);
 	if (asprintf(tmp, "%s.tmp.XXXXXX", path) < 0)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	fd = mkstemp(*tmp);
 	if (fd < 0)
-		sb_die(EXIT_ENV, "cannot create a file next to %s: %s", path, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot create a file next to %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(*tmp);
 	if (fchmod(fd, 0666 & ~mask) < 0)
-		sb_die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
+		sb_die(SB_EXIT_ENV, "%s: %s", *tmp, strerror(errno));
 	f = fdopen(fd, "w");
 	if (!f)
-		sb_die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
+		sb_die(SB_EXIT_ENV, "%s: %s", *tmp, strerror(errno));
 	return f;
 }
 
@@ -453,7 +414,7 @@ static void print_plot(FILE *out, const char *dir)
 
 	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0 ||
 	    asprintf(&samples, "%s/samples.csv", dir) < 0 || asprintf(&points, "%s/points.csv", dir) < 0)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
 	if (rc == 0 && pm.status)
 		fprintf(out, "meta\tstatus\t%s\n",
@@ -462,7 +423,7 @@ static void print_plot(FILE *out, const char *dir)
 		sb_die(rc, "%s", err);
 	if (stat(summary, &st) != 0) {
 		if (pm.complete)
-			sb_die(EXIT_USAGE, "%s: missing, but meta says status=complete", summary);
+			sb_die(SB_EXIT_USAGE, "%s: missing, but meta says status=complete", summary);
 		fputs("empty\tno summary.csv\n", out);
 	} else {
 		rc = sb_summary_read(summary, &rows, &n, err, sizeof(err));
@@ -498,7 +459,7 @@ static void print_plot(FILE *out, const char *dir)
 		int cols;
 
 		if (sb_curve_of_summary(rows, n, m, &cv, &cols) != 0)
-			sb_die(EXIT_ENV, "out of memory");
+			sb_die(SB_EXIT_ENV, "out of memory");
 		if (cv.has_peak) {
 			b = &cv.pt[cv.best], lo = &cv.pt[cv.lo], hi = &cv.pt[cv.hi];
 			fprintf(out, "peak\t%s\t%ld\t%.17g\t%ld\t%ld\t%s\n", mode_name[m], b->tasks, b->mean,
@@ -551,7 +512,7 @@ static void parse_point(const char *arg, int *mode, unsigned long *tasks)
 		if (colon[1] >= '0' && colon[1] <= '9' && !*end && !errno && *tasks > 0)
 			return;
 	}
-	sb_die(EXIT_USAGE, "--point '%s': expected MODE:TASKS (processes or threads, tasks at least 1); "
+	sb_die(SB_EXIT_USAGE, "--point '%s': expected MODE:TASKS (processes or threads, tasks at least 1); "
 	    "try 'sb-summary --help'", arg);
 }
 
@@ -560,7 +521,7 @@ static void usage_error(const char *fmt, const char *what) __attribute__((noretu
 static void usage_error(const char *fmt, const char *what)
 {
 	fputs(usage_text, stderr);
-	sb_die(EXIT_USAGE, fmt, what);
+	sb_die(SB_EXIT_USAGE, fmt, what);
 }
 
 /* What the command line asks for. */
@@ -615,7 +576,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			exit(EXIT_OK);
+			exit(SB_EXIT_OK);
 		case ':':
 			bad_option("option %s needs a value", argv[optind - 1], optopt);
 		default:
@@ -648,16 +609,16 @@ static void parse_args(int argc, char **argv, struct args *a)
 static void finish_output(FILE *out, const char *out_path, char *tmp)
 {
 	if (fflush(out) == EOF || ferror(out))
-		sb_die(EXIT_ENV, "writing %s: %s", out_path ? tmp : "standard output", strerror(errno));
+		sb_die(SB_EXIT_ENV, "writing %s: %s", out_path ? tmp : "standard output", strerror(errno));
 	if (!out_path)
 		return;
 	if (fsync(fileno(out)) < 0 && errno != EINVAL)
-		sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+		sb_die(SB_EXIT_ENV, "%s: %s", tmp, strerror(errno));
 	if (fclose(out) == EOF)
-		sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+		sb_die(SB_EXIT_ENV, "%s: %s", tmp, strerror(errno));
 	sb_outpath_check(out_path);
 	if (rename(tmp, out_path) < 0)
-		sb_die(EXIT_ENV, "cannot rename %s to %s: %s", tmp, out_path, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot rename %s to %s: %s", tmp, out_path, strerror(errno));
 	sb_msg_remove_on_die(NULL);
 	free(tmp);
 }
@@ -684,17 +645,17 @@ int main(int argc, char **argv)
 		if (rc != 0)
 			sb_die(rc, "%s", err);
 		finish_output(stdout, NULL, NULL);
-		return EXIT_OK;
+		return SB_EXIT_OK;
 	}
 	if (a.plot) {
 		print_plot(stdout, a.input);
 		finish_output(stdout, NULL, NULL);
-		return EXIT_OK;
+		return SB_EXIT_OK;
 	}
 	in_path = a.input;
 	if (stat(in_path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (asprintf(&path, "%s/samples.csv", in_path) < 0)
-			sb_die(EXIT_ENV, "out of memory");
+			sb_die(SB_EXIT_ENV, "out of memory");
 		in_path = path;
 	}
 	summarise(in_path, &sum);
@@ -725,5 +686,5 @@ int main(int argc, char **argv)
 	finish_output(out, a.out_path, tmp);
 	summary_free(&sum);
 	free(path);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }

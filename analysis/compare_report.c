@@ -402,9 +402,9 @@ static void print_curves(const struct ctx *c)
 			if (k > 0 && strcmp(r->pts[k].mode, r->pts[k - 1].mode) == 0)
 				continue;	/* each mode once, at its first point */
 			if (sb_curve_of_run(r, r->pts[k].mode, &cv) != 0)
-				sb_die(3, "out of memory");
+				sb_die(SB_EXIT_ENV, "out of memory");
 			if (!cv.has_peak)
-				sb_die(3, "internal: no peak in %s's %s points", r->name, cv.mode);
+				sb_die(SB_EXIT_ENV, "internal: no peak in %s's %s points", r->name, cv.mode);
 			pk = &cv.pt[cv.best];
 			mx = &cv.pt[cv.n - 1];
 			if (cv.lo < cv.hi)

@@ -159,11 +159,11 @@ int sb_plan_start(struct sb_plan *plan, char *err, size_t errlen)
 	plan->nq = 0;
 	plan->allow_ms = -1;
 	if (c->nmodes == 0)
-		return sb_fail(err, errlen, 2, "no mode to run");
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "no mode to run");
 	switch (c->points_mode) {
 	case SB_POINTS_AUTO:
 		if (c->min < 1 || c->max < c->min)
-			return sb_fail(err, errlen, 2, "--min-procs %lu is larger than --max-procs %lu",
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "--min-procs %lu is larger than --max-procs %lu",
 				       c->min, c->max);
 		rc = seed_auto(plan);
 		break;
@@ -171,11 +171,11 @@ int sb_plan_start(struct sb_plan *plan, char *err, size_t errlen)
 		unsigned long step = c->step ? c->step : 1, n;
 
 		if (c->min < 1 || c->max < c->min)
-			return sb_fail(err, errlen, 2, "--min-procs %lu is larger than --max-procs %lu",
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "--min-procs %lu is larger than --max-procs %lu",
 				       c->min, c->max);
 		n = c->max / step - c->min / step + 1;
 		if (n > SB_PLAN_MAX_COUNTS)
-			return sb_fail(err, errlen, 2,
+			return sb_fail(err, errlen, SB_EXIT_USAGE,
 				       "--min-procs %lu to --max-procs %lu in steps of %lu is %lu points, more than %d: use a larger --step or --points",
 				       c->min, c->max, step, n, SB_PLAN_MAX_COUNTS);
 		if (step > 1)
@@ -203,9 +203,9 @@ int sb_plan_start(struct sb_plan *plan, char *err, size_t errlen)
 		break;
 	}
 	if (rc < 0)
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	if (plan->np == 0)
-		return sb_fail(err, errlen, 2, "no task count to measure");
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "no task count to measure");
 	return 0;
 }
 
@@ -653,11 +653,11 @@ int sb_plan_next(struct sb_plan *plan, size_t *out)
 			return 0;
 		}
 		if (plan->c.points_mode == SB_POINTS_AUTO && refine(plan) < 0)
-			return 3;
+			return SB_EXIT_ENV;
 		free(plan->queue);
 		plan->queue = malloc((plan->np ? plan->np : 1) * sizeof(*plan->queue));
 		if (!plan->queue)
-			return 3;
+			return SB_EXIT_ENV;
 		for (size_t i = 0; i < plan->np; i++)
 			if (!plan->p[i].done)
 				plan->queue[n++] = i;
