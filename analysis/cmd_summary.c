@@ -14,8 +14,8 @@
 
 #include "export.h"
 #include "msg.h"
-#include "curve/curve.h"
-#include "fmt/rate.h"
+#include "curve.h"
+#include "rate.h"
 #include "peak_label.h"
 #include "outpath.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */

@@ -5,8 +5,8 @@
 
 #include "export.h"
 #include "msg.h"
-#include "curve/curve.h"
-#include "fmt/rate.h"
+#include "curve.h"
+#include "rate.h"
 #include "compare_priv.h"
 
 /* Each pair whose system checks differ: a note (text: "Note: ...", markdown: a quote). */
