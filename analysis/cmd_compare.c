@@ -15,6 +15,7 @@
 #include "compare_runs.h"
 #include "export.h"
 #include "msg.h"
+#include "number.h"
 #include "ministat.h"
 
 #define PROG "compare"
@@ -104,12 +105,9 @@ static long parse_long(const char *opt, const char *arg, long min, long max)
 
 static double parse_level(const char *opt, const char *arg)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end != '\0' || !isfinite(v) || sb_student_t(v, 1) < 0)
+	if (sb_decimal(arg, &v) != 0 || sb_student_t(v, 1) < 0)
 		usage_error("%s '%s': the confidence level must be 80, 90, 95, 98, 99 or 99.5",
 			    opt, arg);
 	return v;
@@ -117,12 +115,10 @@ static double parse_level(const char *opt, const char *arg)
 
 static double parse_pct(const char *opt, const char *arg)
 {
-	char *end;
 	double v;
 
 	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end != '\0' || !isfinite(v) || v < 0 || errno == ERANGE)
+	if (sb_decimal(arg, &v) != 0 || v < 0 || errno == ERANGE)
 		usage_error("%s '%s': expected a percentage >= 0", opt, arg);
 	return v;
 }

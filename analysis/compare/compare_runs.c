@@ -459,21 +459,41 @@ static int check_shape(const struct ctx *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* Whether a and b are one sweep: one real path, or one testcase's same run id (a copy). */
+static int same_sweep(const struct sb_run *a, const struct sb_run *b)
+{
+	char *pa = realpath(a->dir, NULL), *pb = realpath(b->dir, NULL);
+	int same = pa != NULL && pb != NULL && strcmp(pa, pb) == 0;
+
+	free(pa);
+	free(pb);
+	return same || (*a->run_id && strcmp(a->run_id, b->run_id) == 0 && strcmp(a->test, b->test) == 0);
+}
+
+/*
+ * --vs: a sweep on both sides (or a copy of it, same run id) compares a sweep with
+ * itself and hides any change: refused, --force or not (issue 31, item 4).
+ */
+static int check_across(const struct ctx *c, int k, char *err, size_t errlen)
+{
+	for (int i = 0; i < k; i++)
+		for (int j = k; j < c->nruns; j++)
+			if (same_sweep(&c->runs[i], &c->runs[j]))
+				return sb_fail(err, errlen, SB_EXIT_USAGE, "%s and %s: the same sweep (%s %s) on "
+					       "both sides of --vs: a sweep compared with itself hides any "
+					       "change", c->runs[i].arg, c->runs[j].arg, c->runs[i].test,
+					       *c->runs[i].run_id ? c->runs[i].run_id : c->runs[i].dir);
+	return 0;
+}
+
 /* The same sweep twice on one side (by its real path or its run id) would be pooled twice. */
 static int check_twice(const struct ctx *c, int from, int to, char *err, size_t errlen)
 {
 	for (int i = from; i < to && !c->o->force; i++)
 		for (int k = i + 1; k < to; k++) {
 			const struct sb_run *a = &c->runs[i], *b = &c->runs[k];
-			char *pa = realpath(a->dir, NULL), *pb = realpath(b->dir, NULL);
-			int same = pa != NULL && pb != NULL && strcmp(pa, pb) == 0;
 
-			free(pa);
-			free(pb);
-			if (!same && *a->run_id && strcmp(a->run_id, b->run_id) == 0 &&
-			    strcmp(a->test, b->test) == 0)
-				same = 1;
-			if (same)
+			if (same_sweep(a, b))
 				return sb_fail(err, errlen, SB_EXIT_USAGE, "%s and %s: the same sweep (%s %s) given "
 					    "twice on one side would be pooled twice; --force pools "
 					    "it anyway", a->arg, b->arg, a->test,
@@ -554,8 +574,10 @@ static int pool_side(struct ctx *c, int from, int to, char *err, size_t errlen)
 /* --vs: runs[0..k-1] become base, runs[k..] new, each one pooled run. */
 static int pool_sides(struct ctx *c, int k, char *err, size_t errlen)
 {
-	int rc = check_side(c, 0, k, err, errlen);
+	int rc = check_across(c, k, err, errlen);
 
+	if (rc == 0)
+		rc = check_side(c, 0, k, err, errlen);
 	if (rc == 0)
 		rc = check_side(c, k, c->nruns, err, errlen);
 	if (rc == 0)

@@ -16,6 +16,7 @@
 #endif
 
 #include "csv.h"
+#include "number.h"
 #include "msg.h"
 
 char *sb_path_join(const char *dir, const char *name)
@@ -169,7 +170,7 @@ int sb_field_double(struct sb_field f, double *out)
 	uint64_t m = 0;
 	int digits = 0, frac = -1;
 	const char *c;
-	char buf[64], *end;
+	char buf[64];
 	double d;
 
 	if (f.s == f.e)
@@ -195,9 +196,7 @@ int sb_field_double(struct sb_field f, double *out)
 		return -1;
 	memcpy(buf, f.s, (size_t)(f.e - f.s));
 	buf[f.e - f.s] = '\0';
-	errno = 0;
-	d = strtod(buf, &end);
-	if (end == buf || *end != '\0' || !isfinite(d))
+	if (sb_decimal(buf, &d) != 0)	/* no hex, inf or nan */
 		return -1;
 	*out = d;
 	return 0;

@@ -72,6 +72,11 @@ static int summary_number(struct sb_field f, const char *where, const char *name
 		    sb_field_double(f, out) != 0 || *out < 0)
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s '%.*s' is not a non-negative number", where, name,
 			    SB_FIELD(f));
+	/* as samples.csv's: above it a sum, square or ratio of the statistics overflows (issue 31, item 8) */
+	if (*out > SB_VALUE_MAX)
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s '%.*s' is out of range (above %g: no machine "
+			       "counts that fast, and the statistics would overflow)", where, name, SB_FIELD(f),
+			       SB_VALUE_MAX);
 	if (whole)
 		*out = (double)l;
 	return 0;
