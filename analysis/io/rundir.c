@@ -259,7 +259,8 @@ static int points_finish(struct sb_run *r)
 		free(p->runs);
 		p->runs = NULL;
 	}
-	qsort(r->pts, r->npts, sizeof(*r->pts), cmp_points);
+	if (r->npts)	/* a samples.csv of no measured row has no point */
+		qsort(r->pts, r->npts, sizeof(*r->pts), cmp_points);
 	return 0;
 }
 
