@@ -401,6 +401,45 @@ static int put_origin(void *ctx, const struct sb_points_row *r)
 	return 0;
 }
 
+/* The "row" records of --format plot: summary.csv's rows as they are. */
+static void put_rows(FILE *out, const struct sb_summary_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "row\t%ld", rows[i].tasks);
+		put_plot(out, rows[i].linear);
+		for (int m = 0; m < NMODES; m++) {
+			put_plot(out, rows[i].mode[m].mean);
+			put_plot(out, rows[i].mode[m].idle);
+			put_plot(out, rows[i].mode[m].stddev);
+			put_plot(out, rows[i].mode[m].ci);
+			if (rows[i].mode[m].n)
+				fprintf(out, "\t%ld", rows[i].mode[m].n);
+			else
+				fputs("\t", out);
+		}
+		fputc('\n', out);
+}
+}
+
+/* The "unmet" records: points short of meta's precision target, or named by its unmet. */
+static void put_unmet(FILE *out, const struct sb_summary_row *rows, size_t n, const struct plot_meta *pm)
+{
+	for (int m = 0; m < NMODES; m++)
+		for (size_t i = 0; i < n; i++) {
+			double prec = rows[i].mode[m].precision;
+
+			if (isnan(rows[i].mode[m].mean))
+				continue;
+			if (listed(pm->unmet, m, rows[i].tasks) ||
+			    (!isnan(pm->target) && (isnan(prec) || prec > pm->target))) {
+				fprintf(out, "unmet\t%s\t%ld", mode_name[m], rows[i].tasks);
+				put_plot(out, prec);
+				put_plot(out, pm->target);
+				fputc('\n', out);
+			}
+		}
+}
+
 static void print_plot(FILE *out, const char *dir)
 {
 	char *meta = NULL, *summary = NULL, *samples = NULL, *points = NULL, *text = NULL;
@@ -437,21 +476,7 @@ static void print_plot(FILE *out, const char *dir)
 		if (rc != 0)
 			sb_die(rc, "%s", err);
 	}
-	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "row\t%ld", rows[i].tasks);
-		put_plot(out, rows[i].linear);
-		for (int m = 0; m < NMODES; m++) {
-			put_plot(out, rows[i].mode[m].mean);
-			put_plot(out, rows[i].mode[m].idle);
-			put_plot(out, rows[i].mode[m].stddev);
-			put_plot(out, rows[i].mode[m].ci);
-			if (rows[i].mode[m].n)
-				fprintf(out, "\t%ld", rows[i].mode[m].n);
-			else
-				fputs("\t", out);
-		}
-		fputc('\n', out);
-	}
+	put_rows(out, rows, n);
 	for (int m = 0; m < NMODES; m++) {
 		struct sb_curve cv;
 		const struct sb_curve_point *b, *lo, *hi;
@@ -469,20 +494,7 @@ static void print_plot(FILE *out, const char *dir)
 		}
 		sb_curve_free(&cv);
 	}
-	for (int m = 0; m < NMODES; m++)
-		for (size_t i = 0; i < n; i++) {
-			double prec = rows[i].mode[m].precision;
-
-			if (isnan(rows[i].mode[m].mean))
-				continue;
-			if (listed(pm.unmet, m, rows[i].tasks) ||
-			    (!isnan(pm.target) && (isnan(prec) || prec > pm.target))) {
-				fprintf(out, "unmet\t%s\t%ld", mode_name[m], rows[i].tasks);
-				put_plot(out, prec);
-				put_plot(out, pm.target);
-				fputc('\n', out);
-			}
-		}
+	put_unmet(out, rows, n, &pm);
 	/* points.csv (sb-plan's): which counts auto points added; runs before it have none (1) */
 	rc = sb_points_read(points, put_origin, out, err, sizeof(err));
 	if (rc >= 2)
