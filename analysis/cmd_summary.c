@@ -4,8 +4,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +18,6 @@
 #include "outpath.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "results.h"
-#include "stats.h"
 
 #define PROG "sb-summary"
 #define CONF 95.0
