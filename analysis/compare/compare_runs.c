@@ -601,6 +601,27 @@ static int pool_sides(struct ctx *c, int k, char *err, size_t errlen)
 	return 0;
 }
 
+/* Each NEW against BASE (runs 1..n-1 against run 0): rows, curves, the machine and system notes. */
+static int compare_pairs(struct ctx *c, int n, char *err, size_t errlen)
+{
+	for (int i = 1; i < n; i++) {
+		struct pair *pr = &c->pairs[i - 1];
+
+		pr->base = &c->runs[0];
+		pr->x = &c->runs[i];
+		pr->rows = calloc(c->runs[0].npts + 1, sizeof(*pr->rows));
+		if (pr->rows == NULL)
+			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+		compare_pair(pr, c->o);
+		if (compare_curves(pr, c->o) != 0)
+			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
+		system_diff(pr->base, pr->x, pr->system, sizeof(pr->system));
+		c->correlated |= pr->correlated;
+	}
+	return 0;
+}
+
 int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 		    char *err, size_t errlen)
 {
@@ -630,25 +651,9 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 		n = c.nruns;
 	}
 	unique_names(&c);
-	for (int i = 1; i < n; i++) {
-		struct pair *pr = &c.pairs[i - 1];
-
-		pr->base = &c.runs[0];
-		pr->x = &c.runs[i];
-		pr->rows = calloc(c.runs[0].npts + 1, sizeof(*pr->rows));
-		if (pr->rows == NULL) {
-			rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-			goto out;
-		}
-		compare_pair(pr, o);
-		if (compare_curves(pr, o) != 0) {
-			rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-			goto out;
-		}
-		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
-		system_diff(pr->base, pr->x, pr->system, sizeof(pr->system));
-		c.correlated |= pr->correlated;
-	}
+	rc = compare_pairs(&c, n, err, errlen);
+	if (rc != 0)
+		goto out;
 	if (sb_cmp_gate(&c) != 0) {
 		rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 		goto out;
