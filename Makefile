@@ -74,7 +74,8 @@ UNIT_BINS := $(patsubst selftest/unit/%.c,$(BUILD)/selftest/unit_%,$(wildcard se
 HEADERS := $(wildcard runner/*.h runner/include/*.h tests/*.h)
 
 # ---- analysis/: the statistics and the results tools, built without hwloc ----
-# analysis/*.c but cmd_* is libsbanalysis.a; analysis/cmd_<x>.c is the main of
+# analysis/*/*.c is libsbanalysis.a (io/, stat/, curve/, compare/ ...: docs/ARCHITECTURE.md);
+# analysis/cmd_<x>.c is the main of
 # tool sb-<x> (a new tool is one new file). Nothing here sees runner/.
 ANALYSIS_SRC := $(filter-out analysis/cmd_%,$(wildcard analysis/*.c analysis/*/*.c))
 ANALYSIS_OBJ := $(patsubst analysis/%.c,$(BUILD)/obj/analysis/%.o,$(ANALYSIS_SRC))
