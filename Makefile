@@ -81,13 +81,16 @@ MACHINE_TOOLS := $(patsubst machine/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard machine
 MACHINE_HEADERS := $(wildcard machine/*.h)
 
 # ---- analysis/: the statistics and the results tools, built without hwloc ----
-# analysis/*.c but cmd_* is libsbanalysis.a; analysis/cmd_<x>.c is the main of
+# analysis/*/*.c is libsbanalysis.a (io/, stat/, curve/, compare/ ...: docs/ARCHITECTURE.md);
+# analysis/cmd_<x>.c is the main of
 # tool sb-<x> (a new tool is one new file). Nothing here sees runner/.
 ANALYSIS_SRC := $(filter-out analysis/cmd_%,$(wildcard analysis/*.c analysis/*/*.c))
 ANALYSIS_OBJ := $(patsubst analysis/%.c,$(BUILD)/obj/analysis/%.o,$(ANALYSIS_SRC))
 ANALYSIS_LIB := $(BUILD)/libsbanalysis.a
 ANALYSIS_TOOLS := $(patsubst analysis/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard analysis/cmd_*.c))
 ANALYSIS_HEADERS := $(wildcard analysis/*.h analysis/*/*.h)
+# Each folder's headers by their bare name ("results.h", "stats.h"): a file moving folder edits no include.
+ANALYSIS_CFLAGS := -Ianalysis $(patsubst %/,-I%,$(sort $(dir $(wildcard analysis/*/*.h))))
 # SQLite (the history's index, analysis/history/) is linked into the tools that use it only.
 SQLITE_LIBS := $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 SQLITE_TOOLS := $(BUILD)/bin/sb-history $(BUILD)/bin/sb-bisect
@@ -152,7 +155,7 @@ $(BUILD)/selftest/unit_%: selftest/unit/%.c $(LIB) $(HEADERS)
 
 $(BUILD)/obj/analysis/%.o: analysis/%.c $(ANALYSIS_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SB_CFLAGS) -Ianalysis -c -o $@ $<
+	$(CC) $(CFLAGS) $(SB_CFLAGS) $(ANALYSIS_CFLAGS) -c -o $@ $<
 
 $(ANALYSIS_LIB): $(ANALYSIS_OBJ)
 	@rm -f $@

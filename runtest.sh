@@ -200,7 +200,7 @@ write_file() {
 	local dest=$1 tmpf err
 	shift
 	tmpf=${dest%/*}/.${dest##*/}.$$.tmp
-	# the rename would put a regular file in place of a symlink or device node (analysis/outpath.c)
+	# the rename would put a regular file in place of a symlink or device node (analysis/io/outpath.c)
 	if [ -L "$dest" ] || { [ -e "$dest" ] && [ ! -f "$dest" ]; }; then
 		die 2 "$(shown "$dest"): not a regular file: not replaced"
 	fi

@@ -15,6 +15,7 @@
 #include "compare_runs.h"
 #include "export.h"
 #include "msg.h"
+#include "number.h"
 #include "ministat.h"
 
 #define PROG "compare"
@@ -104,12 +105,9 @@ static long parse_long(const char *opt, const char *arg, long min, long max)
 
 static double parse_level(const char *opt, const char *arg)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end != '\0' || !isfinite(v) || sb_student_t(v, 1) < 0)
+	if (sb_decimal(arg, &v) != 0 || sb_student_t(v, 1) < 0)
 		usage_error("%s '%s': the confidence level must be 80, 90, 95, 98, 99 or 99.5",
 			    opt, arg);
 	return v;
@@ -117,12 +115,10 @@ static double parse_level(const char *opt, const char *arg)
 
 static double parse_pct(const char *opt, const char *arg)
 {
-	char *end;
 	double v;
 
 	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end != '\0' || !isfinite(v) || v < 0 || errno == ERANGE)
+	if (sb_decimal(arg, &v) != 0 || v < 0 || errno == ERANGE)
 		usage_error("%s '%s': expected a percentage >= 0", opt, arg);
 	return v;
 }
@@ -153,7 +149,7 @@ static int default_width(void)
 static void finish_output(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout))
-		sb_die(3, "cannot write the output: %s", strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
 }
 
 static int ministat_main(int nfiles, char **files, int column, const char *delim,
@@ -178,7 +174,7 @@ static int ministat_main(int nfiles, char **files, int column, const char *delim
 		} else {
 			fp[i] = fopen(name, "r");
 			if (fp[i] == NULL)
-				sb_die(2, "cannot open %s: %s", name, strerror(errno));
+				sb_die(SB_EXIT_USAGE, "cannot open %s: %s", name, strerror(errno));
 		}
 	}
 	for (int i = 0; i < nsets; i++) {
@@ -187,7 +183,7 @@ static int ministat_main(int nfiles, char **files, int column, const char *delim
 		const char *what = fp[i] == stdin ? "<stdin>" : legend;
 
 		if (sb_mset_init(&sets[i], legend) != 0)
-			sb_die(3, "out of memory");
+			sb_die(SB_EXIT_ENV, "out of memory");
 		rc = sb_mset_read(fp[i], what, column, delim, &sets[i], err, sizeof(err));
 		if (fp[i] != stdin)
 			fclose(fp[i]);
@@ -398,7 +394,7 @@ static int export_by_test(int argc, char **argv, const struct cli *o, char *err,
 	int rc = 0, ngroups = 0, several = 0;
 
 	if (test == NULL || pieces == NULL || dirs == NULL || lens == NULL)
-		sb_die(3, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	for (int i = 0; i < argc; i++) {
 		if (sb_export_test_of(argv[i], test[i], sizeof(test[i])) != 0)
 			test[i][0] = '\0';
@@ -416,7 +412,7 @@ static int export_by_test(int argc, char **argv, const struct cli *o, char *err,
 		if (seen)
 			continue;
 		if (i >= o->co.pool || !test[i][0]) {
-			rc = sb_fail(err, errlen, 2, "%s: %s", argv[i], !test[i][0] ?
+			rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s", argv[i], !test[i][0] ?
 				     "no test= in its meta: cannot tell which testcase it measured" :
 				     "its testcase has no BASE sweep before --vs");
 			break;
@@ -427,23 +423,23 @@ static int export_by_test(int argc, char **argv, const struct cli *o, char *err,
 				nb += j < o->co.pool;
 			}
 		if (n == nb) {
-			rc = sb_fail(err, errlen, 2, "%s: no NEW sweep after --vs", test[i]);
+			rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s: no NEW sweep after --vs", test[i]);
 			break;
 		}
 		co.pool = nb;
 		mem = open_memstream(&pieces[ngroups], &lens[ngroups]);
 		if (mem == NULL)
-			sb_die(3, "out of memory");
+			sb_die(SB_EXIT_ENV, "out of memory");
 		r = sb_compare_runs(n, dirs, &co, mem, err, errlen);
 		if (fclose(mem) != 0)
-			sb_die(3, "out of memory");
+			sb_die(SB_EXIT_ENV, "out of memory");
 		ngroups++;
 		rc = r > rc ? r : rc;
 	}
 	if (rc >= 0 && rc < 2 &&
 	    sb_json_join(stdout, pieces, (size_t)ngroups,
 			 o->co.format == SB_CMP_GAB ? SB_EXPORT_GAB : SB_EXPORT_BENCHER) != 0)
-		rc = sb_fail(err, errlen, 3, "internal error: a comparison's JSON is malformed");
+		rc = sb_fail(err, errlen, SB_EXIT_ENV, "internal error: a comparison's JSON is malformed");
 	for (int i = 0; i < ngroups; i++)
 		free(pieces[i]);
 	free(pieces);
@@ -489,7 +485,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < argc && ndirs != argc; i++)
 		if (stat(argv[i], &st) != 0)
-			sb_die(2, "cannot open %s: %s", argv[i], strerror(errno));
+			sb_die(SB_EXIT_USAGE, "cannot open %s: %s", argv[i], strerror(errno));
 	if (ndirs != argc)
 		usage_error("give either files of numbers or run directories, not both");
 	if (argc < 2)

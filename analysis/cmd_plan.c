@@ -17,7 +17,6 @@
 
 #define PROG "sb-plan"
 
-enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_ENV = 3 };
 
 static const char usage_text[] =
 	"usage: sb-plan plan CONF [--sweep FILE]\n"
@@ -42,7 +41,7 @@ static void *xrealloc(void *p, size_t n, size_t size)
 {
 	p = realloc(p, n * size);
 	if (!p)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	return p;
 }
 
@@ -62,7 +61,7 @@ static unsigned long number(const char *what, const char *s, const char *where)
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (!*s || *end || errno || *s == '-')
-		sb_die(EXIT_USAGE, "%s: %s: '%s' is not a whole number", where, what, s);
+		sb_die(SB_EXIT_USAGE, "%s: %s: '%s' is not a whole number", where, what, s);
 	return v;
 }
 
@@ -74,7 +73,7 @@ static long snumber(const char *what, const char *s, const char *where)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (!*s || *end || errno)
-		sb_die(EXIT_USAGE, "%s: %s: '%s' is not a number", where, what, s);
+		sb_die(SB_EXIT_USAGE, "%s: %s: '%s' is not a number", where, what, s);
 	return v;
 }
 
@@ -85,7 +84,7 @@ static unsigned long *list(const char *what, const char *s, size_t *n, const cha
 	char *copy = strdup(s), *tok, *save = NULL;
 
 	if (!copy)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	*n = 0;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		v = xrealloc(v, *n + 1, sizeof(*v));
@@ -103,7 +102,7 @@ static void set_modes(struct sb_plan_conf *c, const char *s, const char *where)
 		int m = mode_of(s, len);
 
 		if (m < 0 || c->nmodes == SB_NMODES)
-			sb_die(EXIT_USAGE, "%s: modes: unknown mode in '%s'", where, s);
+			sb_die(SB_EXIT_USAGE, "%s: modes: unknown mode in '%s'", where, s);
 		c->modes[c->nmodes++] = m;
 		s += len + (s[len] == ',');
 	}
@@ -135,7 +134,7 @@ static int conf_key(void *ctx, const char *k, const char *v)
 			if (strcmp(v, sb_points_mode_name[i]) == 0)
 				c->points_mode = (enum sb_points_mode)i, found = 1;
 		if (!found)
-			sb_die(EXIT_USAGE, "%s: points_mode: '%s' is not auto, all, topology or list", w, v);
+			sb_die(SB_EXIT_USAGE, "%s: points_mode: '%s' is not auto, all, topology or list", w, v);
 	} else if (strcmp(k, "points") == 0)
 		free(c->given), c->given = list(k, v, &c->ngiven, w);	/* the last line of a key wins */
 	else if (strcmp(k, "extra") == 0)
@@ -207,7 +206,7 @@ static void conf_read(const char *path, struct sb_plan_conf *c, char **text)
 		c->run_ms = (x.shape[3] >= 0 ? x.shape[3] : (x.shape[0] > 0 ? x.shape[0] : 0) * x.shape[2]) +
 			    x.shape[1] * x.shape[2] + (x.shape[4] > 0 ? x.shape[4] : 0);
 	if (c->min_runs < 1 || c->max_runs < c->min_runs)
-		sb_die(EXIT_USAGE, "%s: min_runs %u and max_runs %u: need 1 <= min_runs <= max_runs", path,
+		sb_die(SB_EXIT_USAGE, "%s: min_runs %u and max_runs %u: need 1 <= min_runs <= max_runs", path,
 		       c->min_runs, c->max_runs);
 }
 
@@ -227,10 +226,10 @@ static void state_write(const struct sb_plan *plan, const char *path)
 	FILE *f;
 
 	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	f = fopen(tmp, "w");
 	if (!f)
-		sb_die(EXIT_ENV, "cannot write %s: %s", tmp, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot write %s: %s", tmp, strerror(errno));
 	sb_msg_remove_on_die(tmp);
 	fprintf(f, "modes=");
 	for (size_t m = 0; m < plan->c.nmodes; m++)
@@ -248,9 +247,9 @@ static void state_write(const struct sb_plan *plan, const char *path)
 	}
 	fputs("end=\n", f);	/* the last line: a file without it was cut short */
 	if (fflush(f) == EOF || ferror(f) || fclose(f) == EOF)
-		sb_die(EXIT_ENV, "cannot write %s: %s", tmp, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot write %s: %s", tmp, strerror(errno));
 	if (rename(tmp, path) < 0)
-		sb_die(EXIT_ENV, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
 	sb_msg_remove_on_die(NULL);
 	free(tmp);
 }
@@ -283,7 +282,7 @@ static int state_key(void *ctx, const char *k, const char *v)
 		plan->start_ms = snumber(k, v, w);
 	} else if (strcmp(k, "refined") == 0) {
 		if (sscanf(v, "%d,%d", &plan->refined[0], &plan->refined[1]) != 2)
-			sb_die(EXIT_USAGE, "%s: refined: '%s'", w, v);
+			sb_die(SB_EXIT_USAGE, "%s: refined: '%s'", w, v);
 	} else if (strcmp(k, "queue") == 0) {
 		unsigned long *q = list(k, v, &plan->nq, w);
 
@@ -299,7 +298,7 @@ static int state_key(void *ctx, const char *k, const char *v)
 		if (sscanf(v, "%31[^,],%lu,%15[^,],%u,%ld,%d,%d,%n", mode, &p.tasks, origin, &p.runs, &p.ms,
 			   &p.done, &p.met, &used) != 7 || used == 0 ||
 		    (p.mode = mode_of(mode, strlen(mode))) < 0)
-			sb_die(EXIT_USAGE, "%s: point: malformed '%s'", w, v);
+			sb_die(SB_EXIT_USAGE, "%s: point: malformed '%s'", w, v);
 		p.origin = strcmp(origin, "seed") == 0 ? SB_ORIGIN_SEED :
 			   strcmp(origin, "added") == 0 ? SB_ORIGIN_ADDED : SB_ORIGIN_GIVEN;
 		snprintf(p.reason, sizeof(p.reason), "%s", v + used);
@@ -328,74 +327,32 @@ static void state_read(const char *path, struct sb_plan *plan, char **text)
 		sb_die(EXIT_USAGE, "%s: cut short (no end line): not a whole sb-plan state", path);
 	for (size_t i = 0; i < plan->nq; i++)
 		if (plan->queue[i] >= plan->np)
-			sb_die(EXIT_USAGE, "%s: queue: no point %zu", path, plan->queue[i]);
+			sb_die(SB_EXIT_USAGE, "%s: queue: no point %zu", path, plan->queue[i]);
 }
 
 /* ---- the run directory: the points' run means, points.csv ---- */
 
-struct acc {
-	int mode;
-	long tasks, run;
-	double sum;
-	size_t n;
-};
-
-struct accs {
-	struct acc *v;
-	size_t n, cap;
-};
-
-static int acc_row(void *ctx, const struct sb_sample *s)
-{
-	struct accs *a = ctx;
-
-	/* rows come run by run: the last accumulator is the one to add to, or a new run starts */
-	if (a->n && a->v[a->n - 1].mode == s->mode && a->v[a->n - 1].tasks == s->tasks &&
-	    a->v[a->n - 1].run == s->run) {
-		a->v[a->n - 1].sum += s->rate;
-		a->v[a->n - 1].n++;
-		return 0;
-	}
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 256;
-		void *p = realloc(a->v, cap * sizeof(*a->v));
-
-		if (!p)
-			return -1;
-		a->v = p;
-		a->cap = cap;
-	}
-	a->v[a->n++] = (struct acc){ s->mode, s->tasks, s->run, s->rate, 1 };
-	return 0;
-}
-
-/* Each point's run means from DIR/samples.csv (runs in the order they appear). */
+/* Each point's run means from DIR/samples.csv (the one aggregation, sb_run_samples). */
 static void load_values(struct sb_plan *plan, const char *dir)
 {
-	struct accs a = { 0 };
+	struct sb_run r;
 	char *path, err[PATH_MAX + 256];
-	double *means;
 	int rc;
 
 	if (asprintf(&path, "%s/samples.csv", dir) < 0)
-		sb_die(EXIT_ENV, "out of memory");
-	rc = sb_samples_read(path, acc_row, &a, err, sizeof(err));
+		sb_die(SB_EXIT_ENV, "out of memory");
+	rc = sb_run_samples(path, &r, err, sizeof(err));
 	if (rc != 0)
 		sb_die(rc, "%s", err);
-	means = xrealloc(NULL, a.n ? a.n : 1, sizeof(*means));
 	for (size_t i = 0; i < plan->np; i++) {
 		struct sb_plan_point *p = &plan->p[i];
+		const struct sb_point *pt = sb_run_find(&r, sb_mode_name[p->mode], (long)p->tasks);
 		size_t n = 0;
+		const double *means = pt ? sb_point_run_means(pt, &n) : NULL;
 
-		for (size_t j = 0; j < a.n; j++) {
-			if (a.v[j].mode != p->mode || (unsigned long)a.v[j].tasks != p->tasks)
-				continue;
-			means[n++] = a.v[j].sum / (double)a.v[j].n;
-		}
 		sb_plan_set_values(p, means, n);
 	}
-	free(means);
-	free(a.v);
+	sb_run_free(&r);
 	free(path);
 }
 
@@ -406,10 +363,10 @@ static void points_write(const struct sb_plan *plan, const char *dir)
 	FILE *f;
 
 	if (asprintf(&path, "%s/points.csv", dir) < 0 || asprintf(&tmp, "%s/.points.csv.%ld.tmp", dir, (long)getpid()) < 0)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	f = fopen(tmp, "w");
 	if (!f)
-		sb_die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(tmp);
 	fputs("mode,tasks,origin,reason\n", f);
 	for (size_t m = 0; m < plan->c.nmodes; m++)
@@ -421,9 +378,9 @@ static void points_write(const struct sb_plan *plan, const char *dir)
 					sb_origin_name[p->origin], p->reason);
 		}
 	if (fflush(f) == EOF || ferror(f) || fclose(f) == EOF)
-		sb_die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	if (rename(tmp, path) < 0)
-		sb_die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(NULL);
 	free(tmp);
 	free(path);
@@ -502,7 +459,7 @@ static int cmd_plan(const char *conf, const char *sweep)
 	sb_plan_print_texts(&plan, &e);
 	sb_plan_free(&plan);
 	conf_free(&plan.c, text);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 struct opts {
@@ -576,7 +533,7 @@ static int cmd_init(const char *conf, const char *state, const struct opts *o)
 	putchar('\n');
 	sb_plan_free(&plan);
 	conf_free(&plan.c, text);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 /* next CONF STATE: count the run just made, then say what runs next. */
@@ -618,13 +575,13 @@ static int cmd_next(const char *conf, const char *state, const struct opts *o)
 			sb_plan_sweep_ran(&sw, ms);
 		at = sb_plan_find(&plan, m, tasks);
 		if (at < 0)
-			sb_die(EXIT_USAGE, "--ran: %s at %lu tasks is not a point of the plan", mode, tasks);
+			sb_die(SB_EXIT_USAGE, "--ran: %s at %lu tasks is not a point of the plan", mode, tasks);
 		sb_plan_record(&plan, (size_t)at, ms);
 	}
 	before = plan.np;
 	rc = sb_plan_next(&plan, &i);
-	if (rc == EXIT_ENV)
-		sb_die(EXIT_ENV, "out of memory");
+	if (rc == SB_EXIT_ENV)
+		sb_die(SB_EXIT_ENV, "out of memory");
 	state_write(&plan, state);
 	if (o->sweep) {
 		sweep_io(1, o->sweep, &sw);
@@ -650,7 +607,7 @@ static int cmd_next(const char *conf, const char *state, const struct opts *o)
 	sb_plan_free(&plan);
 	conf_free(&plan.c, text);
 	free(stext);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -660,11 +617,11 @@ int main(int argc, char **argv)
 	sb_msg_prog(PROG);
 	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		fputs(usage_text, stdout);
-		return EXIT_OK;
+		return SB_EXIT_OK;
 	}
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
-		return EXIT_OK;
+		return SB_EXIT_OK;
 	}
 	if (argc < 3)
 		usage_error("expected a command: plan, init or next");
@@ -681,5 +638,5 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "next") == 0)
 		return cmd_next(argv[2], argv[3], &o);
 	usage_error("unknown command (plan, init or next)");
-	return EXIT_USAGE;
+	return SB_EXIT_USAGE;
 }

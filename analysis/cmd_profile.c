@@ -14,6 +14,8 @@
 #include "ministat.h"
 #include "msg.h"
 #include "peak_label.h"
+#include "curve.h"
+#include "rate.h"
 #include "outpath.h"
 #include "profile.h"
 #include "results.h"
@@ -24,7 +26,6 @@
 #define ERRLEN 1024
 #define CONF 95.0
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_ENV = 3 };
 enum fmt { F_TEXT, F_MARKDOWN, F_CSV };
 
 static const char usage_text[] =
@@ -100,23 +101,23 @@ static void write_atomic(const char *path, writer_fn fn, const void *arg)
 	else
 		n = snprintf(tmp, sizeof(tmp), ".%s.%ld.tmp", path, (long)getpid());
 	if (n < 0 || (size_t)n >= sizeof(tmp))
-		die(EXIT_ENV, "%s: path too long", path);
+		die(SB_EXIT_ENV, "%s: path too long", path);
 	sb_outpath_check(path);
 	f = fopen(tmp, "w");
 	if (f == NULL)
-		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+		die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(tmp);
 	if (fn(arg, f) != 0 || fflush(f) != 0 || ferror(f)) {
 		int e = errno;
 
 		fclose(f);
-		die(EXIT_ENV, "cannot write %s: %s", path, strerror(e));
+		die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(e));
 	}
 	if (fclose(f) != 0)
-		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+		die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_outpath_check(path);
 	if (rename(tmp, path) != 0)
-		die(EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
+		die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(NULL);
 }
 
@@ -150,7 +151,7 @@ static int cmd_script(int argc, char **argv)
 		in = argv[optind];
 	f = strcmp(in, "-") == 0 ? stdin : fopen(in, "r");
 	if (f == NULL)
-		die(EXIT_USAGE, "cannot read %s: %s", in, strerror(errno));
+		die(SB_EXIT_USAGE, "cannot read %s: %s", in, strerror(errno));
 	if (comm != NULL) {
 		if (comm[0] == '\0' || strlen(comm) >= sizeof(p.focus_comm))
 			usage_error("script: -c: '%s' is empty or too long", comm);
@@ -163,9 +164,9 @@ static int cmd_script(int argc, char **argv)
 	if (rc != 0)
 		die(rc, "%s", err);
 	if (p.total == 0)
-		die(EXIT_USAGE, "%s: no sample of event %s", in, p.event[0] ? p.event : "(any)");
+		die(SB_EXIT_USAGE, "%s: no sample of event %s", in, p.event[0] ? p.event : "(any)");
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-		die(EXIT_ENV, "cannot create %s: %s", dir, strerror(errno));
+		die(SB_EXIT_ENV, "cannot create %s: %s", dir, strerror(errno));
 	snprintf(path, sizeof(path), "%s/folded.txt", dir);
 	write_atomic(path, w_folded, &p);
 	snprintf(path, sizeof(path), "%s/top.csv", dir);
@@ -188,7 +189,7 @@ static int cmd_script(int argc, char **argv)
 			100.0 * p.kernel_unresolved / p.kernel);
 	sb_prof_free(&p);
 	sb_prof_free(&focus);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 /* ---- top ---- */
@@ -223,8 +224,8 @@ static int cmd_top(int argc, char **argv)
 	rc = fmt == F_CSV ? sb_prof_write_top_csv(&p, stdout) : sb_prof_write_top_text(&p, stdout, n);
 	sb_prof_free(&p);
 	if (rc != 0 || fflush(stdout) != 0)
-		die(EXIT_ENV, "cannot write the output: %s", strerror(errno));
-	return EXIT_OK;
+		die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
+	return SB_EXIT_OK;
 }
 
 /* ---- diff ---- */
@@ -268,7 +269,7 @@ static struct delta *diff_rows(const struct sb_prof *b, const struct sb_prof *x,
 	size_t k = 0;
 
 	if (d == NULL)
-		die(EXIT_ENV, "out of memory");
+		die(SB_EXIT_ENV, "out of memory");
 	for (int side = 0; side < 2; side++) {
 		const struct sb_prof *p = side ? x : b, *o = side ? b : x;
 
@@ -380,49 +381,29 @@ static int cmd_diff(int argc, char **argv)
 	sb_prof_free(&b);
 	sb_prof_free(&x);
 	if (fflush(stdout) != 0)
-		die(EXIT_ENV, "cannot write the output: %s", strerror(errno));
-	return EXIT_OK;
+		die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
+	return SB_EXIT_OK;
 }
 
-/* ---- summary.csv: one mode's values by task count ---- */
+/* ---- summary.csv: one mode's curve ---- */
 
-struct pointval {
-	long tasks;
-	double v;
-	int peak;		/* summary.csv's _peak: SB_PEAK_*, UNKNOWN in an older file */
-	long runs;
-};
-
-/* The rows of summary.csv (sb_summary_read) with a value in MODE's column; *n of them. */
-static struct pointval *read_summary(const char *path, const char *mode, size_t *n)
+/* MODE's curve from the summary.csv at path (sb_curve_of_summary); *cols: the peak is the file's. */
+static void read_summary(const char *path, const char *mode, struct sb_curve *cv, int *cols)
 {
 	struct sb_summary_row *rows;
-	struct pointval *v;
-	size_t nrows, k = 0;
+	size_t nrows;
 	char err[ERRLEN];
 	int m, rc;
 
 	for (m = 0; m < SB_NMODES && strcmp(sb_mode_name[m], mode) != 0; m++)
 		;
 	if (m == SB_NMODES)
-		die(EXIT_USAGE, "%s: unknown mode '%s' (processes, threads)", path, mode);
+		die(SB_EXIT_USAGE, "%s: unknown mode '%s' (processes, threads)", path, mode);
 	if ((rc = sb_summary_read(path, &rows, &nrows, err, sizeof(err))) != 0)
 		die(rc, "%s", err);
-	v = malloc((nrows + 1) * sizeof(*v));
-	if (v == NULL)
-		die(EXIT_ENV, "out of memory");
-	for (size_t i = 0; i < nrows; i++) {
-		if (rows[i].tasks <= 0 || isnan(rows[i].mode[m].mean))
-			continue;
-		v[k].tasks = rows[i].tasks;
-		v[k].v = rows[i].mode[m].mean;
-		v[k].peak = rows[i].mode[m].peak;
-		v[k].runs = rows[i].mode[m].runs;
-		k++;
-	}
+	if (sb_curve_of_summary(rows, nrows, m, cv, cols) != 0)
+		die(SB_EXIT_ENV, "out of memory");
 	free(rows);
-	*n = k;
-	return v;
 }
 
 /* A chosen count, and why when it is the peak (sb_peak_label's words). */
@@ -441,69 +422,56 @@ static int cmp_chosen(const void *a, const void *b)
 }
 
 /*
- * The peak of v[0..n-1]: summary.csv's best count (its highest mean: the
- * best is profiled whatever its plateau), and its plateau's words in why;
- * an older summary.csv without _peak columns: the highest mean, no words.
+ * The curve's peak: summary.csv's best count (its highest mean: the best is
+ * profiled whatever its plateau), and its plateau's words in why; an older
+ * summary.csv without _peak columns: the highest mean, no words. -1: no point.
  */
-static long peak_of(const struct pointval *v, size_t n, char *why, size_t len)
+static long peak_of(const struct sb_curve *cv, int cols, char *why, size_t len)
 {
-	long best = -1, lo = -1, hi = -1, runs = 0;
-	size_t i, want = n;
-
 	why[0] = '\0';
-	for (i = 0; i < n; i++) {
-		if (v[i].peak == SB_PEAK_UNKNOWN || v[i].peak == SB_PEAK_NONE)
-			continue;
-		lo = lo < 0 ? v[i].tasks : lo;
-		hi = v[i].tasks;
-		if (v[i].peak == SB_PEAK_BEST) {
-			best = v[i].tasks;
-			runs = v[i].runs;
-		}
-	}
-	if (best > 0) {
-		sb_peak_label(why, len, (unsigned long)best, (unsigned long)lo, (unsigned long)hi,
-			      (size_t)runs, 95.0);
-		return best;
-	}
-	for (i = 0; i < n; i++)
-		if (want == n || v[i].v > v[want].v)
-			want = i;
-	return want < n ? v[want].tasks : -1;
+	if (!cv->has_peak)
+		return -1;
+	if (cols)
+		sb_peak_label(why, len, (unsigned long)cv->pt[cv->best].tasks,
+			      (unsigned long)cv->pt[cv->lo].tasks, (unsigned long)cv->pt[cv->hi].tasks,
+			      cv->pt[cv->best].nruns, SB_CURVE_CONF);
+	return cv->pt[cv->best].tasks;
 }
 
 static int cmd_points(int argc, char **argv)
 {
-	struct pointval *v;
+	struct sb_curve cv;
 	struct chosen *out;
 	size_t n, k = 0;
+	int cols;
 	char *list, *save = NULL, *t, why[160];
 
 	if (argc != 4)
 		usage_error("points: SUMMARY_CSV MODE LIST wanted");
-	v = read_summary(argv[1], argv[2], &n);
+	read_summary(argv[1], argv[2], &cv, &cols);
+	n = cv.n;
 	list = strdup(argv[3]);
 	out = malloc((n + 64) * sizeof(*out));
 	if (list == NULL || out == NULL)
-		die(EXIT_ENV, "out of memory");
+		die(SB_EXIT_ENV, "out of memory");
 	for (t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		long want = -1;
 
 		why[0] = '\0';
 		if (strcmp(t, "peak") == 0) {
-			want = peak_of(v, n, why, sizeof(why));
+			want = peak_of(&cv, cols, why, sizeof(why));
 			if (want < 0)
 				continue;	/* nothing measured in this mode */
 		} else if (strcmp(t, "max") == 0) {
 			for (size_t i = 0; i < n; i++)
-				if (want < 0 || v[i].tasks > want)
-					want = v[i].tasks;
+				if (want < 0 || cv.pt[i].tasks > want)
+					want = cv.pt[i].tasks;
 			if (want < 0)
 				continue;
 		} else {
 			want = parse_long("points", t, 1);
 			size_t i;
-			for (i = 0; i < n && v[i].tasks != want; i++)
+			for (i = 0; i < n && cv.pt[i].tasks != want; i++)
 				;
 			if (i == n)
 				continue;	/* not measured (a failed sweep) */
@@ -519,8 +487,8 @@ static int cmd_points(int argc, char **argv)
 			printf("%ld%s%s\n", out[i].tasks, out[i].why[0] ? "\t" : "", out[i].why);
 	free(out);
 	free(list);
-	free(v);
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+	sb_curve_free(&cv);
+	return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV;
 }
 
 /* ---- rate ---- */
@@ -543,16 +511,17 @@ static int w_rate(const void *arg, FILE *out)
 
 static double value_at(const char *path, const char *mode, long tasks)
 {
-	size_t n;
-	struct pointval *v = read_summary(path, mode, &n);
-	double r = NAN;
+	struct sb_curve cv;
+	const struct sb_curve_point *p;
+	double r;
+	int cols;
 
-	for (size_t i = 0; i < n; i++)
-		if (v[i].tasks == tasks)
-			r = v[i].v;
-	free(v);
+	read_summary(path, mode, &cv, &cols);
+	p = sb_curve_at(&cv, tasks);
+	r = p ? p->mean : NAN;
+	sb_curve_free(&cv);
 	if (isnan(r))
-		die(EXIT_USAGE, "%s: no %s value at %ld tasks", path, mode, tasks);
+		die(SB_EXIT_USAGE, "%s: no %s value at %ld tasks", path, mode, tasks);
 	return r;
 }
 
@@ -574,7 +543,7 @@ static int cmd_rate(int argc, char **argv)
 	r.measured = value_at(argv[optind], r.mode, r.tasks);
 	r.profiled = value_at(argv[optind + 1], r.mode, r.tasks);
 	write_atomic(outp, w_rate, &r);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 /* ---- summary ---- */
@@ -600,17 +569,6 @@ static const char *kv(const char *path, const char *key, char *buf, size_t len)
 	return buf;
 }
 
-static const char *human(double v, char *buf, size_t len)
-{
-	const char *u = "";
-
-	if (v >= 1e9) { v /= 1e9; u = "G"; }
-	else if (v >= 1e6) { v /= 1e6; u = "M"; }
-	else if (v >= 1e3) { v /= 1e3; u = "K"; }
-	snprintf(buf, len, v >= 100 ? "%.0f%s" : v >= 10 ? "%.1f%s" : "%.2f%s", v, u);
-	return buf;
-}
-
 /* "A% sym [k], B% sym" of the top n symbols of DIR/FILE; 0, or -1 when FILE is absent. */
 static int top_line(const char *dir, const char *file, long n, double *samples)
 {
@@ -629,7 +587,7 @@ static int top_line(const char *dir, const char *file, long n, double *samples)
 	if (rc != 0)
 		die(rc, "%s", err);
 	if (sb_prof_sorted(&p, &v) != 0)
-		die(EXIT_ENV, "out of memory");
+		die(SB_EXIT_ENV, "out of memory");
 	for (size_t i = 0; i < p.nsyms && i < (size_t)n; i++)
 		printf("%s%.1f%% %s%s", i ? ", " : "", v[i]->self, v[i]->name, v[i]->kernel ? " [k]" : "");
 	if (p.nsyms == 0)
@@ -659,7 +617,7 @@ static int cmd_summary(int argc, char **argv)
 	dir = argv[optind];
 	snprintf(path, sizeof(path), "%s/top.csv", dir);
 	if (access(path, R_OK) != 0)
-		die(EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
+		die(SB_EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
 	snprintf(path, sizeof(path), "%s/event", dir);
 	f = fopen(path, "r");
 	event[0] = '\0';
@@ -676,7 +634,7 @@ static int cmd_summary(int argc, char **argv)
 	printf("%s", event[0] ? event : "event unknown");
 	if (pr[0] && m[0])
 		printf(", profiled run %s ops/s (%s%% vs the measured mean %s)",
-		       human(strtod(pr, NULL), a, sizeof(a)), ch, human(strtod(m, NULL), b, sizeof(b)));
+		       sb_rate_human(strtod(pr, NULL), a, sizeof(a)), ch, sb_rate_human(strtod(m, NULL), b, sizeof(b)));
 	printf("\n  whole machine: ");
 	top_line(dir, "top.csv", n, &all);
 	printf("\n");
@@ -688,7 +646,7 @@ static int cmd_summary(int argc, char **argv)
 			printf(" (its tasks: %.1f%% of the samples)", 100.0 * test / all);
 		printf("\n");
 	}
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+	return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV;
 }
 
 /* ---- compare ---- */
@@ -735,7 +693,7 @@ static struct ppoint *profiled(const char *dir, size_t *n)
 		if (k == cap) {
 			struct ppoint *nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
 			if (nv == NULL)
-				die(EXIT_ENV, "out of memory");
+				die(SB_EXIT_ENV, "out of memory");
 			v = nv;
 		}
 		snprintf(v[k].mode, sizeof(v[k].mode), "%.*s", (int)(dash - e->d_name), e->d_name);
@@ -834,7 +792,7 @@ static int cmd_compare(int argc, char **argv)
 	struct sb_prof *profs = calloc(2 * (nb + 1), sizeof(*profs));
 	struct ppoint *common = calloc(nb + 1, sizeof(*common));
 	if (profs == NULL || common == NULL)
-		die(EXIT_ENV, "out of memory");
+		die(SB_EXIT_ENV, "out of memory");
 	for (size_t i = 0; i < nb; i++) {
 		size_t j;
 		char path[4096];
@@ -852,10 +810,10 @@ static int cmd_compare(int argc, char **argv)
 		common[shown++] = pb[i];
 	}
 	if (shown == 0 && havept)
-		die(EXIT_USAGE, "point %s:%ld is not profiled in both %s and %s", want.mode, want.tasks,
+		die(SB_EXIT_USAGE, "point %s:%ld is not profiled in both %s and %s", want.mode, want.tasks,
 		    rb.dir, rx.dir);
 	if (shown == 0)
-		die(EXIT_USAGE, "no point is profiled in both %s and %s (runtest.sh --profile)", rb.dir,
+		die(SB_EXIT_USAGE, "no point is profiled in both %s and %s (runtest.sh --profile)", rb.dir,
 		    rx.dir);
 	if (fmt == F_TEXT)
 		printf("compare --profile %s: %s (base) -> %s (new), %s share in %% of %s samples\n",
@@ -904,8 +862,8 @@ static int cmd_compare(int argc, char **argv)
 	sb_run_free(&rb);
 	sb_run_free(&rx);
 	if (fflush(stdout) != 0)
-		die(EXIT_ENV, "cannot write the output: %s", strerror(errno));
-	return regress ? EXIT_FAIL : EXIT_OK;
+		die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
+	return regress ? SB_EXIT_FAIL : SB_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -924,15 +882,15 @@ int main(int argc, char **argv)
 		usage_error("a command is required");
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
-		return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+		return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		fputs(usage_text, stdout);
-		return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+		return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV;
 	}
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("sb-profile (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
-		return fflush(stdout) == 0 ? EXIT_OK : EXIT_ENV;
+		return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)

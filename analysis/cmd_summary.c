@@ -4,8 +4,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +12,16 @@
 
 #include "export.h"
 #include "msg.h"
-#include "peak.h"
+#include "curve.h"
+#include "rate.h"
 #include "peak_label.h"
 #include "outpath.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "results.h"
-#include "stats.h"
 
 #define PROG "sb-summary"
 #define CONF 95.0
 
-enum { EXIT_OK = 0, EXIT_USAGE = 2, EXIT_ENV = 3 };
 enum { PROCESSES = SB_PROCESSES, THREADS = SB_THREADS, NMODES = SB_NMODES };
 #define mode_name sb_mode_name
 
@@ -48,259 +45,100 @@ static const char usage_text[] =
 	"Bencher's metric format; one entry per point, the run-level mean and its interval,\n"
 	"every point of every RUNDIR in one file (two runs of one test named apart by label).\n";
 
-/* One measured sample. */
-struct row {
-	unsigned long tasks, run;
-	int mode;
-	double rate;
-	double idle;		/* NAN when the runner could not measure it */
-};
-
-/* The statistics of one (mode, tasks) point. */
-struct point {
-	int present;
-	struct sb_stats s;
-	double ci;		/* NAN when n < 2 */
-	double idle;		/* NAN when no sample had it */
-	size_t nruns;		/* distinct runs */
-	int peak;		/* SB_PEAK_NONE, _PLATEAU or _BEST (mark_peaks) */
-};
-
-
-static void *xrealloc(void *p, size_t n, size_t size)
-{
-	if (size && n > SIZE_MAX / size)
-		sb_die(EXIT_ENV, "out of memory");
-	p = realloc(p, n * size);
-	if (!p && n)
-		sb_die(EXIT_ENV, "out of memory");
-	return p;
-}
-
-struct rows {
-	struct row *v;
-	size_t n, cap;
-};
-
-static int add_row(void *ctx, const struct sb_sample *smp)
-{
-	struct rows *rs = ctx;
-
-	if (rs->n == rs->cap) {
-		size_t nc = rs->cap ? rs->cap * 2 : 256;
-		struct row *nv = nc <= SIZE_MAX / sizeof(*nv) ? realloc(rs->v, nc * sizeof(*nv)) : NULL;
-
-		if (!nv)
-			return -1;
-		rs->v = nv;
-		rs->cap = nc;
-	}
-	rs->v[rs->n++] = (struct row){ .tasks = (unsigned long)smp->tasks,
-				       .run = (unsigned long)smp->run, .mode = smp->mode,
-				       .rate = smp->rate, .idle = smp->idle };
-	return 0;
-}
-
-static int cmp_row(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-
-	if (x->tasks != y->tasks)
-		return x->tasks < y->tasks ? -1 : 1;
-	if (x->mode != y->mode)
-		return x->mode < y->mode ? -1 : 1;
-	if (x->run != y->run)
-		return x->run < y->run ? -1 : 1;
-	return 0;
-}
-
-/*
- * r[0..n-1]: the samples of one (mode, tasks), sorted by run. With several
- * runs the values are the runs' means (independent), else the samples.
- */
-static void compute(const struct row *r, size_t n, double *buf, struct point *p)
-{
-	size_t nv = 0, nidle = 0, i = 0;
-	double idle = 0;
-
-	while (i < n) {
-		size_t j = i;
-		double sum = 0;
-
-		for (; j < n && r[j].run == r[i].run; j++) {
-			sum += r[j].rate;
-			if (!isnan(r[j].idle)) {
-				idle += r[j].idle;
-				nidle++;
-			}
-		}
-		buf[nv++] = sum / (double)(j - i);
-		i = j;
-	}
-	if (sb_runs_independent(nv)) {
-		if (sb_stats_compute(buf, nv, &p->s) < 0)
-			sb_die(EXIT_ENV, "internal: no values");
-	} else {
-		for (i = 0; i < n; i++)
-			buf[i] = r[i].rate;
-		if (sb_stats_compute(buf, n, &p->s) < 0)
-			sb_die(EXIT_ENV, "internal: no values");
-	}
-	p->present = 1;
-	p->nruns = nv;
-	/* an interval only across independent runs: one run's samples are correlated */
-	p->ci = sb_runs_independent(nv) ? sb_ci_halfwidth(&p->s, CONF) : NAN;
-	p->idle = nidle ? idle / (double)nidle : NAN;
-}
-
-static void put(FILE *out, double v)
-{
-	if (isnan(v))
-		fputs(",", out);
-	else
-		fprintf(out, ",%.6f", v);
-}
-
-/* One row of summary.csv: a task count's points in both modes. */
+/* One row of summary.csv: a task count's points in both modes (NULL: not measured). */
 struct line {
 	unsigned long tasks;
-	struct point p[NMODES];
+	const struct sb_curve_point *p[NMODES];
 	double linear;		/* NAN when there is no 1-task point */
 };
 
-/* The summary's rows (tasks ascending) of the measured samples rows[0..n-1]. */
-static struct line *summarise(struct row *rows, size_t n, size_t *nlines)
+/* A run's samples.csv read: its points (r), each mode's curve and the rows by task count. */
+struct summary {
+	struct sb_run r;
+	struct sb_curve cv[NMODES];
+	struct line *lines;
+	size_t nl;
+};
+
+/* The summary of samples.csv at path (exit 2 or 3 with the reader's message). */
+static void summarise(const char *path, struct summary *s)
 {
-	double *buf = xrealloc(NULL, n ? n : 1, sizeof(*buf));
-	struct line *lines = xrealloc(NULL, n ? n : 1, sizeof(*lines));
-	double best1 = NAN;
-	size_t i = 0, nl = 0;
+	char err[PATH_MAX + 512];
+	size_t k[NMODES] = { 0 }, most = 0;
+	double best1;
+	int rc;
 
-	if (n)
-		qsort(rows, n, sizeof(*rows), cmp_row);
-	while (i < n) {
-		struct line *l = &lines[nl++];
-
-		memset(l, 0, sizeof(*l));
-		l->tasks = rows[i].tasks;
-		while (i < n && rows[i].tasks == l->tasks) {
-			size_t j = i;
-			int m = rows[i].mode;
-
-			while (j < n && rows[j].tasks == l->tasks && rows[j].mode == m)
-				j++;
-			compute(rows + i, j - i, buf, &l->p[m]);
-			i = j;
-		}
-		/* linear: the better mode at 1 task, times tasks (rows are sorted, 1 comes first) */
-		if (l->tasks == 1)
-			for (int m = 0; m < NMODES; m++)
-				if (l->p[m].present && (isnan(best1) || l->p[m].s.mean > best1))
-					best1 = l->p[m].s.mean;
-		l->linear = isnan(best1) ? NAN : best1 * (double)l->tasks;
-	}
-	free(buf);
-	*nlines = nl;
-	return lines;
-}
-
-/* A point as sb_peak_find sees it: the run means' mean and variance; a single run has no interval. */
-static struct sb_peak_point peak_point(unsigned long tasks, const struct point *p)
-{
-	int indep = sb_runs_independent(p->nruns);
-
-	return (struct sb_peak_point){ .tasks = tasks, .n = indep ? p->nruns : 1, .mean = p->s.mean,
-				       .var = indep ? p->s.stddev * p->s.stddev : NAN };
-}
-
-/*
- * Each mode's peak (sb_peak_find over the mode's measured counts): the count
- * with the highest mean is SB_PEAK_BEST, the other counts of its plateau
- * SB_PEAK_PLATEAU. A count the mode did not measure is not in its curve.
- */
-static void mark_peaks(struct line *lines, size_t nl)
-{
-	struct sb_peak_point *pp = xrealloc(NULL, nl ? nl : 1, sizeof(*pp));
-	size_t *at = xrealloc(NULL, nl ? nl : 1, sizeof(*at));
-
+	memset(s, 0, sizeof(*s));
+	rc = sb_run_samples(path, &s->r, err, sizeof(err));
+	if (rc != 0)
+		sb_die(rc, "%s", err);
 	for (int m = 0; m < NMODES; m++) {
-		struct sb_peak pk;
-		size_t np = 0;
-
-		for (size_t i = 0; i < nl; i++)
-			if (lines[i].p[m].present) {
-				pp[np] = peak_point(lines[i].tasks, &lines[i].p[m]);
-				at[np++] = i;
-			}
-		if (!np || sb_peak_find(pp, np, CONF, &pk) != 0)
-			continue;
-		for (size_t k = pk.lo; k <= pk.hi; k++)
-			lines[at[k]].p[m].peak = k == pk.best ? SB_PEAK_BEST : SB_PEAK_PLATEAU;
+		if (sb_curve_of_run(&s->r, mode_name[m], &s->cv[m]) != 0)
+			sb_die(SB_EXIT_ENV, "out of memory");
+		most += s->cv[m].n;
 	}
-	free(pp);
-	free(at);
+	s->lines = calloc(most ? most : 1, sizeof(*s->lines));
+	if (s->lines == NULL)
+		sb_die(SB_EXIT_ENV, "out of memory");
+	best1 = sb_best1(&s->r);
+	/* merge the modes' curves by task count */
+	for (;;) {
+		struct line *l = &s->lines[s->nl];
+		long t = LONG_MAX;
+
+		for (int m = 0; m < NMODES; m++)
+			if (k[m] < s->cv[m].n && s->cv[m].pt[k[m]].tasks < t)
+				t = s->cv[m].pt[k[m]].tasks;
+		if (t == LONG_MAX)
+			break;
+		l->tasks = (unsigned long)t;
+		for (int m = 0; m < NMODES; m++)
+			if (k[m] < s->cv[m].n && s->cv[m].pt[k[m]].tasks == t)
+				l->p[m] = &s->cv[m].pt[k[m]++];
+		l->linear = sb_linear(best1, t);
+		s->nl++;
+	}
 }
 
+static void summary_free(struct summary *s)
+{
+	for (int m = 0; m < NMODES; m++)
+		sb_curve_free(&s->cv[m]);
+	free(s->lines);
+	sb_run_free(&s->r);
+}
+
+/* The summary's lines as summary.csv's rows (sb_summary_write: the one column table). */
 static void write_summary(FILE *out, const struct line *lines, size_t nl)
 {
-	fputs("tasks,processes,processes_idle,threads,threads_idle,linear", out);
-	for (int m = 0; m < NMODES; m++)
-		fprintf(out, ",%s_stddev,%s_ci,%s_min,%s_max,%s_n", mode_name[m], mode_name[m],
-			mode_name[m], mode_name[m], mode_name[m]);
-	for (int m = 0; m < NMODES; m++)
-		fprintf(out, ",%s_runs,%s_precision", mode_name[m], mode_name[m]);
-	for (int m = 0; m < NMODES; m++)
-		fprintf(out, ",%s_peak", mode_name[m]);
-	fputs(",lkp_linear\n", out);
-	/* will-it-scale's first row; lkp_linear 0 so lkp-tests' parser sees linear 0 too */
-	fputs("0,0,100,0,100,0,,,,,,,,,,,,,,,,,0\n", out);
+	struct sb_summary_row *rows = calloc(nl ? nl : 1, sizeof(*rows));
 
+	if (rows == NULL)
+		sb_die(SB_EXIT_ENV, "out of memory");
 	for (size_t i = 0; i < nl; i++) {
-		const struct line *l = &lines[i];
-
-		fprintf(out, "%lu", l->tasks);
+		rows[i].tasks = (long)lines[i].tasks;
+		rows[i].linear = lines[i].linear;
 		for (int m = 0; m < NMODES; m++) {
-			put(out, l->p[m].present ? l->p[m].s.mean : NAN);
-			put(out, l->p[m].present ? l->p[m].idle : NAN);
-		}
-		put(out, l->linear);
-		for (int m = 0; m < NMODES; m++) {
-			const struct point *p = &l->p[m];
+			const struct sb_curve_point *p = lines[i].p[m];
+			const struct sb_stats *st = p ? &sb_point_values(p->p)->st : NULL;
 
-			if (!p->present) {
-				fputs(",,,,,", out);
+			rows[i].mode[m].mean = p ? p->mean : NAN;
+			if (!p)
 				continue;
-			}
-			put(out, p->s.n >= 2 ? p->s.stddev : NAN);
-			put(out, p->ci);
-			put(out, p->s.min);
-			put(out, p->s.max);
-			fprintf(out, ",%zu", p->s.n);
+			rows[i].mode[m].idle = p->idle;
+			rows[i].mode[m].stddev = st->n >= 2 ? st->stddev : NAN;
+			rows[i].mode[m].ci = p->ci;
+			rows[i].mode[m].min = st->min;
+			rows[i].mode[m].max = st->max;
+			rows[i].mode[m].n = (long)st->n;
+			rows[i].mode[m].runs = (long)p->nruns;
+			/* the precision reached: the interval's half-width in % of the mean */
+			rows[i].mode[m].precision = !isnan(p->ci) && p->mean > 0 ? 100 * p->ci / p->mean : NAN;
+			rows[i].mode[m].peak = p->peak;
 		}
-		/* the runs, and the precision reached: the interval's half-width in % of the mean */
-		for (int m = 0; m < NMODES; m++) {
-			const struct point *p = &l->p[m];
-
-			if (!p->present) {
-				fputs(",,", out);
-				continue;
-			}
-			fprintf(out, ",%zu", p->nruns);
-			put(out, !isnan(p->ci) && p->s.mean > 0 ? 100 * p->ci / p->s.mean : NAN);
-		}
-		/* the peak as a number (2 best, 1 plateau): lkp-tests' parser drops a row that is
-		 * not digits, dots and commas */
-		for (int m = 0; m < NMODES; m++)
-			if (l->p[m].present && l->p[m].peak != SB_PEAK_NONE)
-				fprintf(out, ",%d", l->p[m].peak);
-			else
-				fputs(",", out);
-		/* lkp-tests reads linear from the last field; 0 there means "unknown" to it */
-		if (isnan(l->linear))
-			fputs(",0\n", out);
-		else
-			fprintf(out, ",%.6f\n", l->linear);
 	}
+	sb_summary_write(out, rows, nl);
+	free(rows);
 }
 
 /* v as summary.csv holds it (6 decimals): the views show what the file says. */
@@ -314,27 +152,6 @@ static double as_written(double v)
 	return strtod(buf, NULL);
 }
 
-/* v with a unit: 4.81M, 12.3K, 250; "-" for NAN. */
-static const char *human(double v, char *buf, size_t len)
-{
-	const char *u = "";
-
-	if (isnan(v))
-		return "-";
-	if (v >= 1e9) {
-		v /= 1e9;
-		u = "G";
-	} else if (v >= 1e6) {
-		v /= 1e6;
-		u = "M";
-	} else if (v >= 1e3) {
-		v /= 1e3;
-		u = "K";
-	}
-	snprintf(buf, len, v >= 100 ? "%.0f%s" : v >= 10 ? "%.1f%s" : "%.2f%s", v, u);
-	return buf;
-}
-
 /* The interval's half-width in percent of the mean: "0.4%", "" when unknown. */
 static const char *pct(double ci, double mean, char *buf, size_t len)
 {
@@ -345,24 +162,18 @@ static const char *pct(double ci, double mean, char *buf, size_t len)
 }
 
 /* The peak of each mode under the table: "  processes: peak 6 tasks (5-7 within the 95% interval)". */
-static void print_peaks(FILE *out, const struct line *lines, size_t n)
+static void print_peaks(FILE *out, const struct summary *s)
 {
 	for (int m = 0; m < NMODES; m++) {
-		size_t best = n, lo = n, hi = n;
+		const struct sb_curve *cv = &s->cv[m];
 		char buf[160];
 
-		for (size_t i = 0; i < n; i++) {
-			if (!lines[i].p[m].present || lines[i].p[m].peak == SB_PEAK_NONE)
-				continue;
-			lo = lo == n ? i : lo;
-			hi = i;
-			if (lines[i].p[m].peak == SB_PEAK_BEST)
-				best = i;
-		}
-		if (best < n)
+		if (cv->has_peak)
 			fprintf(out, "  %s: %s\n", mode_name[m],
-				sb_peak_label(buf, sizeof(buf), lines[best].tasks, lines[lo].tasks,
-					      lines[hi].tasks, lines[best].p[m].nruns, CONF));
+				sb_peak_label(buf, sizeof(buf), (unsigned long)cv->pt[cv->best].tasks,
+					      (unsigned long)cv->pt[cv->lo].tasks,
+					      (unsigned long)cv->pt[cv->hi].tasks, cv->pt[cv->best].nruns,
+					      CONF));
 	}
 }
 
@@ -404,8 +215,10 @@ static const char *why(const struct whys *w, unsigned long tasks, char *buf, siz
  * with points.csv, each count's reason, and every count of a --points auto
  * sweep (its counts are few and chosen: the peak's neighbours must show).
  */
-static void print_table(FILE *out, const struct line *lines, size_t n, const struct whys *w)
+static void print_table(FILE *out, const struct summary *s, const struct whys *w)
 {
+	const struct line *lines = s->lines;
+	size_t n = s->nl;
 	size_t k = n > 12 ? 12 : n, last = 0;
 
 	for (size_t i = 0; i < w->n; i++)
@@ -428,45 +241,36 @@ static void print_table(FILE *out, const struct line *lines, size_t n, const str
 			continue;
 		last = i;
 		for (int m = 0; m < NMODES; m++) {
-			v[m] = l->p[m].present ? as_written(l->p[m].s.mean) : NAN;
-			ci[m] = l->p[m].present ? as_written(l->p[m].ci) : NAN;
+			v[m] = l->p[m] ? as_written(l->p[m]->mean) : NAN;
+			ci[m] = l->p[m] ? as_written(l->p[m]->ci) : NAN;
 		}
 		best = !isnan(v[PROCESSES]) && (isnan(v[THREADS]) || v[PROCESSES] >= v[THREADS]) ?
 			v[PROCESSES] : v[THREADS];
 		if (!isnan(lin) && lin > 0 && !isnan(best))
 			snprintf(vs, sizeof(vs), "%.0f%%", 100 * best / lin);
 		fprintf(out, "  %6lu %10s %7s %10s %7s %10s", l->tasks,
-			human(v[PROCESSES], h[PROCESSES], sizeof(h[0])),
+			sb_rate_human(v[PROCESSES], h[PROCESSES], sizeof(h[0])),
 			pct(ci[PROCESSES], v[PROCESSES], c[PROCESSES], sizeof(c[0])),
-			human(v[THREADS], h[THREADS], sizeof(h[0])),
+			sb_rate_human(v[THREADS], h[THREADS], sizeof(h[0])),
 			pct(ci[THREADS], v[THREADS], c[THREADS], sizeof(c[0])), vs);
 		if (w->n)
 			fprintf(out, "  %s", why(w, l->tasks, wb, sizeof(wb)));
 		fputc('\n', out);
 	}
-	print_peaks(out, lines, n);
-}
-
-static const struct point *find_point(const struct line *lines, size_t n, int mode,
-				      unsigned long tasks)
-{
-	for (size_t i = 0; i < n; i++)
-		if (lines[i].tasks == tasks)
-			return lines[i].p[mode].present ? &lines[i].p[mode] : NULL;
-	return NULL;
+	print_peaks(out, s);
 }
 
 /* --point: "4.81M ops/s \302\261""0.4%", nothing when the point is absent. */
-static void print_point(FILE *out, const struct point *p)
+static void print_point(FILE *out, const struct sb_curve_point *p)
 {
 	char h[32];
 	double mean, ci;
 
 	if (!p)
 		return;
-	mean = as_written(p->s.mean);
+	mean = as_written(p->mean);
 	ci = as_written(p->ci);
-	fprintf(out, "%s ops/s", human(mean, h, sizeof(h)));
+	fprintf(out, "%s ops/s", sb_rate_human(mean, h, sizeof(h)));
 	if (!isnan(ci) && mean > 0)
 		fprintf(out, " \302\261%.1f%%", 100 * ci / mean);
 	fputc('\n', out);
@@ -477,15 +281,15 @@ static void print_point(FILE *out, const struct point *p)
  * samples with one run); HALF_PCT "-" below SB_INDEPENDENT_RUNS runs or with
  * a zero mean. An absent point: "0 - -".
  */
-static void print_values(FILE *out, const struct point *p)
+static void print_values(FILE *out, const struct sb_curve_point *p)
 {
 	if (!p) {
 		fputs("0 - -\n", out);
 		return;
 	}
-	fprintf(out, "%zu %.6f ", p->nruns, p->s.mean);
-	if (sb_runs_independent(p->nruns) && !isnan(p->ci) && p->s.mean > 0)
-		fprintf(out, "%.2f\n", 100 * p->ci / p->s.mean);
+	fprintf(out, "%zu %.6f ", p->nruns, p->mean);
+	if (sb_runs_independent(p->nruns) && !isnan(p->ci) && p->mean > 0)
+		fprintf(out, "%.2f\n", 100 * p->ci / p->mean);
 	else
 		fputs("-\n", out);
 }
@@ -499,16 +303,16 @@ static FILE *open_temp(const char *path, char **tmp)
 
 	umask(mask);
 	if (asprintf(tmp, "%s.tmp.XXXXXX", path) < 0)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	fd = mkstemp(*tmp);
 	if (fd < 0)
-		sb_die(EXIT_ENV, "cannot create a file next to %s: %s", path, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot create a file next to %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(*tmp);
 	if (fchmod(fd, 0666 & ~mask) < 0)
-		sb_die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
+		sb_die(SB_EXIT_ENV, "%s: %s", *tmp, strerror(errno));
 	f = fdopen(fd, "w");
 	if (!f)
-		sb_die(EXIT_ENV, "%s: %s", *tmp, strerror(errno));
+		sb_die(SB_EXIT_ENV, "%s: %s", *tmp, strerror(errno));
 	return f;
 }
 
@@ -576,54 +380,6 @@ static int listed(const char *list, int mode, long tasks)
 }
 
 /*
- * The peak of mode m among rows[0..n-1]: summary.csv's _peak column, or for a
- * file without it sb_peak_find on the written means, standard deviations and
- * runs. Returns 0 and the indexes, or -1 when the mode has no point.
- */
-static int rows_peak(const struct sb_summary_row *rows, size_t n, int m, struct sb_peak *pk)
-{
-	struct sb_peak_point *pp;
-	size_t *at, np = 0;
-	int rc = -1;
-
-	if (n && rows[0].mode[m].peak != SB_PEAK_UNKNOWN) {
-		for (size_t i = 0; i < n; i++) {
-			if (rows[i].mode[m].peak == SB_PEAK_NONE || isnan(rows[i].mode[m].mean))
-				continue;
-			if (rc != 0)
-				pk->lo = i;
-			pk->hi = i;
-			rc = 0;
-			if (rows[i].mode[m].peak == SB_PEAK_BEST)
-				pk->best = i;
-		}
-		return rc;
-	}
-	pp = xrealloc(NULL, n ? n : 1, sizeof(*pp));
-	at = xrealloc(NULL, n ? n : 1, sizeof(*at));
-	for (size_t i = 0; i < n; i++) {
-		long runs = rows[i].mode[m].runs;
-
-		if (isnan(rows[i].mode[m].mean))
-			continue;
-		pp[np] = (struct sb_peak_point){ .tasks = (unsigned long)rows[i].tasks,
-						 .n = runs >= SB_INDEPENDENT_RUNS ? (size_t)runs : 1,
-						 .mean = rows[i].mode[m].mean,
-						 .var = rows[i].mode[m].stddev * rows[i].mode[m].stddev };
-		at[np++] = i;
-	}
-	if (np && sb_peak_find(pp, np, CONF, pk) == 0) {
-		pk->best = at[pk->best];
-		pk->lo = at[pk->lo];
-		pk->hi = at[pk->hi];
-		rc = 0;
-	}
-	free(pp);
-	free(at);
-	return rc;
-}
-
-/*
  * --format plot RUNDIR: what plot/plot.py draws, checked here so that it reads
  * nothing itself. Tab-separated records: "meta KEY VALUE" a line of meta;
  * "row TASKS LINEAR" then per mode MEAN IDLE STDDEV CI N (empty when
@@ -642,42 +398,9 @@ static int put_origin(void *ctx, const struct sb_points_row *r)
 	return 0;
 }
 
-static void print_plot(FILE *out, const char *dir)
+/* The "row" records of --format plot: summary.csv's rows as they are. */
+static void put_rows(FILE *out, const struct sb_summary_row *rows, size_t n)
 {
-	char *meta = NULL, *summary = NULL, *samples = NULL, *points = NULL, *text = NULL;
-	char err[PATH_MAX + 512];
-	struct plot_meta pm = { .out = out, .target = NAN, .status = NULL, .sweep_host = "",
-				.sweep_pid = "", .sweep_start = "" };
-	struct sb_summary_row *rows = NULL;
-	size_t n = 0;
-	struct stat st;
-	int rc;
-
-	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0 ||
-	    asprintf(&samples, "%s/samples.csv", dir) < 0 || asprintf(&points, "%s/points.csv", dir) < 0)
-		sb_die(EXIT_ENV, "out of memory");
-	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
-	if (rc == 0 && pm.status)
-		fprintf(out, "meta\tstatus\t%s\n",
-			sb_status_now(pm.status, pm.sweep_host, pm.sweep_pid, pm.sweep_start));
-	if (rc != 0)
-		sb_die(rc, "%s", err);
-	if (stat(summary, &st) != 0) {
-		if (pm.complete)
-			sb_die(EXIT_USAGE, "%s: missing, but meta says status=complete", summary);
-		fputs("empty\tno summary.csv\n", out);
-	} else {
-		rc = sb_summary_read(summary, &rows, &n, err, sizeof(err));
-		if (rc != 0)
-			sb_die(rc, "%s", err);
-		if (!n)
-			fputs("empty\tno completed point in summary.csv\n", out);
-	}
-	if (stat(samples, &st) == 0) {
-		rc = sb_samples_read(samples, no_row, NULL, err, sizeof(err));
-		if (rc != 0)
-			sb_die(rc, "%s", err);
-	}
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "row\t%ld", rows[i].tasks);
 		put_plot(out, rows[i].linear);
@@ -692,33 +415,83 @@ static void print_plot(FILE *out, const char *dir)
 				fputs("\t", out);
 		}
 		fputc('\n', out);
-	}
-	for (int m = 0; m < NMODES; m++) {
-		struct sb_peak pk;
-		char label[160];
+}
+}
 
-		if (rows_peak(rows, n, m, &pk) != 0)
-			continue;
-		fprintf(out, "peak\t%s\t%ld\t%.17g\t%ld\t%ld\t%s\n", mode_name[m], rows[pk.best].tasks,
-			rows[pk.best].mode[m].mean, rows[pk.lo].tasks, rows[pk.hi].tasks,
-			sb_peak_label(label, sizeof(label), (unsigned long)rows[pk.best].tasks,
-				      (unsigned long)rows[pk.lo].tasks, (unsigned long)rows[pk.hi].tasks,
-				      (size_t)rows[pk.best].mode[m].runs, CONF));
-	}
+/* The "unmet" records: points short of meta's precision target, or named by its unmet. */
+static void put_unmet(FILE *out, const struct sb_summary_row *rows, size_t n, const struct plot_meta *pm)
+{
 	for (int m = 0; m < NMODES; m++)
 		for (size_t i = 0; i < n; i++) {
 			double prec = rows[i].mode[m].precision;
 
 			if (isnan(rows[i].mode[m].mean))
 				continue;
-			if (listed(pm.unmet, m, rows[i].tasks) ||
-			    (!isnan(pm.target) && (isnan(prec) || prec > pm.target))) {
+			if (listed(pm->unmet, m, rows[i].tasks) ||
+			    (!isnan(pm->target) && (isnan(prec) || prec > pm->target))) {
 				fprintf(out, "unmet\t%s\t%ld", mode_name[m], rows[i].tasks);
 				put_plot(out, prec);
-				put_plot(out, pm.target);
+				put_plot(out, pm->target);
 				fputc('\n', out);
 			}
 		}
+}
+
+static void print_plot(FILE *out, const char *dir)
+{
+	char *meta = NULL, *summary = NULL, *samples = NULL, *points = NULL, *text = NULL;
+	char err[PATH_MAX + 512];
+	struct plot_meta pm = { .out = out, .target = NAN, .status = NULL, .sweep_host = "",
+				.sweep_pid = "", .sweep_start = "" };
+	struct sb_summary_row *rows = NULL;
+	size_t n = 0;
+	struct stat st;
+	int rc;
+
+	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0 ||
+	    asprintf(&samples, "%s/samples.csv", dir) < 0 || asprintf(&points, "%s/points.csv", dir) < 0)
+		sb_die(SB_EXIT_ENV, "out of memory");
+	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
+	if (rc == 0 && pm.status)
+		fprintf(out, "meta\tstatus\t%s\n",
+			sb_status_now(pm.status, pm.sweep_host, pm.sweep_pid, pm.sweep_start));
+	if (rc != 0)
+		sb_die(rc, "%s", err);
+	if (stat(summary, &st) != 0) {
+		if (pm.complete)
+			sb_die(SB_EXIT_USAGE, "%s: missing, but meta says status=complete", summary);
+		fputs("empty\tno summary.csv\n", out);
+	} else {
+		rc = sb_summary_read(summary, &rows, &n, err, sizeof(err));
+		if (rc != 0)
+			sb_die(rc, "%s", err);
+		if (!n)
+			fputs("empty\tno completed point in summary.csv\n", out);
+	}
+	if (stat(samples, &st) == 0) {
+		rc = sb_samples_read(samples, no_row, NULL, err, sizeof(err));
+		if (rc != 0)
+			sb_die(rc, "%s", err);
+	}
+	put_rows(out, rows, n);
+	for (int m = 0; m < NMODES; m++) {
+		struct sb_curve cv;
+		const struct sb_curve_point *b, *lo, *hi;
+		char label[160];
+		int cols;
+
+		if (sb_curve_of_summary(rows, n, m, &cv, &cols) != 0)
+			sb_die(SB_EXIT_ENV, "out of memory");
+		if (cv.has_peak) {
+			b = &cv.pt[cv.best], lo = &cv.pt[cv.lo], hi = &cv.pt[cv.hi];
+			fprintf(out, "peak\t%s\t%ld\t%.17g\t%ld\t%ld\t%s\n", mode_name[m], b->tasks, b->mean,
+				lo->tasks, hi->tasks,
+				sb_peak_label(label, sizeof(label), (unsigned long)b->tasks,
+					      (unsigned long)lo->tasks, (unsigned long)hi->tasks, b->nruns, CONF));
+		}
+		sb_curve_free(&cv);
+	}
+	put_unmet(out, rows, n, &pm);
 	/* points.csv (sb-plan's): which counts auto points added; runs before it have none (1) */
 	rc = sb_points_read(points, put_origin, out, err, sizeof(err));
 	if (rc >= 2)
@@ -748,7 +521,7 @@ static void parse_point(const char *arg, int *mode, unsigned long *tasks)
 		if (colon[1] >= '0' && colon[1] <= '9' && !*end && !errno && *tasks > 0)
 			return;
 	}
-	sb_die(EXIT_USAGE, "--point '%s': expected MODE:TASKS (processes or threads, tasks at least 1); "
+	sb_die(SB_EXIT_USAGE, "--point '%s': expected MODE:TASKS (processes or threads, tasks at least 1); "
 	    "try 'sb-summary --help'", arg);
 }
 
@@ -757,7 +530,7 @@ static void usage_error(const char *fmt, const char *what) __attribute__((noretu
 static void usage_error(const char *fmt, const char *what)
 {
 	fputs(usage_text, stderr);
-	sb_die(EXIT_USAGE, fmt, what);
+	sb_die(SB_EXIT_USAGE, fmt, what);
 }
 
 /* What the command line asks for. */
@@ -812,7 +585,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			exit(EXIT_OK);
+			exit(SB_EXIT_OK);
 		case ':':
 			bad_option("option %s needs a value", argv[optind - 1], optopt);
 		default:
@@ -845,16 +618,16 @@ static void parse_args(int argc, char **argv, struct args *a)
 static void finish_output(FILE *out, const char *out_path, char *tmp)
 {
 	if (fflush(out) == EOF || ferror(out))
-		sb_die(EXIT_ENV, "writing %s: %s", out_path ? tmp : "standard output", strerror(errno));
+		sb_die(SB_EXIT_ENV, "writing %s: %s", out_path ? tmp : "standard output", strerror(errno));
 	if (!out_path)
 		return;
 	if (fsync(fileno(out)) < 0 && errno != EINVAL)
-		sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+		sb_die(SB_EXIT_ENV, "%s: %s", tmp, strerror(errno));
 	if (fclose(out) == EOF)
-		sb_die(EXIT_ENV, "%s: %s", tmp, strerror(errno));
+		sb_die(SB_EXIT_ENV, "%s: %s", tmp, strerror(errno));
 	sb_outpath_check(out_path);
 	if (rename(tmp, out_path) < 0)
-		sb_die(EXIT_ENV, "cannot rename %s to %s: %s", tmp, out_path, strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot rename %s to %s: %s", tmp, out_path, strerror(errno));
 	sb_msg_remove_on_die(NULL);
 	free(tmp);
 }
@@ -864,10 +637,8 @@ int main(int argc, char **argv)
 	struct args a = { 0 };
 	const char *in_path;
 	char *tmp = NULL, *path = NULL, err[PATH_MAX + 512];
-	struct line *lines;
-	size_t nl;
+	struct summary sum;
 	FILE *out = stdout;
-	struct rows rs = { 0 };
 	struct stat st;
 	int rc;
 
@@ -883,24 +654,20 @@ int main(int argc, char **argv)
 		if (rc != 0)
 			sb_die(rc, "%s", err);
 		finish_output(stdout, NULL, NULL);
-		return EXIT_OK;
+		return SB_EXIT_OK;
 	}
 	if (a.plot) {
 		print_plot(stdout, a.input);
 		finish_output(stdout, NULL, NULL);
-		return EXIT_OK;
+		return SB_EXIT_OK;
 	}
 	in_path = a.input;
 	if (stat(in_path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (asprintf(&path, "%s/samples.csv", in_path) < 0)
-			sb_die(EXIT_ENV, "out of memory");
+			sb_die(SB_EXIT_ENV, "out of memory");
 		in_path = path;
 	}
-	rc = sb_samples_read(in_path, add_row, &rs, err, sizeof(err));
-	if (rc != 0)
-		sb_die(rc, "%s", err);
-	lines = summarise(rs.v, rs.n, &nl);
-	mark_peaks(lines, nl);
+	summarise(in_path, &sum);
 
 	if (a.out_path) {
 		sb_outpath_check(a.out_path);
@@ -916,18 +683,17 @@ int main(int argc, char **argv)
 			if (rc >= 2)
 				sb_die(rc, "%s", err);
 		}
-		print_table(out, lines, nl, &w);
+		print_table(out, &sum, &w);
 		free(w.v);
 		free(pp);
 	} else if (a.point && a.values)
-		print_values(out, find_point(lines, nl, a.mode, a.tasks));
+		print_values(out, sb_curve_at(&sum.cv[a.mode], (long)a.tasks));
 	else if (a.point)
-		print_point(out, find_point(lines, nl, a.mode, a.tasks));
+		print_point(out, sb_curve_at(&sum.cv[a.mode], (long)a.tasks));
 	else
-		write_summary(out, lines, nl);
+		write_summary(out, sum.lines, sum.nl);
 	finish_output(out, a.out_path, tmp);
-	free(lines);
-	free(rs.v);
+	summary_free(&sum);
 	free(path);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }

@@ -34,7 +34,7 @@ rc=0
 make -q BUILD="$T/nohwloc" HWLOC_OK=no "$T/nohwloc/bin/sb-compare" || rc=$?
 is "$rc" 1 "make -q: an sb-compare older than its sources is stale"
 SB_BUILD="$T/nohwloc" ./compare.sh --help >/dev/null 2>&1
-[ "$T/nohwloc/bin/sb-compare" -nt analysis/stats.c ]
+[ "$T/nohwloc/bin/sb-compare" -nt analysis/stat/stats.c ]
 ok $? "compare.sh rebuilt the stale sb-compare"
 
 done_testing

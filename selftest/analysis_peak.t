@@ -1,6 +1,6 @@
 #!/bin/bash
-# analysis_peak.t: sb_peak_find (analysis/peak.h) on fixed curves: the best count and its plateau at 95%.
-# Built here from analysis/peak.c and stats.c, so it does not depend on how the build dir was compiled.
+# analysis_peak.t: sb_peak_find (analysis/curve/peak.h) on fixed curves: the best count and its plateau at 95%.
+# Built here from analysis/curve/peak.c and stats.c, so it does not depend on how the build dir was compiled.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 tmp=$(mktemp -d)
@@ -61,8 +61,8 @@ int main(void)
 	return 0;
 }
 EOF_C
-if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -Ianalysis -o "$tmp/t" "$tmp/t.c" analysis/peak.c \
-	analysis/stats.c -lm 2>"$tmp/cc.err"; then
+if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -o "$tmp/t" "$tmp/t.c" analysis/curve/peak.c \
+	analysis/stat/stats.c -lm 2>"$tmp/cc.err"; then
 	echo "1..1"
 	echo "not ok 1 - compile the peak test"
 	sed 's/^/# /' "$tmp/cc.err"

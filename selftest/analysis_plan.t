@@ -1,5 +1,5 @@
 #!/bin/bash
-# analysis_plan.t: the sweep planner (analysis/plan.c, sb-plan) without a testcase: --points auto on
+# analysis_plan.t: the sweep planner (analysis/plan/plan.c, sb-plan) without a testcase: --points auto on
 # simulated curves with seeded noise, and sb-plan's rounds, stopping rule and points.csv on synthetic runs.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
@@ -121,8 +121,8 @@ int main(void)
 }
 EOF_C
 # (built here from the sources, so it does not depend on how the build dir was compiled)
-if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -Ianalysis -o "$tmp/sim" "$tmp/sim.c" analysis/plan.c \
-	analysis/peak.c analysis/stats.c analysis/msg.c -lm 2>"$tmp/cc.err"; then
+if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -o "$tmp/sim" "$tmp/sim.c" analysis/plan/plan.c \
+	analysis/curve/peak.c analysis/stat/stats.c analysis/msg/msg.c -lm 2>"$tmp/cc.err"; then
 	echo "1..1"
 	echo "not ok 1 - compile the planner simulation"
 	sed 's/^/# /' "$tmp/cc.err"

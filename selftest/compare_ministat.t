@@ -271,8 +271,8 @@ fails "column 0" 2 "-C" -C 0 "$T/x3"
 fails "run-mode option on files" 2 "run directories" --threshold 5 "$T/x3" "$T/y3"
 
 if command -v python3 >/dev/null 2>&1; then
-	python3 selftest/bench/gen_ttable.py --check analysis/stats.c
-	ok $? "analysis/stats.c holds the t table selftest/bench/gen_ttable.py computes"
+	python3 selftest/bench/gen_ttable.py --check analysis/stat/stats.c
+	ok $? "analysis/stat/stats.c holds the t table selftest/bench/gen_ttable.py computes"
 else
 	echo "ok $((n += 1)) # skip python3 not installed"
 fi

@@ -26,11 +26,11 @@
 # sqrt(h_full^2 + h_auto^2), h_auto at an unmeasured count n between the
 # measured a < n < b being h_a + (h_b - h_a) (n - a) / (b - a), and the share
 # of full-sweep points outside that (nominally 5%).
-# SIM=1: no runner, no sweeps: the planner (analysis/plan.c, compiled here
+# SIM=1: no runner, no sweeps: the planner (analysis/plan/plan.c, compiled here
 # with selftest/bench/auto_points_sim.c) on each shape's function with
 # synthetic noise, --repeat 3, TRIALS (50) seeded sweeps a shape: NOISE % sd
 # a run, and with DIST % chance (3) a disturbed run, off by DIST_SIZE % (25)
-# times 0.5 to 1.5, either sign. SIM_REV=COMMIT compiles analysis/plan.c as
+# times 0.5 to 1.5, either sign. SIM_REV=COMMIT compiles analysis/plan/plan.c as
 # it was at COMMIT instead (the rule before a change, for comparison).
 set -eu
 
@@ -139,13 +139,13 @@ fn_error() {
 
 # simulate SHAPE...: SIM=1's table, the planner on synthetic noise (no runner)
 simulate() {
-	local s line most mean exact worst avg lines own sound plan_c=analysis/plan.c
+	local s line most mean exact worst avg lines own sound plan_c=analysis/plan/plan.c
 	if [ -n "${SIM_REV:-}" ]; then
-		git show "$SIM_REV:analysis/plan.c" >"$tmp/plan.c" || { log "auto_points.sh: no analysis/plan.c at $SIM_REV"; exit 2; }
+		git show "$SIM_REV:analysis/plan/plan.c" >"$tmp/plan.c" || { log "auto_points.sh: no analysis/plan/plan.c at $SIM_REV"; exit 2; }
 		plan_c=$tmp/plan.c
 	fi
-	"${CC:-cc}" -std=gnu11 -O2 -Wall -Wextra -Ianalysis -o "$tmp/sim" selftest/bench/auto_points_sim.c \
-		"$plan_c" analysis/peak.c analysis/stats.c analysis/msg.c -lm ||
+	"${CC:-cc}" -std=gnu11 -O2 -Wall -Wextra -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -o "$tmp/sim" selftest/bench/auto_points_sim.c \
+		"$plan_c" analysis/curve/peak.c analysis/stat/stats.c analysis/msg/msg.c -lm ||
 		{ log "auto_points.sh: the simulation does not compile"; exit 3; }
 	log "auto_points.sh: simulation${SIM_REV:+ of plan.c at $SIM_REV}: ${*} to $max tasks, ${TRIALS:-50} sweeps a shape, --repeat 3, noise $noise%, disturbed runs ${DIST:-3}% of +-${DIST_SIZE:-25}% x 0.5-1.5"
 	echo "| shape | counts a mode: most (mean) | exact peak | auto curve vs the function: worst (mean of sweeps' worst) | lines through the function at auto's counts: worst | all's points outside own interval | outside combined interval |"

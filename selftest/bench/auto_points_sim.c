@@ -1,4 +1,4 @@
-/* auto_points_sim.c: auto_points.sh's SIM mode, the planner (analysis/plan.c) on the curve fixture's shapes with synthetic noise, no runner. */
+/* auto_points_sim.c: auto_points.sh's SIM mode, the planner (analysis/plan/plan.c) on the curve fixture's shapes with synthetic noise, no runner. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

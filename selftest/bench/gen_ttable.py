@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the two-sided Student's t table of analysis/stats.c from first principles.
+"""Generate the two-sided Student's t table of analysis/stat/stats.c from first principles.
 
 The quantile t solves P(|T| < t) = level for T with df degrees of freedom:
 P(|T| < t) = 1 - I_x(df/2, 1/2) with x = df / (df + t^2), I the regularized

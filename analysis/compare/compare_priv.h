@@ -83,6 +83,7 @@ int sb_cmp_failing(const struct ctx *c);
 
 /* compare_report.c: the reports, and what --point prints around ministat's block. */
 extern const char sb_cmp_correlated_note[];
+extern const char sb_cmp_drift_note[];	/* under every report of single sweeps (no --vs) */
 void sb_cmp_print_run_lines(const struct ctx *c);
 void sb_cmp_print_md_runs(const struct ctx *c);
 void sb_cmp_print_verdict(const struct ctx *c, int md);
@@ -90,5 +91,9 @@ void sb_cmp_report_text(const struct ctx *c);
 void sb_cmp_report_md(const struct ctx *c);
 void sb_cmp_report_csv(const struct ctx *c);
 void sb_cmp_report_json(const struct ctx *c);
+void sb_cmp_md_cell(FILE *out, const char *s);	/* a markdown table cell, escaped */
+
+/* compare_curves.c: each run's peak, plateau and efficiency by mode, then lkp's scalability. */
+void sb_cmp_print_curves(const struct ctx *c);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit.h"
 #include "export.h"
 #include "results.h"
 
@@ -121,7 +122,7 @@ static int load_run(const char *dir, struct run *r, char *err, size_t errlen)
 	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0) {
 		snprintf(err, errlen, "out of memory");
 		free(meta);
-		return 3;
+		return SB_EXIT_ENV;
 	}
 	rc = sb_meta_read(meta, take_meta, &r->m, &text, err, errlen);
 	free(text);
@@ -150,7 +151,7 @@ static int name_runs(struct run *runs, int n, char **dirs, char *err, size_t err
 					snprintf(err, errlen, "%s and %s: two runs of %s labelled '%s' would have "
 						 "the same names: export them into separate files", dirs[i],
 						 dirs[j], runs[i].m.test, runs[i].m.label);
-					return 2;
+					return SB_EXIT_USAGE;
 				}
 				runs[i].who = runs[i].m.label;
 			}
@@ -165,7 +166,7 @@ int sb_export_runs(FILE *out, int ndirs, char **dirs, enum sb_export f, char *er
 
 	if (runs == NULL) {
 		snprintf(err, errlen, "out of memory");
-		return 3;
+		return SB_EXIT_ENV;
 	}
 	for (int i = 0; i < ndirs && rc == 0; i++)
 		rc = load_run(dirs[i], &runs[i], err, errlen);
@@ -206,7 +207,7 @@ int sb_export_test_of(const char *dir, char *test, size_t len)
 	test[0] = '\0';
 	for (int latest = 0; latest < 2 && rc != 0; latest++) {
 		if (asprintf(&path, latest ? "%s/latest/meta" : "%s/meta", dir) < 0)
-			return 3;
+			return SB_EXIT_ENV;
 		rc = sb_meta_read(path, take_meta, &m, &text, err, sizeof(err));
 		free(text);
 		text = NULL;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "exit.h"
 #include "ministat.h"
 
 /* Index = OR of the set numbers (1..7) plotted in a cell: x and + together give '*'. */
@@ -52,19 +53,19 @@ int sb_mset_finish(struct sb_mset *s, const char *what, char *err, size_t errlen
 		else
 			snprintf(err, errlen, "%s: only %zu value%s; a data set needs at least %d",
 				 what, s->n, s->n == 1 ? "" : "s", SB_MINISTAT_MINVALUES);
-		return 2;
+		return SB_EXIT_USAGE;
 	}
 	free(s->sorted);
 	s->sorted = malloc(s->n * sizeof(*s->sorted));
 	if (s->sorted == NULL ||
 	    sb_stats_compute_var(s->v, s->n, &s->st, &s->var, s->sorted) != 0) {
 		snprintf(err, errlen, "%s: out of memory", what);
-		return 3;
+		return SB_EXIT_ENV;
 	}
 	if (!isfinite(s->st.mean) || !isfinite(s->var)) {
 		snprintf(err, errlen, "%s: the values are too large: their sum or variance overflows",
 			 what);
-		return 2;
+		return SB_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -92,17 +93,17 @@ static int parse_value(const char *tok, double *out, const char *what,
 	if (end == tok || *end != '\0') {
 		snprintf(err, errlen, "%s:%lu: '%s' is not a number", what, lineno,
 			 excerpt(tok, ex, sizeof(ex)));
-		return 2;
+		return SB_EXIT_USAGE;
 	}
 	if (isnan(d)) {
 		snprintf(err, errlen, "%s:%lu: '%s': NaN is not a measurement", what, lineno,
 			 excerpt(tok, ex, sizeof(ex)));
-		return 2;
+		return SB_EXIT_USAGE;
 	}
 	if (isinf(d)) {
 		snprintf(err, errlen, "%s:%lu: '%s' is %s", what, lineno, excerpt(tok, ex, sizeof(ex)),
 			 errno == ERANGE ? "out of range" : "infinite");
-		return 2;
+		return SB_EXIT_USAGE;
 	}
 	*out = d;
 	return 0;
@@ -283,7 +284,7 @@ static int plot_print(FILE *out, struct sb_mset *const *sets, int nsets, const s
 	pl.nbars = o->separate ? nsets : 1;
 	pl.bars = calloc((size_t)pl.nbars, (size_t)pl.width);
 	if (pl.bars == NULL)
-		return 3;
+		return SB_EXIT_ENV;
 	for (int i = 0; i < nsets; i++)
 		if (plot_set(&pl, sets[i], i + 1, o->separate ? i : 0) != 0) {
 			rc = 3;

@@ -138,4 +138,7 @@ struct sb_plan_estimate {
 };
 void sb_plan_estimate(const struct sb_plan *plan, struct sb_plan_estimate *e);
 
+/* The points of mode in the plan (plan_eta.c counts a mode's share with it). */
+size_t sb_plan_mode_count(const struct sb_plan *plan, int mode);
+
 #endif

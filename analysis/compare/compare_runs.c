@@ -138,7 +138,7 @@ static int compare_curves(struct pair *pr, const struct sb_cmp_opts *o)
 {
 	pr->curves = calloc(pr->nrows + 1, sizeof(*pr->curves));
 	if (pr->curves == NULL)
-		return 3;
+		return SB_EXIT_ENV;
 	for (size_t i = 0; i < pr->nrows;) {
 		const char *mode = pr->rows[i].b->mode;
 		size_t end = i, npts = 0, n0 = SIZE_MAX, n = SIZE_MAX;
@@ -165,7 +165,7 @@ static int compare_curves(struct pair *pr, const struct sb_cmp_opts *o)
 			struct sb_stats s0, s1;
 
 			if (g == NULL)
-				return 3;
+				return SB_EXIT_ENV;
 			for (size_t k = i; k < end; k++) {
 				const struct row *r = &pr->rows[k];
 
@@ -179,7 +179,7 @@ static int compare_curves(struct pair *pr, const struct sb_cmp_opts *o)
 			if (sb_stats_compute_var(g, n0, &s0, &var0, NULL) != 0 ||
 			    sb_stats_compute_var(g + n0, n, &s1, &var, NULL) != 0) {
 				free(g);
-				return 3;
+				return SB_EXIT_ENV;
 			}
 			free(g);
 			sb_ttest2(n0, s0.mean, var0, n, s1.mean, var, &ct->tt);
@@ -230,14 +230,14 @@ static int point_values(struct ctx *c, const char *mode, long tasks,
 	for (int i = 0; i < c->nruns; i++) {
 		pts[i] = sb_run_find(&c->runs[i], mode, tasks);
 		if (pts[i] == NULL)
-			return sb_fail(err, errlen, 2, "%s has no point %s:%ld", c->runs[i].dir, mode,
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s has no point %s:%ld", c->runs[i].dir, mode,
 				       tasks);
 		*means &= pts[i]->means.n > 0;
 	}
 	for (int i = 0; i < c->nruns; i++) {
 		vals[i] = *means ? &pts[i]->means : &pts[i]->samples;
 		if (vals[i]->n < SB_MINISTAT_MINVALUES)
-			return sb_fail(err, errlen, 2, "%s: point %s:%ld has %zu value%s; at least %d are "
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: point %s:%ld has %zu value%s; at least %d are "
 				       "needed", c->runs[i].dir, mode, tasks, vals[i]->n,
 				       vals[i]->n == 1 ? "" : "s", SB_MINISTAT_MINVALUES);
 	}
@@ -279,7 +279,7 @@ static int point_set(struct ctx *c, int n, const struct sb_values *vals, const c
 	int rc;
 
 	if (name == NULL)
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	snprintf(name, len, "%s %s:%ld (%s)", c->runs[n].dir, mode, tasks,
 		 means ? "per-run means" : "samples");
 	rc = sb_mset_init(set, name) != 0 ? 3 : 0;
@@ -292,7 +292,7 @@ static int point_set(struct ctx *c, int n, const struct sb_values *vals, const c
 	if (rc == 0)
 		return 0;
 	sb_mset_free(set);
-	return rc == 3 ? sb_fail(err, errlen, 3, "out of memory") : sb_fail(err, errlen, rc, "%s", verr);
+	return rc == 3 ? sb_fail(err, errlen, SB_EXIT_ENV, "out of memory") : sb_fail(err, errlen, rc, "%s", verr);
 }
 
 static int report_point(struct ctx *c, char *err, size_t errlen)
@@ -307,12 +307,12 @@ static int report_point(struct ctx *c, char *err, size_t errlen)
 	int rc = 0, n = 0, md = c->o->format == SB_CMP_MARKDOWN, means = 1;
 
 	if (c->o->format != SB_CMP_TEXT && c->o->format != SB_CMP_MARKDOWN)
-		return sb_fail(err, errlen, 2, "--point has no csv or JSON form: use text or markdown");
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--point has no csv or JSON form: use text or markdown");
 	if (parse_point(c->o->point, mode, sizeof(mode), &tasks) != 0)
-		return sb_fail(err, errlen, 2, "--point '%s': expected MODE:TASKS, e.g. processes:4",
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--point '%s': expected MODE:TASKS, e.g. processes:4",
 			    c->o->point);
 	if (c->nruns > SB_MINISTAT_MAXSETS)
-		return sb_fail(err, errlen, 2, "--point shows at most %d runs, %d given",
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--point shows at most %d runs, %d given",
 			    SB_MINISTAT_MAXSETS, c->nruns);
 	rc = point_values(c, mode, tasks, pts, vals, &means, err, errlen);
 	if (rc != 0)
@@ -369,32 +369,32 @@ static int check_runs(struct ctx *c, char *err, size_t errlen)
 		const struct sb_run *r = &c->runs[i];
 
 		if (strcmp(r->status, "complete") != 0 && !c->o->force)
-			return sb_fail(err, errlen, 2, "%s: the run's status is %s, not complete; "
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: the run's status is %s, not complete; "
 				    "--force compares it anyway", r->dir, r->status);
 		/* an emulated CPU measures the emulator, not the kernel (docs/VM.md) */
 		if (strcmp(r->vm_accel, "tcg") == 0 && !c->o->force)
-			return sb_fail(err, errlen, 2, "%s: measured in a VM under TCG emulation "
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: measured in a VM under TCG emulation "
 				    "(meta vm_accel=tcg): its numbers do not compare kernels; "
 				    "--force compares it anyway", r->dir);
 		if (i > 0 && strcmp(r->test, b->test) != 0 && !c->o->force)
-			return sb_fail(err, errlen, 2, "different testcases: %s is %s, %s is %s; "
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "different testcases: %s is %s, %s is %s; "
 				    "--force compares them anyway", b->dir, b->test, r->dir, r->test);
 	}
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];
 
 		if (pr->machine[0] && !c->o->force)
-			return sb_fail(err, errlen, 2, "%s and %s were measured on different machines: "
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s and %s were measured on different machines: "
 				    "%s differ; --force compares them anyway", b->dir, pr->x->dir, pr->machine);
 		if (pr->nrows == 0 && !c->o->force)
-			return sb_fail(err, errlen, 2, "%s and %s have no point (mode, tasks) in common; "
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s and %s have no point (mode, tasks) in common; "
 				    "--force compares them anyway", b->dir, pr->x->dir);
 		if (!c->o->force)
 			for (size_t k = 0; k < pr->nrows; k++) {
 				const struct row *r = &pr->rows[k];
 
 				if (!r->means)
-					return sb_fail(err, errlen, 2, "%s and %s: %s at %ld tasks has a single "
+					return sb_fail(err, errlen, SB_EXIT_USAGE, "%s and %s: %s at %ld tasks has a single "
 						    "run (base %zu, new %zu): one run's samples are "
 						    "correlated and give no verdict; measure with runtest.sh's "
 						    "default runs (3 or more a point), or --force compares "
@@ -402,7 +402,7 @@ static int check_runs(struct ctx *c, char *err, size_t errlen)
 						    r->b->tasks, r->b->nruns, r->x->nruns);
 			}
 		if (pr->nrows > 0 && pr->nna == pr->nrows && !c->o->force)
-			return sb_fail(err, errlen, 2, "%s and %s: no common point has at least %d "
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s and %s: no common point has at least %d "
 				    "values in both; --force compares them anyway", b->dir,
 				    pr->x->dir, SB_MINISTAT_MINVALUES);
 	}
@@ -452,10 +452,37 @@ static int check_shape(const struct ctx *c, char *err, size_t errlen)
 
 		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 			if (fv[k] != NULL && rv[k] != NULL && strcmp(fv[k], rv[k]) != 0)
-				return sb_fail(err, errlen, 2, "%s differ: '%s' (%s) and '%s' (%s): "
+				return sb_fail(err, errlen, SB_EXIT_USAGE, "%s differ: '%s' (%s) and '%s' (%s): "
 					    "the runs measured different things; --force compares "
 					    "them anyway", names[k], fv[k], f->dir, rv[k], r->dir);
 	}
+	return 0;
+}
+
+/* Whether a and b are one sweep: one real path, or one testcase's same run id (a copy). */
+static int same_sweep(const struct sb_run *a, const struct sb_run *b)
+{
+	char *pa = realpath(a->dir, NULL), *pb = realpath(b->dir, NULL);
+	int same = pa != NULL && pb != NULL && strcmp(pa, pb) == 0;
+
+	free(pa);
+	free(pb);
+	return same || (*a->run_id && strcmp(a->run_id, b->run_id) == 0 && strcmp(a->test, b->test) == 0);
+}
+
+/*
+ * --vs: a sweep on both sides (or a copy of it, same run id) compares a sweep with
+ * itself and hides any change: refused, --force or not (issue 31, item 4).
+ */
+static int check_across(const struct ctx *c, int k, char *err, size_t errlen)
+{
+	for (int i = 0; i < k; i++)
+		for (int j = k; j < c->nruns; j++)
+			if (same_sweep(&c->runs[i], &c->runs[j]))
+				return sb_fail(err, errlen, SB_EXIT_USAGE, "%s and %s: the same sweep (%s %s) on "
+					       "both sides of --vs: a sweep compared with itself hides any "
+					       "change", c->runs[i].arg, c->runs[j].arg, c->runs[i].test,
+					       *c->runs[i].run_id ? c->runs[i].run_id : c->runs[i].dir);
 	return 0;
 }
 
@@ -465,16 +492,9 @@ static int check_twice(const struct ctx *c, int from, int to, char *err, size_t 
 	for (int i = from; i < to && !c->o->force; i++)
 		for (int k = i + 1; k < to; k++) {
 			const struct sb_run *a = &c->runs[i], *b = &c->runs[k];
-			char *pa = realpath(a->dir, NULL), *pb = realpath(b->dir, NULL);
-			int same = pa != NULL && pb != NULL && strcmp(pa, pb) == 0;
 
-			free(pa);
-			free(pb);
-			if (!same && *a->run_id && strcmp(a->run_id, b->run_id) == 0 &&
-			    strcmp(a->test, b->test) == 0)
-				same = 1;
-			if (same)
-				return sb_fail(err, errlen, 2, "%s and %s: the same sweep (%s %s) given "
+			if (same_sweep(a, b))
+				return sb_fail(err, errlen, SB_EXIT_USAGE, "%s and %s: the same sweep (%s %s) given "
 					    "twice on one side would be pooled twice; --force pools "
 					    "it anyway", a->arg, b->arg, a->test,
 					    *a->run_id ? a->run_id : a->dir);
@@ -490,7 +510,7 @@ static int check_finite(const struct ctx *c, char *err, size_t errlen)
 			const struct row *r = &c->pairs[i].rows[k];
 
 			if (r->v != V_NA && (!isfinite(r->d.rel_pct) || !isfinite(r->d.rel_halfwidth_pct)))
-				return sb_fail(err, errlen, 2, "%s against %s: %s at %ld tasks: the "
+				return sb_fail(err, errlen, SB_EXIT_USAGE, "%s against %s: %s at %ld tasks: the "
 					    "change is not a finite number (values out of range)",
 					    c->pairs[i].x->dir, c->runs[0].dir, r->b->mode, r->b->tasks);
 		}
@@ -507,14 +527,14 @@ static int check_side(const struct ctx *c, int from, int to, char *err, size_t e
 		const struct sb_run *r = &c->runs[i];
 
 		if (strcmp(r->status, "complete") != 0)
-			return sb_fail(err, errlen, 2, "%s: the run's status is %s, not complete; "
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: the run's status is %s, not complete; "
 				    "--force compares it anyway", r->dir, r->status);
 		if (strcmp(r->test, f->test) != 0)
-			return sb_fail(err, errlen, 2, "--vs: one side mixes testcases: %s is %s, %s is %s",
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "--vs: one side mixes testcases: %s is %s, %s is %s",
 				    f->dir, f->test, r->dir, r->test);
 		machine_diff(f, r, diff, sizeof(diff));
 		if (diff[0])
-			return sb_fail(err, errlen, 2, "--vs: %s and %s, one side, were measured on "
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "--vs: %s and %s, one side, were measured on "
 				    "different machines: %s differ; --force pools them anyway",
 				    f->dir, r->dir, diff);
 	}
@@ -530,7 +550,7 @@ static int pool_side(struct ctx *c, int from, int to, char *err, size_t errlen)
 
 	for (int i = from + 1; i < to; i++) {
 		if (sb_run_pool(f, &c->runs[i]) != 0)
-			return sb_fail(err, errlen, 3, "out of memory");
+			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 		same &= strcmp(c->runs[i].name, f->name) == 0;
 		/* the side is as complete as its worst sweep (only with --force) */
 		if (strcmp(c->runs[i].status, "complete") != 0)
@@ -539,10 +559,10 @@ static int pool_side(struct ctx *c, int from, int to, char *err, size_t errlen)
 	if (to - from == 1)
 		return 0;
 	if (same ? asprintf(&name, "%s", f->name) < 0 : asprintf(&name, "%s+%d", f->name, to - from - 1) < 0)
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	if (asprintf(&dir, "%s and %d more", f->dir, to - from - 1) < 0) {
 		free(name);
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	}
 	free(f->name);
 	free(f->dir);
@@ -554,8 +574,10 @@ static int pool_side(struct ctx *c, int from, int to, char *err, size_t errlen)
 /* --vs: runs[0..k-1] become base, runs[k..] new, each one pooled run. */
 static int pool_sides(struct ctx *c, int k, char *err, size_t errlen)
 {
-	int rc = check_side(c, 0, k, err, errlen);
+	int rc = check_across(c, k, err, errlen);
 
+	if (rc == 0)
+		rc = check_side(c, 0, k, err, errlen);
 	if (rc == 0)
 		rc = check_side(c, k, c->nruns, err, errlen);
 	if (rc == 0)
@@ -579,6 +601,27 @@ static int pool_sides(struct ctx *c, int k, char *err, size_t errlen)
 	return 0;
 }
 
+/* Each NEW against BASE (runs 1..n-1 against run 0): rows, curves, the machine and system notes. */
+static int compare_pairs(struct ctx *c, int n, char *err, size_t errlen)
+{
+	for (int i = 1; i < n; i++) {
+		struct pair *pr = &c->pairs[i - 1];
+
+		pr->base = &c->runs[0];
+		pr->x = &c->runs[i];
+		pr->rows = calloc(c->runs[0].npts + 1, sizeof(*pr->rows));
+		if (pr->rows == NULL)
+			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+		compare_pair(pr, c->o);
+		if (compare_curves(pr, c->o) != 0)
+			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
+		system_diff(pr->base, pr->x, pr->system, sizeof(pr->system));
+		c->correlated |= pr->correlated;
+	}
+	return 0;
+}
+
 int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 		    char *err, size_t errlen)
 {
@@ -588,7 +631,7 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 	c.runs = calloc((size_t)n, sizeof(*c.runs));
 	c.pairs = calloc((size_t)n, sizeof(*c.pairs));
 	if (c.runs == NULL || c.pairs == NULL) {
-		rc = sb_fail(err, errlen, 3, "out of memory");
+		rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 		goto out;
 	}
 	for (; c.nruns < n; c.nruns++) {
@@ -608,27 +651,11 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 		n = c.nruns;
 	}
 	unique_names(&c);
-	for (int i = 1; i < n; i++) {
-		struct pair *pr = &c.pairs[i - 1];
-
-		pr->base = &c.runs[0];
-		pr->x = &c.runs[i];
-		pr->rows = calloc(c.runs[0].npts + 1, sizeof(*pr->rows));
-		if (pr->rows == NULL) {
-			rc = sb_fail(err, errlen, 3, "out of memory");
-			goto out;
-		}
-		compare_pair(pr, o);
-		if (compare_curves(pr, o) != 0) {
-			rc = sb_fail(err, errlen, 3, "out of memory");
-			goto out;
-		}
-		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
-		system_diff(pr->base, pr->x, pr->system, sizeof(pr->system));
-		c.correlated |= pr->correlated;
-	}
+	rc = compare_pairs(&c, n, err, errlen);
+	if (rc != 0)
+		goto out;
 	if (sb_cmp_gate(&c) != 0) {
-		rc = sb_fail(err, errlen, 3, "out of memory");
+		rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 		goto out;
 	}
 	rc = check_runs(&c, err, errlen);

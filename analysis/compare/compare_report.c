@@ -5,7 +5,8 @@
 
 #include "export.h"
 #include "msg.h"
-#include "peak.h"
+#include "curve.h"
+#include "rate.h"
 #include "compare_priv.h"
 
 /* Each pair whose system checks differ: a note (text: "Note: ...", markdown: a quote). */
@@ -45,16 +46,6 @@ static const char *csv_verdict(enum verdict v)
 	return w[v];
 }
 
-/* ops/s: whole numbers when large (they are), a few digits when not. */
-static const char *fmt_rate(char *buf, size_t len, double v)
-{
-	if (fabs(v) >= 100)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.4g", v);
-	return buf;
-}
-
 /* "0.52%/0.61%": both sides' precision, "-" for a side without one. */
 static const char *fmt_prec(char *buf, size_t len, const struct row *r)
 {
@@ -73,7 +64,7 @@ static const char *fmt_prec(char *buf, size_t len, const struct row *r)
 }
 
 /* Markdown table cells: a '|' in a meta value would split the cell. */
-static void md_cell(FILE *out, const char *s)
+void sb_cmp_md_cell(FILE *out, const char *s)
 {
 	if (*s == '\0') {
 		fputs("-", out);
@@ -138,33 +129,33 @@ void sb_cmp_print_md_runs(const struct ctx *c)
 		int bad = strcmp(r->status, "complete") != 0;
 
 		fprintf(c->out, "| %s | ", i ? "new" : "base");
-		md_cell(c->out, r->name);
+		sb_cmp_md_cell(c->out, r->name);
 		if (strcmp(r->test, c->runs[0].test) != 0) {
 			fputs(" (testcase **", c->out);
-			md_cell(c->out, r->test);
+			sb_cmp_md_cell(c->out, r->test);
 			fputs("**)", c->out);
 		}
 		if (r->params != NULL && *r->params) {
 			fputs(" (params ", c->out);
-			md_cell(c->out, r->params);
+			sb_cmp_md_cell(c->out, r->params);
 			fputs(")", c->out);
 		}
 		fputs(" | ", c->out);
-		md_cell(c->out, r->kernel);
+		sb_cmp_md_cell(c->out, r->kernel);
 		fputs(" | ", c->out);
-		md_cell(c->out, r->host);
+		sb_cmp_md_cell(c->out, r->host);
 		fputs(" | ", c->out);
-		md_cell(c->out, r->dir);
+		sb_cmp_md_cell(c->out, r->dir);
 		fputs(" | ", c->out);
 		if (bad)
 			fputs("**", c->out);
-		md_cell(c->out, r->status);
+		sb_cmp_md_cell(c->out, r->status);
 		fputs(bad ? "** (compared with --force) |\n" : " |\n", c->out);
 	}
 	for (int i = 1; i < c->nruns; i++)
 		if (c->pairs[i - 1].machine[0]) {
 			fputs("\n**Different machine** (compared with --force): ", c->out);
-			md_cell(c->out, c->runs[i].name);
+			sb_cmp_md_cell(c->out, c->runs[i].name);
 			fprintf(c->out, " differs from base in %s.\n", c->pairs[i - 1].machine);
 		}
 }
@@ -299,8 +290,8 @@ static void print_table_text(const struct ctx *c, const struct pair *pr)
 		snprintf(rn, sizeof(rn), "%zu/%zu", r->b->nruns, r->x->nruns);
 		fmt_prec(pc, sizeof(pc), r);
 		fprintf(c->out, "%6ld  %-*s  %13s  %13s  ", r->b->tasks, mw, r->b->mode,
-			fmt_rate(b1, sizeof(b1), r->bv->st.mean),
-			fmt_rate(b2, sizeof(b2), r->xv->st.mean));
+			sb_rate_plain(b1, sizeof(b1), r->bv->st.mean),
+			sb_rate_plain(b2, sizeof(b2), r->xv->st.mean));
 		if (r->v == V_NA)
 			fprintf(c->out, "%9s  %8s  %7s  %15s  %10s  %7s  %s\n", "-", "-", rn, pc, "-", "-",
 				verdict_word(r));
@@ -321,9 +312,9 @@ static void print_table_md(const struct ctx *c, const struct pair *pr)
 	char b1[48], b2[48];
 
 	fputs("**", c->out);
-	md_cell(c->out, pr->x->name);
+	sb_cmp_md_cell(c->out, pr->x->name);
 	fputs("** against **", c->out);
-	md_cell(c->out, pr->base->name);
+	sb_cmp_md_cell(c->out, pr->base->name);
 	fprintf(c->out, "** (%s)\n\n", values_kind(pr));
 	if (pr->nrows == 0)
 		fputs("No point in common.\n", c->out);
@@ -336,8 +327,8 @@ static void print_table_md(const struct ctx *c, const struct pair *pr)
 		char pc[64], dt[32];
 
 		fprintf(c->out, "| %ld | %s | %s | %s | ", r->b->tasks, r->b->mode,
-			fmt_rate(b1, sizeof(b1), r->bv->st.mean),
-			fmt_rate(b2, sizeof(b2), r->xv->st.mean));
+			sb_rate_plain(b1, sizeof(b1), r->bv->st.mean),
+			sb_rate_plain(b2, sizeof(b2), r->xv->st.mean));
 		if (r->v == V_NA)
 			fprintf(c->out, "- | - | ");
 		else
@@ -353,331 +344,6 @@ static void print_table_md(const struct ctx *c, const struct pair *pr)
 	print_curves_test(c, pr, 1);
 }
 
-struct curve {
-	const char *mode;
-	long peak_tasks, max_tasks;
-	long plateau_lo, plateau_hi;	/* the counts indistinguishable from the peak (sb_peak_find) */
-	double peak, at_max, scal;	/* scal NAN without a 1-task point */
-};
-
-/* The plateau is summary.csv's: at 95% whatever --conf says, so that every report agrees. */
-#define PEAK_CONF 95.0
-
-/*
- * Peak, plateau and scalability of one mode of one run, from the means of its
- * points; pp holds room for all of the run's points.
- */
-static int curve_of(const struct sb_run *r, size_t first, struct curve *cv, struct sb_peak_point *pp)
-{
-	const struct sb_values *one = NULL;
-	struct sb_peak pk;
-	size_t i;
-
-	cv->mode = r->pts[first].mode;
-	for (i = first; i < r->npts && strcmp(r->pts[i].mode, cv->mode) == 0; i++) {
-		const struct sb_point *p = &r->pts[i];
-		double mean = sb_point_values(p)->st.mean;
-
-		/* a point of one run has no interval: n 1, never on another's plateau */
-		pp[i - first] = (struct sb_peak_point){ .tasks = (unsigned long)p->tasks,
-							.n = p->means.n > 0 ? p->means.n : 1,
-							.mean = mean, .var = p->means.var };
-		if (p->tasks == 1)
-			one = sb_point_values(p);
-		cv->max_tasks = p->tasks;
-		cv->at_max = mean;
-	}
-	if (sb_peak_find(pp, i - first, PEAK_CONF, &pk) != 0)
-		sb_die(3, "internal: no peak in %s's %s points", r->name, cv->mode);
-	cv->peak = pp[pk.best].mean;
-	cv->peak_tasks = (long)pp[pk.best].tasks;
-	cv->plateau_lo = (long)pp[pk.lo].tasks;
-	cv->plateau_hi = (long)pp[pk.hi].tasks;
-	cv->scal = one != NULL && one->st.mean > 0 ?
-		   cv->at_max / (cv->max_tasks * one->st.mean) : NAN;
-	return (int)i;
-}
-
-/*
- * lkp-tests' will-it-scale.scalability: processes(N) / linear(N) at the last
- * row, linear(N) = N × the better mode's ops/s at 1 task. NAN without a
- * processes point at the largest N, a 1-task point, or with N = 1.
- */
-static double lkp_scalability(const struct sb_run *r, long *n_out)
-{
-	const struct sb_point *p, *p1, *t1;
-	double best1;
-	long n = 0;
-
-	for (size_t i = 0; i < r->npts; i++)
-		if (r->pts[i].tasks > n)
-			n = r->pts[i].tasks;
-	*n_out = n;
-	p = sb_run_find(r, "processes", n);
-	p1 = sb_run_find(r, "processes", 1);
-	t1 = sb_run_find(r, "threads", 1);
-	best1 = p1 ? sb_point_values(p1)->st.mean : NAN;
-	if (t1 && (isnan(best1) || sb_point_values(t1)->st.mean > best1))
-		best1 = sb_point_values(t1)->st.mean;
-	if (p == NULL || n <= 1 || !(best1 > 0))
-		return NAN;
-	return sb_point_values(p)->st.mean / ((double)n * best1);
-}
-
-static void print_lkp_scalability(const struct ctx *c)
-{
-	int md = c->o->format == SB_CMP_MARKDOWN;
-
-	fputs(md ? "\n**Scalability** (lkp-tests' will-it-scale.scalability: processes(N) / linear(N) "
-		   "at the largest task count N, linear(N) = N × the better mode at 1 task)\n\n"
-		   "| run | N | scalability |\n|---|---:|---:|\n" :
-		   "Scalability (lkp-tests' will-it-scale.scalability: processes(N) / linear(N) at the "
-		   "largest task count N, linear(N) = N * the better mode at 1 task):\n", c->out);
-	for (int i = 0; i < c->nruns; i++) {
-		long n;
-		double s = lkp_scalability(&c->runs[i], &n);
-		char v[64];
-
-		if (isnan(s))
-			snprintf(v, sizeof(v), "n/a (needs processes at N > 1 and a 1-task point)");
-		else
-			snprintf(v, sizeof(v), "%.3f", s);
-		if (md) {
-			fputs("| ", c->out);
-			md_cell(c->out, c->runs[i].name);
-			fprintf(c->out, " | %ld | %s |\n", n, v);
-		} else {
-			fprintf(c->out, "  %-12s  N %-6ld  %s\n", c->runs[i].name, n, v);
-		}
-	}
-}
-
-static void print_curves(const struct ctx *c)
-{
-	enum sb_cmp_format f = c->o->format;
-	char b1[48], b2[48], sc[32], pl[48];
-	struct sb_peak_point *pp;
-	size_t most = 1;
-	int nw = 3;
-
-	for (int i = 0; i < c->nruns; i++) {
-		if ((int)strlen(c->runs[i].name) > nw)
-			nw = (int)strlen(c->runs[i].name);
-		if (c->runs[i].npts > most)
-			most = c->runs[i].npts;
-	}
-	pp = calloc(most, sizeof(*pp));
-	if (pp == NULL)
-		sb_die(3, "out of memory");
-	if (f == SB_CMP_MARKDOWN)
-		fputs("**Peak and efficiency** (mean ops/s; plateau: the counts within the 95% interval "
-		      "of the peak; efficiency = ops(N) / (N × ops(1)) of the mode, at the largest task count N)\n\n"
-		      "| run | mode | peak ops/s | peak at tasks | plateau | largest N | ops/s at N | efficiency |\n"
-		      "|---|---|---:|---:|---:|---:|---:|---:|\n", c->out);
-	else
-		fprintf(c->out, "Peak and efficiency (mean ops/s; plateau: the counts within the 95%% interval "
-			"of the peak; efficiency = ops(N) / (N * ops(1)) of the mode, at the largest task count N):\n"
-			"  %-*s  %-9s  %13s  %8s  %9s  %9s  %13s  %11s\n", nw, "run", "mode", "peak ops/s",
-			"at tasks", "plateau", "largest N", "ops/s at N", "efficiency");
-	for (int i = 0; i < c->nruns; i++) {
-		const struct sb_run *r = &c->runs[i];
-
-		for (size_t k = 0; k < r->npts;) {
-			struct curve cv;
-
-			k = (size_t)curve_of(r, k, &cv, pp);
-			if (cv.plateau_lo < cv.plateau_hi)
-				snprintf(pl, sizeof(pl), "%ld-%ld", cv.plateau_lo, cv.plateau_hi);
-			else
-				snprintf(pl, sizeof(pl), "%ld", cv.peak_tasks);
-			if (isnan(cv.scal))
-				snprintf(sc, sizeof(sc), "n/a (no 1-task point)");
-			else
-				snprintf(sc, sizeof(sc), "%.3f", cv.scal);
-			fmt_rate(b1, sizeof(b1), cv.peak);
-			fmt_rate(b2, sizeof(b2), cv.at_max);
-			if (f == SB_CMP_MARKDOWN) {
-				fputs("| ", c->out);
-				md_cell(c->out, r->name);
-				fprintf(c->out, " | %s | %s | %ld | %s | %ld | %s | %s |\n", cv.mode, b1,
-					cv.peak_tasks, pl, cv.max_tasks, b2, sc);
-			} else {
-				fprintf(c->out, "  %-*s  %-9s  %13s  %8ld  %9s  %9ld  %13s  %11s\n", nw,
-					r->name, cv.mode, b1, cv.peak_tasks, pl, cv.max_tasks, b2, sc);
-			}
-		}
-	}
-	free(pp);
-	print_lkp_scalability(c);
-}
-
-const char sb_cmp_correlated_note[] =
-	"per-second samples are compared (--force) where a side has a single run of a point; "
-	"samples of one run are correlated, so those +/- figures are not 95% confidence "
-	"intervals: they are too narrow and differences look more certain than they are; "
-	"measure both sides with runtest.sh's default runs (3 or more a point) to compare "
-	"the means of independent runs";
-
-/* Said under every text and markdown report of single sweeps (no --vs). */
-static const char drift_note[] =
-	"each side is one sweep: its interval holds the spread of the runs within that sweep, "
-	"not the drift of the machine between two sweeps (two sweeps of one kernel one after "
-	"the other can differ by more); for a gate, alternate several sweeps of each side and "
-	"pool them with --vs (docs/COMPARE.md)";
-
-/* The procedure as the verdict names it, e.g. "weighted Holm over 6 points and 2 curves". */
-static void print_procedure(const struct ctx *c)
-{
-	const struct sb_cmp_opts *o = c->o;
-	size_t np = c->gate_points, nc = c->gate_curves;
-
-	switch (o->gate) {
-	case SB_GATE_POINT:
-		fprintf(c->out, "%g%% confidence at each point alone, no control over the whole "
-			"comparison (--gate point)", o->conf);
-		return;
-	case SB_GATE_BH:
-		fprintf(c->out, "false discovery rate %g%% over the whole comparison: "
-			"Benjamini-Hochberg over %zu point%s", 100 - o->conf, np, np == 1 ? "" : "s");
-		return;
-	default:
-		fprintf(c->out, "%g%% confidence for the whole comparison: %s over %zu point%s",
-			o->conf, nc ? "weighted Holm" : "Holm", np, np == 1 ? "" : "s");
-		if (nc)
-			fprintf(c->out, " and %zu curve%s", nc, nc == 1 ? "" : "s");
-	}
-}
-
-/* "+/-1.20%" or "+/-1.20%..4.10%": the smallest and largest detectable change of points (curves). */
-static void print_detectable(const struct ctx *c, int md)
-{
-	double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
-	const char *pm = md ? "±" : "+/-";
-
-	for (int i = 0; i < c->nruns - 1; i++) {
-		const struct pair *pr = &c->pairs[i];
-
-		for (size_t k = 0; k < pr->nrows; k++) {
-			double d = pr->rows[k].detectable;
-
-			if (!isnan(d)) {
-				lo[0] = fmin(lo[0], d);
-				hi[0] = fmax(hi[0], d);
-			}
-		}
-		for (size_t k = 0; k < pr->ncurves; k++) {
-			double d = pr->curves[k].detectable;
-
-			if (!isnan(d)) {
-				lo[1] = fmin(lo[1], d);
-				hi[1] = fmax(hi[1], d);
-			}
-		}
-	}
-	if (isinf(lo[0]))
-		return;
-	fprintf(c->out, "%sDetectable (found 80%% of the time at the gate's level; smaller changes may "
-		"pass unseen): %s%.2f%%", md ? "" : "  ", pm, lo[0]);
-	if (hi[0] - lo[0] >= 0.005)	/* as printed */
-		fprintf(c->out, " to %s%.2f%%", pm, hi[0]);
-	fputs(" at a point", c->out);
-	if (!isinf(lo[1])) {
-		fprintf(c->out, ", %s%.2f%%", pm, lo[1]);
-		if (hi[1] - lo[1] >= 0.005)
-			fprintf(c->out, " to %s%.2f%%", pm, hi[1]);
-		fputs(" over a whole curve (geometric mean)", c->out);
-	}
-	fputs(md ? ".\n\n" : ".\n", c->out);
-}
-
-/* The verdict sentence, e.g. "REGRESSION: 1 of 8 points ..." (without markup). */
-void sb_cmp_print_verdict(const struct ctx *c, int md)
-{
-	const struct sb_cmp_opts *o = c->o;
-	size_t reg = 0, chg = 0, creg = 0, cchg = 0, faster = 0, slower = 0, same = 0, na = 0;
-	size_t total = 0, listed = 0;
-	int bad = sb_cmp_failing(c), change = o->fail_on == SB_FAIL_CHANGE;
-
-	for (int i = 0; i < c->nruns - 1; i++) {
-		const struct pair *pr = &c->pairs[i];
-
-		for (size_t k = 0; k < pr->nrows; k++) {
-			reg += pr->rows[k].counts && pr->rows[k].v == V_SLOWER;
-			chg += pr->rows[k].counts;
-		}
-		for (size_t k = 0; k < pr->ncurves; k++) {
-			creg += pr->curves[k].counts && pr->curves[k].v == V_SLOWER;
-			cchg += pr->curves[k].counts;
-		}
-		faster += pr->nfaster;
-		slower += pr->nslower;
-		same += pr->nsame;
-		na += pr->nna;
-		total += pr->nrows;
-	}
-	if (md)
-		fprintf(c->out, "### %s: compare %s\n\n",
-			bad ? (change ? "CHANGE" : "REGRESSION") : "PASS", c->runs[0].test);
-	else
-		fprintf(c->out, "Verdict: %s: ",
-			bad ? (change ? "CHANGE" : "REGRESSION") :
-			reg + creg ? "regression, not failing (--fail-on never)" : "no regression");
-	if (md)
-		fprintf(c->out, "%s: ", bad ? (change ? "**Change**" : "**Regression**") : "No regression");
-	fprintf(c->out, "%zu of %zu point%s significantly slower by %g%% or more", reg, total,
-		total == 1 ? "" : "s", o->threshold);
-	if (change)
-		fprintf(c->out, ", %zu faster by %g%% or more", chg - reg, o->threshold);
-	if (c->gate_curves && c->o->point == NULL) {
-		fprintf(c->out, "; %zu of %zu curve%s slower", creg, c->gate_curves,
-			c->gate_curves == 1 ? "" : "s");
-		if (change)
-			fprintf(c->out, ", %zu faster", cchg - creg);
-	}
-	fputs(" (", c->out);
-	print_procedure(c);
-	fprintf(c->out, "; each point's own %g%% interval: %zu faster, %zu slower, %zu no difference proven",
-		o->conf, faster, slower, same);
-	if (na)
-		fprintf(c->out, ", %zu not comparable", na);
-	fputs(")", c->out);
-	/* what fails: the curves first, then the points */
-	for (int i = 0; i < c->nruns - 1 && (reg + creg || (change && chg + cchg)); i++) {
-		const struct pair *pr = &c->pairs[i];
-
-		for (size_t k = 0; k < pr->ncurves; k++) {
-			const struct curve_test *ct = &pr->curves[k];
-
-			if (!ct->counts || (ct->v != V_SLOWER && !change))
-				continue;
-			if (listed++ >= 8)
-				continue;
-			fprintf(c->out, "%s %s %s curve %+.2f%% (%+.2f%% to %+.2f%%)",
-				listed == 1 ? ":" : ",", pr->x->name, ct->mode, ct->change, ct->lo, ct->hi);
-		}
-	}
-	for (int i = 0; i < c->nruns - 1 && (reg + creg || (change && chg + cchg)); i++) {
-		const struct pair *pr = &c->pairs[i];
-
-		for (size_t k = 0; k < pr->nrows; k++) {
-			const struct row *r = &pr->rows[k];
-
-			if (!r->counts || (r->v != V_SLOWER && !change))
-				continue;
-			if (listed++ >= 8)
-				continue;
-			fprintf(c->out, "%s %s %s at %ld task%s %+.2f%% %s %.2f%%",
-				listed == 1 ? ":" : ",", pr->x->name, r->b->mode, r->b->tasks,
-				r->b->tasks == 1 ? "" : "s", r->d.rel_pct, md ? "±" : "+/-",
-				r->d.rel_halfwidth_pct);
-		}
-	}
-	if (listed > 8)
-		fprintf(c->out, " and %zu more", listed - 8);
-	fputs(md ? ".\n\n" : ".\n", c->out);
-	print_detectable(c, md);
-}
-
 void sb_cmp_report_text(const struct ctx *c)
 {
 	fprintf(c->out, "compare %s: %d new run%s against base, %g%% confidence, threshold %g%%\n",
@@ -689,11 +355,11 @@ void sb_cmp_report_text(const struct ctx *c)
 		print_table_text(c, &c->pairs[i]);
 	}
 	fputs("\n", c->out);
-	print_curves(c);
+	sb_cmp_print_curves(c);
 	if (c->correlated)
 		fprintf(c->out, "\nNote: %s.\n", sb_cmp_correlated_note);
 	else if (c->o->pool == 0)
-		fprintf(c->out, "\nNote: %s.\n", drift_note);
+		fprintf(c->out, "\nNote: %s.\n", sb_cmp_drift_note);
 	print_system_notes(c, 0);
 	fputs("\n", c->out);
 	sb_cmp_print_verdict(c, 0);
@@ -706,11 +372,11 @@ void sb_cmp_report_md(const struct ctx *c)
 	fputs("\n", c->out);
 	for (int i = 0; i < c->nruns - 1; i++)
 		print_table_md(c, &c->pairs[i]);
-	print_curves(c);
+	sb_cmp_print_curves(c);
 	if (c->correlated)
 		fprintf(c->out, "\n> **Note:** %s.\n", sb_cmp_correlated_note);
 	else if (c->o->pool == 0)
-		fprintf(c->out, "\n> **Note:** %s.\n", drift_note);
+		fprintf(c->out, "\n> **Note:** %s.\n", sb_cmp_drift_note);
 	print_system_notes(c, 1);
 }
 

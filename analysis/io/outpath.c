@@ -31,9 +31,9 @@ void sb_outpath_check(const char *path)
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT)
 			return;
-		sb_die(3, "%s: %s", path, strerror(errno));
+		sb_die(SB_EXIT_ENV, "%s: %s", path, strerror(errno));
 	}
 	if (!S_ISREG(st.st_mode))
-		sb_die(2, "%s: %s, not a regular file: not replaced (write to a regular file or a new name)",
+		sb_die(SB_EXIT_USAGE, "%s: %s, not a regular file: not replaced (write to a regular file or a new name)",
 		       path, kind(st.st_mode));
 }

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "exit.h"
+
 /* The tool's name that sb_die's messages start with ("sb-summary"). */
 void sb_msg_prog(const char *prog);
 

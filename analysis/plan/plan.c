@@ -159,11 +159,11 @@ int sb_plan_start(struct sb_plan *plan, char *err, size_t errlen)
 	plan->nq = 0;
 	plan->allow_ms = -1;
 	if (c->nmodes == 0)
-		return sb_fail(err, errlen, 2, "no mode to run");
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "no mode to run");
 	switch (c->points_mode) {
 	case SB_POINTS_AUTO:
 		if (c->min < 1 || c->max < c->min)
-			return sb_fail(err, errlen, 2, "--min-procs %lu is larger than --max-procs %lu",
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "--min-procs %lu is larger than --max-procs %lu",
 				       c->min, c->max);
 		rc = seed_auto(plan);
 		break;
@@ -171,11 +171,11 @@ int sb_plan_start(struct sb_plan *plan, char *err, size_t errlen)
 		unsigned long step = c->step ? c->step : 1, n;
 
 		if (c->min < 1 || c->max < c->min)
-			return sb_fail(err, errlen, 2, "--min-procs %lu is larger than --max-procs %lu",
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "--min-procs %lu is larger than --max-procs %lu",
 				       c->min, c->max);
 		n = c->max / step - c->min / step + 1;
 		if (n > SB_PLAN_MAX_COUNTS)
-			return sb_fail(err, errlen, 2,
+			return sb_fail(err, errlen, SB_EXIT_USAGE,
 				       "--min-procs %lu to --max-procs %lu in steps of %lu is %lu points, more than %d: use a larger --step or --points",
 				       c->min, c->max, step, n, SB_PLAN_MAX_COUNTS);
 		if (step > 1)
@@ -203,9 +203,9 @@ int sb_plan_start(struct sb_plan *plan, char *err, size_t errlen)
 		break;
 	}
 	if (rc < 0)
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	if (plan->np == 0)
-		return sb_fail(err, errlen, 2, "no task count to measure");
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "no task count to measure");
 	return 0;
 }
 
@@ -560,7 +560,7 @@ static long per_run(const struct sb_plan *plan)
 	return runs ? ms / runs : plan->c.run_ms;
 }
 
-static size_t mode_count(const struct sb_plan *plan, int mode)
+size_t sb_plan_mode_count(const struct sb_plan *plan, int mode)
 {
 	size_t k = 0;
 
@@ -601,7 +601,7 @@ static int refine(struct sb_plan *plan)
 		free(pts);
 		if (k < 0)
 			return -1;
-		have = mode_count(plan, m);
+		have = sb_plan_mode_count(plan, m);
 		room = c->max_points > have ? c->max_points - have : 0;
 		if (plan->allow_ms >= 0) {	/* what --budget still holds, at --min-runs each */
 			long cost = (long)c->min_runs * per_run(plan), left = plan->allow_ms - plan->elapsed_ms;
@@ -653,11 +653,11 @@ int sb_plan_next(struct sb_plan *plan, size_t *out)
 			return 0;
 		}
 		if (plan->c.points_mode == SB_POINTS_AUTO && refine(plan) < 0)
-			return 3;
+			return SB_EXIT_ENV;
 		free(plan->queue);
 		plan->queue = malloc((plan->np ? plan->np : 1) * sizeof(*plan->queue));
 		if (!plan->queue)
-			return 3;
+			return SB_EXIT_ENV;
 		for (size_t i = 0; i < plan->np; i++)
 			if (!plan->p[i].done)
 				plan->queue[n++] = i;
@@ -667,73 +667,4 @@ int sb_plan_next(struct sb_plan *plan, size_t *out)
 		sb_plan_order(plan->queue, n, plan->round, plan->c.seed);
 		plan->nq = n;
 	}
-}
-
-size_t sb_plan_done_count(const struct sb_plan *plan)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < plan->np; i++)
-		k += plan->p[i].done != 0;
-	return k;
-}
-
-long sb_plan_eta_ms(const struct sb_plan *plan, long per_run_ms, long later_points, long budget_left_ms)
-{
-	const struct sb_plan_conf *c = &plan->c;
-	long must = later_points * (long)c->min_runs, most = later_points * (long)c->max_runs, left, est;
-
-	for (size_t i = 0; i < plan->np; i++) {
-		const struct sb_plan_point *pt = &plan->p[i];
-
-		if (pt->done)
-			continue;
-		if (pt->runs < c->min_runs)
-			must += (long)(c->min_runs - pt->runs);
-		if (pt->runs < c->max_runs)
-			most += (long)(c->max_runs - pt->runs);
-	}
-	if (c->points_mode == SB_POINTS_AUTO)	/* the counts auto may still add */
-		for (size_t mi = 0; mi < c->nmodes; mi++) {
-			size_t have = mode_count(plan, c->modes[mi]);
-
-			if (!plan->refined[c->modes[mi]] && c->max_points > have)
-				most += (long)(c->max_points - have) * (long)c->max_runs;
-		}
-	left = must * per_run_ms;
-	est = most * per_run_ms;
-	if (c->adaptive && budget_left_ms >= 0 && budget_left_ms < est)
-		est = budget_left_ms;
-	return est > left ? est : left;
-}
-
-void sb_plan_estimate(const struct sb_plan *plan, struct sb_plan_estimate *e)
-{
-	const struct sb_plan_conf *c = &plan->c;
-	unsigned long modes = (unsigned long)(c->modes_total > 0 ? c->modes_total : (int)c->nmodes);
-	size_t most;
-	long per_point;
-
-	e->npoints = c->nmodes ? plan->np / c->nmodes : 0;
-	e->budget_points = e->npoints;
-	if (c->points_mode == SB_POINTS_AUTO && c->max_points > e->npoints)
-		e->budget_points = c->max_points;
-	most = e->budget_points;
-	e->runs_min = e->npoints * modes * c->min_runs;
-	e->runs_max = most * modes * c->max_runs;
-	e->min_ms = (long)e->runs_min * c->run_ms;
-	e->max_ms = e->min_ms;
-	e->budget_ms = 0;
-	if (!c->adaptive) {
-		e->runs_max = e->runs_min;
-		return;
-	}
-	e->budget_ms = c->budget_ms > 0 ? c->budget_ms : SB_PLAN_POINT_MS * (long)(e->budget_points * modes);
-	per_point = (long)c->max_runs * c->run_ms;
-	if (c->point_budget_ms > 0 && per_point > c->point_budget_ms)
-		per_point = c->point_budget_ms > (long)c->min_runs * c->run_ms ?
-			c->point_budget_ms : (long)c->min_runs * c->run_ms;
-	e->max_ms = per_point * (long)(most * modes);
-	if (e->max_ms > e->budget_ms)
-		e->max_ms = e->budget_ms > e->min_ms ? e->budget_ms : e->min_ms;
 }

@@ -1,0 +1,263 @@
+/* The CSV scanner every reader of a run's files uses: files mapped or read whole, fields, numbers. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0	/* a Linux hint: elsewhere the pages are read in as needed */
+#endif
+
+#include "csv.h"
+#include "number.h"
+#include "msg.h"
+
+char *sb_path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (p != NULL)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+int sb_path_exists(const char *dir, const char *name)
+{
+	char *p = sb_path_join(dir, name);
+	struct stat st;
+	int ok;
+
+	if (p == NULL)
+		return 0;
+	ok = stat(p, &st) == 0;
+	free(p);
+	return ok;
+}
+
+/* path opened for reading and its status: the descriptor, or minus an errno. */
+static int open_stat(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY), e;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) != 0) {
+		e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+/* Whole file into a NUL-terminated buffer. Returns 0 or an errno. */
+int sb_file_slurp(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	size_t cap, n = 0;
+	ssize_t got;
+	char *b;
+	int fd = open_stat(path, &st), e;
+
+	if (fd < 0)
+		return -fd;
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return EISDIR;
+	}
+	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+	b = malloc(cap);
+	if (b == NULL) {
+		close(fd);
+		return ENOMEM;
+	}
+	for (;;) {
+		if (n + 1 >= cap) {
+			char *nb = realloc(b, cap * 2);
+
+			if (nb == NULL) {
+				free(b);
+				close(fd);
+				return ENOMEM;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		got = read(fd, b + n, cap - n - 1);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			e = errno;
+			free(b);
+			close(fd);
+			return e;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/*
+ * samples.csv can be tens of megabytes: map it rather than copy it. Returns
+ * 0 or an errno; *mapped says whether to munmap or free.
+ */
+int sb_file_map(const char *path, char **buf, size_t *len, int *mapped)
+{
+	struct stat st;
+	void *p;
+	int fd = open_stat(path, &st);
+
+	*mapped = 0;
+	if (fd < 0)
+		return -fd;
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		close(fd);
+		if (p != MAP_FAILED) {
+			*buf = p;
+			*len = (size_t)st.st_size;
+			*mapped = 1;
+			return 0;
+		}
+		return sb_file_slurp(path, buf, len);
+	}
+	close(fd);
+	return sb_file_slurp(path, buf, len);
+}
+
+int sb_field_long(struct sb_field f, long min, long max, long *out)
+{
+	long v = 0;
+
+	if (f.s == f.e || f.e - f.s > 12)
+		return -1;
+	for (const char *c = f.s; c < f.e; c++) {
+		if (*c < '0' || *c > '9')
+			return -1;
+		v = v * 10 + (*c - '0');
+	}
+	if (v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * Decimal fields as runtest.sh writes them ("12345.678901") are converted
+ * exactly with one division of two exactly representable numbers (correctly
+ * rounded, like strtod); anything else goes to strtod. This keeps loading two
+ * 96-point runs of 1,000 samples well under the 0.1 s budget.
+ */
+int sb_field_double(struct sb_field f, double *out)
+{
+	static const double pow10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+	};
+	uint64_t m = 0;
+	int digits = 0, frac = -1;
+	const char *c;
+	char buf[64];
+	double d;
+
+	if (f.s == f.e)
+		return -1;
+	for (c = f.s; c < f.e; c++) {
+		if (*c >= '0' && *c <= '9') {
+			if (++digits > 15)
+				break;
+			m = m * 10 + (uint64_t)(*c - '0');
+			if (frac >= 0)
+				frac++;
+		} else if (*c == '.' && frac < 0) {
+			frac = 0;
+		} else {
+			break;
+		}
+	}
+	if (c == f.e && digits > 0) {
+		*out = frac > 0 ? (double)m / pow10[frac] : (double)m;
+		return 0;
+	}
+	if (f.e - f.s >= (long)sizeof(buf) || *f.s == ' ' || *f.s == '\t')
+		return -1;
+	memcpy(buf, f.s, (size_t)(f.e - f.s));
+	buf[f.e - f.s] = '\0';
+	if (sb_decimal(buf, &d) != 0)	/* no hex, inf or nan */
+		return -1;
+	*out = d;
+	return 0;
+}
+
+void sb_file_unmap(char *buf, size_t len, int mapped)
+{
+	if (mapped)
+		munmap(buf, len);
+	else
+		free(buf);
+}
+
+/*
+ * A CSV file mapped whole: not empty, and ending with a newline (files are
+ * renamed into place whole, so a missing one means the file was cut short).
+ * Returns 0, or 2 or 3 with the message in err.
+ */
+int sb_csv_map(const char *path, char **buf, size_t *len, int *mapped, char *err,
+		   size_t errlen)
+{
+	unsigned long lines = 1;
+	int e = sb_file_map(path, buf, len, mapped);
+
+	if (e != 0)
+		return sb_fail(err, errlen, e == ENOENT || e == EISDIR || e == ENOTDIR ? SB_EXIT_USAGE : SB_EXIT_ENV,
+			       "%s: %s", path, strerror(e));
+	if (*len > 0 && (*buf)[*len - 1] == '\n')
+		return 0;
+	for (size_t i = 0; i < *len; i++)
+		lines += (*buf)[i] == '\n';
+	sb_file_unmap(*buf, *len, *mapped);
+	if (*len == 0)
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s:1: empty file (no header)", path);
+	return sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: last line has no newline: the file is truncated",
+		       path, lines);
+}
+
+int sb_field_is(struct sb_field f, const char *s)
+{
+	size_t n = strlen(s);
+
+	return (size_t)(f.e - f.s) == n && memcmp(f.s, s, n) == 0;
+}
+
+/* The line [p, le) split at commas into f[0..max-1]; returns how many fields it has. */
+int sb_csv_fields(char *p, char *le, struct sb_field *f, int max)
+{
+	int fi = 0;
+
+	for (;;) {
+		char *c = memchr(p, ',', (size_t)(le - p)), *fe = c ? c : le;
+
+		if (fi < max) {
+			f[fi].s = p;
+			f[fi].e = fe;
+		}
+		fi++;
+		if (c == NULL)
+			return fi;
+		p = c + 1;
+	}
+}
+

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# analysis_inputs.t: bad inputs the analysis tools refuse with one line and exit 2 (issue 31 items 4 and 8,
+# hex numbers): the same sweep on both sides of --vs, a summary.csv value above 1e15, hex in options and files.
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+make -s BUILD="$B" "$B/bin/sb-compare" "$B/bin/sb-summary" >"$tmp/make.log" 2>&1 ||
+	{ echo "Bail out! make failed: $(tail -n 3 "$tmp/make.log" | tr '\n' ' ')"; exit 1; }
+R=selftest/data/compare/results/unix1
+BASE=$R/base-20260101T000000
+NEW=$R/new-20260102T000000
+C=$B/bin/sb-compare
+S=$B/bin/sb-summary
+
+one_line() { [ -n "$1" ] && [ "$(printf '%s\n' "$1" | wc -l)" = 1 ]; }
+
+# ---- item 4: the same sweep on both sides of --vs ----
+run "$C" "$BASE" "$NEW" --vs "$NEW" "$R/wide-20260105T000000"
+is "$rc" 2 "--vs: a sweep on both sides is refused (exit 2)"
+like "$err" "on both sides" "... saying it is on both sides"
+one_line "$err"
+ok $? "... in one line"
+mkdir "$tmp/copy"
+cp "$NEW/samples.csv" "$NEW/meta" "$tmp/copy/"
+run "$C" "$BASE" "$NEW" --vs "$tmp/copy"
+is "$rc" 2 "--vs: a copy with the same run id on the other side is refused (exit 2)"
+like "$err" "the same sweep" "... naming it the same sweep"
+run "$C" --force "$NEW" --vs "$tmp/copy"
+is "$rc" 2 "... --force does not compare a sweep with itself"
+run "$C" "$BASE" --vs "$NEW"
+is "$rc" 1 "two different sweeps still compare (the fixture's regression: exit 1)"
+
+# ---- item 8: summary.csv values above 1e15 ----
+mkdir "$tmp/huge"
+cp "$BASE/meta" "$tmp/huge/"
+"$S" -o "$tmp/huge/summary.csv" "$BASE/samples.csv"
+sed -i '3s/^\([0-9]*\),[0-9.]*,/\1,1e300,/' "$tmp/huge/summary.csv"
+run "$S" --format gab "$tmp/huge"
+is "$rc" 2 "summary.csv: a mean of 1e300 is refused (exit 2)"
+like "$err" "summary.csv:3: processes '1e300' is out of range" "... naming file, line, column and value"
+one_line "$err"
+ok $? "... in one line"
+is "$out" "" "... and nothing is written"
+sed -i '3s/^\([0-9]*\),1e300,/\1,1000000000000000,/' "$tmp/huge/summary.csv"
+run "$S" --format plot "$tmp/huge"
+is "$rc" 0 "1e15 itself is accepted"
+
+# ---- hex numbers: strtod reads 0x10 as 16 ----
+for opt in "--threshold 0x10" "--threshold 0X1p3" "-c 0x5f" "--threshold inf" "--threshold nan"; do
+	# shellcheck disable=SC2086
+	run "$C" $opt "$BASE" "$NEW"
+	is "$rc" 2 "$opt: refused (exit 2)"
+done
+like "$err" "nan" "... naming the value"
+run "$C" --threshold 1.5e0 "$BASE" "$NEW"
+is "$rc" 1 "a decimal with an exponent is still a number (the comparison runs: exit 1)"
+mkdir "$tmp/hex"
+cp "$NEW/meta" "$tmp/hex/"
+awk -F, -v OFS=, 'NR == 3 { $8 = "0x10" } { print }' "$NEW/samples.csv" >"$tmp/hex/samples.csv"
+run "$S" "$tmp/hex/samples.csv"
+is "$rc" 2 "samples.csv: ops_per_s 0x10 is refused (exit 2)"
+like "$err" "samples.csv:3: ops_per_s '0x10'" "... naming file, line and value"
+
+plan "$_n"
+exit "$_failed"
