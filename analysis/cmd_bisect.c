@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bisect/bisect.h"
+#include "exit.h"
 #include "bisect/child.h"
 #include "bisect/steps.h"
 #include "msg.h"
@@ -51,7 +52,7 @@ static char *quoted(int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		len += strlen(argv[i]) * 4 + 3;
 	if (!(p = s = malloc(len)))
-		sb_die(3, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	for (int i = 0; i < argc; i++) {
 		int plain = argv[i][0] && strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 						 "0123456789-_./:=,+@%") == strlen(argv[i]);
@@ -194,7 +195,7 @@ static int measure(struct sb_bisect_opts *o)
 	f[0] = "sweep", f[1] = sha, f[2] = "-", f[3] = dir;
 	log = sb_steplog_path(o);
 	if (!log || sb_steplog_append(log, f, 4, err, sizeof(err)) != 0)
-		sb_die(3, "%s", log ? err : "out of memory");
+		sb_die(SB_EXIT_ENV, "%s", log ? err : "out of memory");
 	printf("%s\n", dir);
 	free(log);
 	free(dir);
@@ -221,7 +222,7 @@ int main(int argc, char **argv)
 	if (strcmp(verb, "report") == 0) {
 		parse(argc, argv, 2, &o);
 		if (!o.results && !(o.results = default_results()))
-			sb_die(2, "no --results DIR, and no git directory");
+			sb_die(SB_EXIT_USAGE, "no --results DIR, and no git directory");
 		rc = sb_bisect_report(&o, stdout);
 	} else if (strcmp(verb, "measure") == 0) {
 		parse(argc, argv, 2, &o);

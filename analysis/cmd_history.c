@@ -11,6 +11,7 @@
 
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "history/history.h"
+#include "exit.h"
 #include "msg.h"
 #include "stats.h"
 
@@ -164,7 +165,7 @@ static void parse(int argc, char **argv, struct opts *o)
 	*o = (struct opts){ .timeout_ms = 60000, .alpha = 0.05, .min_seg = 2 };
 	o->pos = calloc((size_t)argc + 1, sizeof(*o->pos));
 	if (o->pos == NULL)
-		sb_die(3, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0) {
 			while (++i < argc)
@@ -183,7 +184,7 @@ static void parse(int argc, char **argv, struct opts *o)
 static void finish_output(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout))
-		sb_die(3, "cannot write the output: %s", strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
 }
 
 /*
@@ -259,7 +260,7 @@ static int run_dirs(const char *results, char ***out, size_t *n, char *err, size
 	*out = NULL;
 	*n = 0;
 	if (nt < 0)
-		return sb_fail(err, errlen, 2, "--results %s: %s", results, strerror(errno));
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--results %s: %s", results, strerror(errno));
 	for (int i = 0; i < nt; i++) {
 		struct dirent **runs;
 		char *td = NULL;
@@ -307,11 +308,11 @@ static int cmd_rebuild(struct opts *o, char *err, size_t errlen)
 	if (o->results == NULL) {	/* the database's directory */
 		base = slash ? strndup(o->db, (size_t)(slash - o->db)) : strdup(".");
 		if (base == NULL)
-			return sb_fail(err, errlen, 3, "out of memory");
+			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	}
 	if (asprintf(&tmp, "%s.rebuild.%ld", o->db, (long)getpid()) < 0) {
 		free(base);
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	}
 	sb_msg_remove_on_die(tmp);
 	rc = run_dirs(o->results ? o->results : base, &dirs, &n, err, errlen);
@@ -323,7 +324,7 @@ static int cmd_rebuild(struct opts *o, char *err, size_t errlen)
 	if (rc == 2 && *err == '\0')
 		rc = 0;		/* unreadable run directories were said, and left out */
 	if (rc == 0 && rename(tmp, o->db) != 0)
-		rc = sb_fail(err, errlen, 2, "cannot replace %s: %s", o->db, strerror(errno));
+		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "cannot replace %s: %s", o->db, strerror(errno));
 	if (rc == 0)
 		add_line(o->db, cnt);
 	else
@@ -393,7 +394,7 @@ static int cmd_show(struct opts *o, char *err, size_t errlen)
 	if ((rc = load(o, o->pos + 1, 1, &h, err, errlen)) != 0)
 		return rc;
 	if (h.nsw == 0)
-		rc = sb_fail(err, errlen, 2, "%s: no sweep of it in %s", o->pos[1], o->db);
+		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s: no sweep of it in %s", o->pos[1], o->db);
 	else
 		rc = sb_hist_show(stdout, &h, &so, err, errlen);
 	sb_hist_free(&h);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "msg.h"
+#include "exit.h"
 #include "plan.h"
 #include "plan_sweep.h"
 #include "plan_text.h"
@@ -267,7 +268,7 @@ static int state_key(void *ctx, const char *k, const char *v)
 	const char *w = x->path;
 
 	if (x->end)
-		sb_die(EXIT_USAGE, "%s: a line after the end line", w);
+		sb_die(SB_EXIT_USAGE, "%s: a line after the end line", w);
 	if (strcmp(k, "end") == 0) {
 		x->end = 1;
 	} else if (strcmp(k, "modes") == 0) {
@@ -324,7 +325,7 @@ static void state_read(const char *path, struct sb_plan *plan, char **text)
 		sb_die(rc, "%s", err);
 	/* an empty or cut-short state must not read as a plan with nothing left to run */
 	if (!x.end)
-		sb_die(EXIT_USAGE, "%s: cut short (no end line): not a whole sb-plan state", path);
+		sb_die(SB_EXIT_USAGE, "%s: cut short (no end line): not a whole sb-plan state", path);
 	for (size_t i = 0; i < plan->nq; i++)
 		if (plan->queue[i] >= plan->np)
 			sb_die(SB_EXIT_USAGE, "%s: queue: no point %zu", path, plan->queue[i]);

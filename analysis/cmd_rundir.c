@@ -8,14 +8,16 @@
 #include <time.h>
 
 #include "msg.h"
+#include "exit.h"
 #include "rundir/keys.h"
-#include "rundir/rundir.h"
+#include "rundir/writer.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 
 #define PROG "sb-rundir"
 #define HINT "see sb-rundir --help"
 
-enum { EXIT_OK = 0, EXIT_ABSENT = 1, EXIT_USAGE = 2, EXIT_ENV = 3 };
+/* get: 1 when the key is absent (SB_EXIT_FAIL's number, read as "no such key" by the shell) */
+enum { EXIT_ABSENT = SB_EXIT_FAIL };
 
 static const char usage_text[] =
 	"usage: sb-rundir create PARENT LABEL [--at EPOCH] [--stdin] [KEY=VALUE...]\n"
@@ -38,7 +40,7 @@ static const char usage_text[] =
 
 static void check(int rc, const char *err)
 {
-	if (rc != EXIT_OK)
+	if (rc != SB_EXIT_OK)
 		sb_die(rc, "%s", err);
 }
 
@@ -57,7 +59,7 @@ static void put_stdin(struct sb_meta *m, int allow_status)
 		check(sb_meta_put(m, line, allow_status, err, sizeof(err)), err);
 	}
 	if (ferror(stdin))
-		sb_die(EXIT_ENV, "cannot read standard input: %s", strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot read standard input: %s", strerror(errno));
 	free(line);
 }
 
@@ -74,7 +76,7 @@ static void parse(int argc, char **argv, int from, struct args *a)
 	memset(a, 0, sizeof(*a));
 	a->kv = calloc((size_t)argc, sizeof(*a->kv));
 	if (!a->kv)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	for (int i = from; i < argc; i++) {
 		const char *o = argv[i];
 		int more = argc - i - 1;
@@ -133,7 +135,7 @@ static int cmd_create(const char *parent, const char *label, const struct args *
 	check(sb_rundir_create(parent, label, at, &m, id, sizeof(id), err, sizeof(err)), err);
 	printf("%s\n", id);
 	sb_meta_free(&m);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 static int cmd_set(const char *dir, const struct args *a)
@@ -147,7 +149,7 @@ static int cmd_set(const char *dir, const struct args *a)
 	put_args(&m, a, 0);
 	check(sb_meta_store(&m, dir, 0, err, sizeof(err)), err);
 	sb_meta_free(&m);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 /* one of the status keys: KEY=VALUE, an empty value for NULL */
@@ -156,7 +158,7 @@ static void put_status(struct sb_meta *m, const char *key, const char *value)
 	char *kv, err[512];
 
 	if (asprintf(&kv, "%s=%s", key, value ? value : "") < 0)
-		sb_die(EXIT_ENV, "out of memory");
+		sb_die(SB_EXIT_ENV, "out of memory");
 	check(sb_meta_put(m, kv, 1, err, sizeof(err)), err);
 	free(kv);
 }
@@ -189,7 +191,7 @@ static int cmd_status(const char *dir, const char *status, const struct args *a)
 	now = m.val[s] ? m.val[s] : "";
 	if (a->only_if && !listed(a->only_if, now)) {
 		sb_meta_free(&m);
-		return EXIT_OK;
+		return SB_EXIT_OK;
 	}
 	put_args(&m, a, 0);
 	put_status(&m, "status", status);
@@ -198,7 +200,7 @@ static int cmd_status(const char *dir, const char *status, const struct args *a)
 	put_status(&m, "failed_tasks", a->tasks);
 	check(sb_meta_store(&m, dir, strcmp(status, "running") != 0, err, sizeof(err)), err);
 	sb_meta_free(&m);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 static int cmd_adopt(const char *dir, const char *file, const struct args *a)
@@ -211,7 +213,7 @@ static int cmd_adopt(const char *dir, const char *file, const struct args *a)
 	put_args(&m, a, 0);
 	check(sb_meta_store(&m, dir, 0, err, sizeof(err)), err);
 	sb_meta_free(&m);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 static int cmd_get(const char *dir, const char *key)
@@ -228,7 +230,7 @@ static int cmd_get(const char *dir, const char *key)
 	}
 	printf("%s\n", m.val[i]);
 	sb_meta_free(&m);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 static int cmd_keys(int markdown)
@@ -238,17 +240,17 @@ static int cmd_keys(int markdown)
 
 	if (markdown) {
 		sb_meta_keys_markdown(stdout);
-		return EXIT_OK;
+		return SB_EXIT_OK;
 	}
 	for (size_t i = 0; i < n; i++)
 		printf("%s\t%s\n", k[i].key, k[i].setter);
-	return EXIT_OK;
+	return SB_EXIT_OK;
 }
 
 static int finish(int rc)
 {
 	if (fflush(stdout) == EOF || ferror(stdout))
-		sb_die(EXIT_ENV, "cannot write standard output: %s", strerror(errno));
+		sb_die(SB_EXIT_ENV, "cannot write standard output: %s", strerror(errno));
 	return rc;
 }
 
@@ -261,11 +263,11 @@ int main(int argc, char **argv)
 	sb_msg_prog(PROG);
 	if (argc == 2 && (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0)) {
 		fputs(usage_text, stdout);
-		return finish(EXIT_OK);
+		return finish(SB_EXIT_OK);
 	}
 	if (argc == 2 && strcmp(cmd, "--version") == 0) {
 		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
-		return finish(EXIT_OK);
+		return finish(SB_EXIT_OK);
 	}
 	if (strcmp(cmd, "keys") == 0 && argc <= 3) {
 		if (argc == 3 && strcmp(argv[2], "--markdown") != 0)
@@ -278,7 +280,7 @@ int main(int argc, char **argv)
 		char err[PATH_MAX + 256];
 
 		check(sb_rundir_latest(argv[2], argv[3], err, sizeof(err)), err);
-		return finish(EXIT_OK);
+		return finish(SB_EXIT_OK);
 	}
 	if (argc < 4)
 		sb_usage_die(HINT, "expected create, latest, set, status, adopt, get or keys with their arguments");

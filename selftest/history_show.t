@@ -20,7 +20,7 @@ like "$out" '^unix1  testbed: box \(Xeon, packages=1 numa=1 cores=8 pus=8, hwloc
 	"one table a testbed, its facts in the title"
 like "$out" 'ops/s, higher is better' "says which way is better"
 like "$out" '^point +6\.1 +6\.2 +6\.3$' "one column per kernel"
-like "$out" '^processes:4 +[34]\.[0-9]{3}M \+/-[0-9.]+% \(3 runs\) ' "each point's mean with its interval across runs"
+like "$out" '^processes:4 +[34]\.[0-9]{2}M \+/-[0-9.]+% \(3 runs\) ' "each point's mean with its interval across runs"
 like "$out" '^  vs first +same, [+-][0-9.]+% \(detectable [0-9.]+%\) +(19|20|21)\.[0-9]% worse \(detectable [0-9.]+%\)$' \
 	"the change against the first column in words, with what the pair could detect"
 like "$out" '^  vs previous +same, .* +(19|20|21)\.[0-9]% worse ' "and against the previous one"

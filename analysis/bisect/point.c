@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bisect/point.h"
+#include "exit.h"
 #include "msg.h"
 
 static int mode_ok(const char *m)
@@ -24,7 +25,7 @@ int sb_target_parse(const char *s, struct sb_target *t, char *err, size_t errlen
 		return 0;
 	}
 	if (!colon || (size_t)(colon - s) >= sizeof(t->mode))
-		return sb_fail(err, errlen, 2, "--point '%s': MODE:TASKS, peak, peak:MODE or curve:MODE", s);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--point '%s': MODE:TASKS, peak, peak:MODE or curve:MODE", s);
 	if (strncmp(s, "peak:", 5) == 0 || strncmp(s, "curve:", 6) == 0) {
 		t->kind = s[0] == 'p' ? SB_T_PEAK : SB_T_CURVE;
 		snprintf(t->mode, sizeof(t->mode), "%s", colon + 1);
@@ -35,10 +36,10 @@ int sb_target_parse(const char *s, struct sb_target *t, char *err, size_t errlen
 		errno = 0;
 		t->tasks = strtol(colon + 1, &end, 10);
 		if (errno || end == colon + 1 || *end || t->tasks < 1 || t->tasks > 1000000)
-			return sb_fail(err, errlen, 2, "--point '%s': TASKS must be a whole number 1..1000000", s);
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "--point '%s': TASKS must be a whole number 1..1000000", s);
 	}
 	if (!mode_ok(t->mode))
-		return sb_fail(err, errlen, 2, "--point '%s': unknown mode '%s' (processes or threads)", s, t->mode);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--point '%s': unknown mode '%s' (processes or threads)", s, t->mode);
 	return 0;
 }
 
@@ -62,7 +63,7 @@ int sb_target_resolve(struct sb_target *t, const struct sb_run *good, char *err,
 			best = p;
 	}
 	if (!best)
-		return sb_fail(err, errlen, 2, "%s: no %s point to take the peak of", good->dir,
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: no %s point to take the peak of", good->dir,
 			       t->mode[0] ? t->mode : "processes or threads");
 	t->tasks = best->tasks;
 	return 0;
@@ -89,15 +90,15 @@ static int curve_values(const struct sb_target *t, const struct sb_run *r, doubl
 		if (strcmp(p->mode, t->mode) != 0)
 			continue;
 		if (p->means.n < SB_INDEPENDENT_RUNS)
-			return sb_fail(err, errlen, 2, "%s: %s:%ld has %zu run(s): a curve needs %d a point",
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s:%ld has %zu run(s): a curve needs %d a point",
 				       r->dir, p->mode, p->tasks, p->means.n, SB_INDEPENDENT_RUNS);
 		runs = npts == 0 || p->means.n < runs ? p->means.n : runs;
 		npts++;
 	}
 	if (npts == 0)
-		return sb_fail(err, errlen, 2, "%s: no %s points for curve:%s", r->dir, t->mode, t->mode);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: no %s points for curve:%s", r->dir, t->mode, t->mode);
 	if (!(*v = calloc(runs, sizeof(**v))))
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	for (size_t i = 0; i < r->npts; i++) {
 		const struct sb_point *p = &r->pts[i];
 
@@ -122,12 +123,12 @@ int sb_target_values(const struct sb_target *t, const struct sb_run *r, double *
 		return curve_values(t, r, v, n, err, errlen);
 	p = sb_run_find(r, t->mode, t->tasks);
 	if (!p)
-		return sb_fail(err, errlen, 2, "%s: no point %s:%ld", r->dir, t->mode, t->tasks);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: no point %s:%ld", r->dir, t->mode, t->tasks);
 	if (p->means.n < 1)
-		return sb_fail(err, errlen, 2, "%s: %s:%ld has %zu run(s): a bisect needs run means",
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s:%ld has %zu run(s): a bisect needs run means",
 			       r->dir, t->mode, t->tasks, p->nruns);
 	if (!(*v = malloc(p->means.n * sizeof(**v))))
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	memcpy(*v, p->means.v, p->means.n * sizeof(**v));
 	*n = p->means.n;
 	return 0;

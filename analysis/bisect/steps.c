@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "bisect/steps.h"
+#include "exit.h"
 #include "msg.h"
 
 /* The whole file into a malloc'd string ("" when absent); NULL with errno on failure. */
@@ -105,14 +106,14 @@ int sb_steplog_read(const char *path, struct sb_steplog *log, char *err, size_t 
 		lineno++;
 		nl = strchr(p, '\n');
 		if (!nl)
-			return sb_fail(err, errlen, 2, "%s:%zu: the last line has no newline (a torn write?)",
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%zu: the last line has no newline (a torn write?)",
 				       path, lineno);
 		*nl = '\0';
 		if (!(nlp = realloc(log->l, (log->n + 1) * sizeof(*log->l))))
-			return sb_fail(err, errlen, 3, "out of memory");
+			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 		log->l = nlp;
 		if (parse_line(p, &log->l[log->n]) < 0)
-			return sb_fail(err, errlen, 2, "%s:%zu: not a step line", path, lineno);
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%zu: not a step line", path, lineno);
 		log->n++;
 	}
 	return 0;
@@ -135,14 +136,14 @@ int sb_steplog_append(const char *path, const char *const *fields, size_t nfield
 
 	for (size_t i = 0; i < nfields; i++)
 		if (strpbrk(fields[i], "\t\n"))
-			return sb_fail(err, errlen, 2, "'%s': a tab or newline cannot go into the step log", fields[i]);
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "'%s': a tab or newline cannot go into the step log", fields[i]);
 	if (snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof(tmp))
-		return sb_fail(err, errlen, 2, "%s: path too long", path);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: path too long", path);
 	if (!(old = slurp(path)))
-		return sb_fail(err, errlen, 3, "%s: %s", path, strerror(errno));
+		return sb_fail(err, errlen, SB_EXIT_ENV, "%s: %s", path, strerror(errno));
 	if (!(f = fopen(tmp, "w"))) {
 		free(old);
-		return sb_fail(err, errlen, 3, "%s: %s", tmp, strerror(errno));
+		return sb_fail(err, errlen, SB_EXIT_ENV, "%s: %s", tmp, strerror(errno));
 	}
 	bad |= fputs(old, f) == EOF;
 	free(old);
@@ -155,7 +156,7 @@ int sb_steplog_append(const char *path, const char *const *fields, size_t nfield
 		int e = errno;
 
 		unlink(tmp);
-		return sb_fail(err, errlen, 3, "%s: cannot write: %s", path, strerror(e));
+		return sb_fail(err, errlen, SB_EXIT_ENV, "%s: cannot write: %s", path, strerror(e));
 	}
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "exit.h"
 #include "history.h"
 #include "msg.h"
 
@@ -49,7 +50,7 @@ static int since_place(const struct sb_hist *h, const char *since, size_t *ord, 
 			*ord = s->ord;
 	}
 	if (*ord == (size_t)-1 && !is_date(since))
-		return sb_fail(err, errlen, 2, "--since %s: no sweep of that kernel (label, release or commit) "
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--since %s: no sweep of that kernel (label, release or commit) "
 			       "in the selection", since);
 	return 0;
 }
@@ -157,7 +158,7 @@ static int detect(const struct sb_hist *h, const struct sb_hist_series *se, size
 	*fp = NULL;
 	*nfp = 0;
 	if (in == NULL)
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	for (size_t i = 0; i < ns; i++)
 		in[i] = (struct sb_cp_series){ se[i].obs, se[i].n };
 	rc = sb_cp_detect(in, ns, &o->cp, cp, &nc);
@@ -166,13 +167,13 @@ static int detect(const struct sb_hist *h, const struct sb_hist_series *se, size
 		return sb_fail(err, errlen, rc, rc == 3 ? "out of memory" :
 			       "the change-point method refused the series (a sweep without runs, or a value not finite)");
 	if ((*fp = calloc(nc + 1, sizeof(**fp))) == NULL)
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	for (size_t i = 0; i < nc; i++) {
 		const struct sb_cp_change *c = &(*cp)[i];
 		struct found *f = &(*fp)[(*nfp)++];
 
 		if (c->series >= ns || c->at == 0 || c->at >= se[c->series].n)
-			return sb_fail(err, errlen, 3, "the change-point method gave a change outside its series");
+			return sb_fail(err, errlen, SB_EXIT_ENV, "the change-point method gave a change outside its series");
 		f->c = c;
 		f->se = &se[c->series];
 		f->last = &h->sw[f->se->sw[c->at - 1]];
@@ -194,11 +195,11 @@ int sb_hist_changes(FILE *out, const struct sb_hist *h, const struct sb_changes_
 	int rc;
 
 	if (h->nsw == 0)
-		return sb_fail(err, errlen, 2, "no sweep of the selection in the history");
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "no sweep of the selection in the history");
 	if ((rc = since_place(h, o->since, &since, err, errlen)) != 0)
 		return rc;
 	if (sb_hist_series(h, &se, &ns) != 0)
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	rc = detect(h, se, ns, o, since, &f, &nf, &cp, err, errlen);
 	for (size_t i = 0; rc == 0 && i < nf; i++)
 		nreg += (size_t)f[i].counts;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "history.h"
+#include "exit.h"
 #include "msg.h"
 #include "results.h"
 
@@ -37,7 +38,7 @@ int sb_hist_ins_new(struct sqlite3 *db, struct sb_hist_ins **ins, char *err, siz
 
 	*ins = NULL;
 	if (p == NULL)
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	p->db = db;
 	for (int i = 0; i < NQ; i++)
 		if (sqlite3_prepare_v2(db, sql[i], -1, &p->q[i], NULL) != SQLITE_OK) {
@@ -229,7 +230,7 @@ int sb_hist_add(struct sb_hist_ins *ins, const char *dir, int partial, int *what
 	else if (rc == 0 && r.npts == 0)
 		*what = SB_ADD_REFUSED, sb_fail(err, errlen, 0, "%s: no measured point: not added", r.dir);
 	else if (rc == 0 && asprintf(&path, "%s/meta", r.dir) < 0)
-		rc = sb_fail(err, errlen, 3, "out of memory");
+		rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	else if (rc == 0) {
 		rc = sb_meta_read(path, extra_key, &x, &text, err, errlen);
 		free(path);

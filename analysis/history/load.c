@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "history.h"
+#include "exit.h"
 #include "msg.h"
 
 /* [1]: one testcase's (through the index on sweep.test), [0]: every one */
@@ -152,7 +153,7 @@ static int run_query(struct sqlite3 *db, const char *sql, const char *test, int 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		if ((obs ? take_obs(st, h, cap, pcap) : take_sweep(st, h, cap, testbed)) != 0) {
 			sqlite3_finalize(st);
-			return sb_fail(err, errlen, 3, "out of memory");
+			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 		}
 	rc = rc == SQLITE_DONE ? 0 : sb_hist_dberr(db, err, errlen);
 	sqlite3_finalize(st);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "history.h"
+#include "exit.h"
 #include "msg.h"
 
 /* "v6.10.1-rc3-amd64" -> its numbers, and the rc (or a large number for a release): *end after them. */
@@ -100,7 +101,7 @@ static int commit_places(struct sb_hist *h, const char *file, char *err, size_t 
 	ssize_t len;
 
 	if (f == NULL)
-		return sb_fail(err, errlen, 2, "--order commits %s: %s", file, strerror(errno));
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--order commits %s: %s", file, strerror(errno));
 	for (size_t i = 0; i < h->nsw; i++)
 		h->sw[i].ord = (size_t)-1;
 	while ((len = getline(&line, &cap, f)) >= 0) {
@@ -117,11 +118,11 @@ static int commit_places(struct sb_hist *h, const char *file, char *err, size_t 
 	free(line);
 	if (ferror(f)) {
 		fclose(f);
-		return sb_fail(err, errlen, 2, "--order commits %s: read error", file);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--order commits %s: read error", file);
 	}
 	fclose(f);
 	if (n == 0)
-		return sb_fail(err, errlen, 2, "--order commits %s: no commit in it", file);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--order commits %s: no commit in it", file);
 	return 0;
 }
 
@@ -195,9 +196,9 @@ int sb_hist_order(struct sb_hist *h, enum sb_hist_order order, const char *commi
 		else if (asprintf(&s->column, "%s%s%.12s", s->release, *s->commit ? "@" : "", s->commit) < 0)
 			s->column = NULL;
 		if (s->column == NULL)
-			return sb_fail(err, errlen, 3, "out of memory");
+			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	}
 	if (set_groups(h) != 0)
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	return 0;
 }

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rate.h"
 #include "export.h"
+#include "exit.h"
 #include "history.h"
 #include "msg.h"
 #include "stats.h"
@@ -141,19 +143,6 @@ static struct vs versus(const struct cell *base, const struct cell *x)
 
 /* ---- words ---- */
 
-static void fmt_rate(char *buf, size_t len, double v)
-{
-	const char *u = "";
-
-	if (fabs(v) >= 1e9)
-		v /= 1e9, u = "G";
-	else if (fabs(v) >= 1e6)
-		v /= 1e6, u = "M";
-	else if (fabs(v) >= 1e3)
-		v /= 1e3, u = "k";
-	snprintf(buf, len, "%#.4g%s", v, u);
-}
-
 static void fmt_cell(char *buf, size_t len, const struct cell *c, int md)
 {
 	char r[32];
@@ -162,7 +151,7 @@ static void fmt_cell(char *buf, size_t len, const struct cell *c, int md)
 		snprintf(buf, len, "-");
 		return;
 	}
-	fmt_rate(r, sizeof(r), c->mean);
+	sb_rate_human(c->mean, r, sizeof(r));
 	if (isnan(c->ci))
 		snprintf(buf, len, "%s (1 run, no interval)", r);
 	else
@@ -612,12 +601,12 @@ int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *
 	int rc = 0;
 
 	if (h->nsw == 0)
-		return sb_fail(err, errlen, 2, "no sweep of that testcase in the history");
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "no sweep of that testcase in the history");
 	if (make_tables(h, o, &t, &nt) != 0)
-		return sb_fail(err, errlen, 3, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	if (nt == 0) {
 		free_tables(t, nt);
-		return sb_fail(err, errlen, 2, "no sweep of kernel %s in the history", o->kernel);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "no sweep of kernel %s in the history", o->kernel);
 	}
 	if (o->format == SB_FMT_CSV)
 		fputs("test,params,testbed,column,index,date,mode,tasks,sweeps,runs,mean,ci95,vs_first_pct,"

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "history.h"
+#include "exit.h"
 #include "msg.h"
 
 /*
@@ -51,7 +52,7 @@ int sb_hist_dberr(struct sqlite3 *db, char *err, size_t errlen)
 		hint = " (read-only: no change made)";
 	else if ((code & 0xff) == SQLITE_CORRUPT || (code & 0xff) == SQLITE_NOTADB)
 		hint = " (not a history, or damaged: sb-history rebuild makes a new one from the run directories)";
-	return sb_fail(err, errlen, 2, "%s: %s%s", file && *file ? file : "history",
+	return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s%s", file && *file ? file : "history",
 		       sqlite3_errmsg(db), hint);
 }
 
@@ -85,12 +86,12 @@ static int migrate(struct sqlite3 *db, const char *path, int how, char *err, siz
 	if ((rc = user_version(db, &v, err, errlen)) != 0)
 		return rc;
 	if (v > SB_HIST_SCHEMA)
-		return sb_fail(err, errlen, 2, "%s: schema version %d is newer than this sb-history's (%d): "
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: schema version %d is newer than this sb-history's (%d): "
 			       "use a newer scalebench", path, v, SB_HIST_SCHEMA);
 	if (v == SB_HIST_SCHEMA)
 		return 0;
 	if (how == SB_HIST_READ)
-		return sb_fail(err, errlen, 2, "%s: schema version %d, this sb-history reads %d: run "
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: schema version %d, this sb-history reads %d: run "
 			       "'sb-history migrate' (it needs write access)", path, v, SB_HIST_SCHEMA);
 	if ((rc = sb_hist_exec(db, "BEGIN IMMEDIATE", err, errlen)) != 0)
 		return rc;
@@ -132,23 +133,23 @@ int sb_hist_open(const char *path, int how, int timeout_ms, struct sqlite3 **db,
 	*db = NULL;
 	if (stat(path, &st) != 0) {
 		if (errno != ENOENT)
-			return sb_fail(err, errlen, 2, "%s: %s", path, strerror(errno));
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s", path, strerror(errno));
 		if (how == SB_HIST_READ)
-			return sb_fail(err, errlen, 2, "%s: no history there (sb-history add RUNDIR... or "
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: no history there (sb-history add RUNDIR... or "
 				       "sb-history rebuild makes one)", path);
 		if (!dir_exists(path))
-			return sb_fail(err, errlen, 2, "%s: its directory does not exist", path);
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: its directory does not exist", path);
 	} else if (how == SB_HIST_CREATE) {
-		return sb_fail(err, errlen, 2, "%s: exists", path);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: exists", path);
 	} else if (!S_ISREG(st.st_mode)) {
-		return sb_fail(err, errlen, 2, "%s: not a regular file", path);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: not a regular file", path);
 	} else if (how != SB_HIST_READ && access(path, W_OK) != 0) {
-		return sb_fail(err, errlen, 2, "%s: read-only (%s): no change made", path, strerror(errno));
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: read-only (%s): no change made", path, strerror(errno));
 	}
 	if (sqlite3_open_v2(path, db, flags, NULL) != SQLITE_OK) {
 		if (*db == NULL)
-			return sb_fail(err, errlen, 3, "out of memory");
-		rc = sb_fail(err, errlen, 2, "%s: %s", path, sqlite3_errmsg(*db));
+			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s", path, sqlite3_errmsg(*db));
 		sb_hist_close(*db);
 		*db = NULL;
 		return rc;

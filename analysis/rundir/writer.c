@@ -12,7 +12,7 @@
 #include "msg.h"
 #include "results.h"
 #include "rundir/keys.h"
-#include "rundir/rundir.h"
+#include "rundir/writer.h"
 
 enum { OK = 0, BAD = 2, ENV = 3 };
 

@@ -1,6 +1,6 @@
 /* A run directory's writer: made with its run id, meta set key by key and its status changed, each write a rename. */
-#ifndef SCALEBENCH_RUNDIR_H
-#define SCALEBENCH_RUNDIR_H
+#ifndef SCALEBENCH_RUNDIR_WRITER_H
+#define SCALEBENCH_RUNDIR_WRITER_H
 
 #include <stddef.h>
 #include <time.h>
