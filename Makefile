@@ -170,7 +170,7 @@ HISTORY_SIM_SRC := selftest/bench/history_model.c selftest/bench/history_edivisi
 $(HISTORY_SIM_BINS): $(BUILD)/selftest/%: selftest/bench/%.c $(HISTORY_SIM_SRC) \
 		$(wildcard selftest/bench/history_*.h) $(ANALYSIS_LIB) $(ANALYSIS_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SB_CFLAGS) -Ianalysis -Iselftest/bench $(LDFLAGS) $(SB_LDFLAGS) -o $@ $< \
+	$(CC) $(CFLAGS) $(SB_CFLAGS) $(ANALYSIS_CFLAGS) -Iselftest/bench $(LDFLAGS) $(SB_LDFLAGS) -o $@ $< \
 		$(HISTORY_SIM_SRC) $(ANALYSIS_LIB) -lm
 
 # A static pattern rule: it wins over the runner tools' sb-% pattern below.
