@@ -379,7 +379,12 @@ start_janitor() {
 			exit 0
 		fi
 		# who owns it, for a later sweep that finds it after a SIGKILL of us both (remove_stale)
-		printf '%s %s %s %s\n' "$$" "$(proc_start "$$")" "$BASHPID" "$(proc_start "$BASHPID")" >"$made/owners"
+		if ! err=$({ printf '%s %s %s %s\n' "$$" "$(proc_start "$$")" "$BASHPID" "$(proc_start "$BASHPID")" \
+			>"$made/owners"; } 2>&1); then	# a full TMPDIR: its reason, not a silent end
+			rm -rf -- "$made"
+			printf 'err %s\n' "${err//$'\n'/ }"
+			exit 0
+		fi
 		printf 'ok %s\n' "$made"
 		exec >/dev/null 2>&1
 		cat >/dev/null
