@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # runtest.sh and the history: every complete sweep added to RESULTS/history.db (SB_HISTORY another file, --no-history none), --commit and SB_COMMIT in meta and the history, a failed add only a warning; two sweeps ending at once, and eight adds at once, all land.
+# sb-san: skip: its subject is runtest.sh's hook (shell); sb-history's C runs under the sanitizers in history_store.t, history_show.t and history_changes.t
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/history_lib.sh"
 tmp=$(mktemp -d)
