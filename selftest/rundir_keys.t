@@ -27,8 +27,8 @@ is "$(stat -c %s "$d/.meta.reserve")" 65536 "room kept for the final status"
 "$R" latest "$tmp/t" "$id2"
 is "$(readlink "$tmp/t/latest")" "$id2" "latest links the id"
 run "$R" create "$tmp/none" lab
-is "$rc:$err" "3:sb-rundir: cannot create $tmp/none/lab-$(date -u +%Y%m%dT%H%M%S): No such file or directory" \
-	"no parent: exit 3 naming it"
+like "$rc:$err" "^3:sb-rundir: cannot create $tmp/none/lab-[0-9]{8}T[0-9]{6}: No such file or directory\$" \
+	"no parent: exit 3 naming it"	# (the stamp is the create's second, not the test's)
 run "$R" create "$tmp/t" a/b
 is "$rc" 2 "a label with a slash: exit 2"
 is "$(ls "$tmp/t" | wc -l)" 4 "a refused create leaves nothing"
