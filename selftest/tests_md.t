@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # docs/TESTS.md is exactly what tests/gen_tests_md.sh makes from today's sources, and every testcase has the header it parses;
 # the Reproduces blocks (the experiments the project started from) are rendered, malformed ones refused.
+# sb-san: skip: its subject is docs/TESTS.md and the shell that makes it; the testcases it runs run under the sanitizers in testcases.t
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
