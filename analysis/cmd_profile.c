@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "export.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "ministat.h"
 #include "msg.h"

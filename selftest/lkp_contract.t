@@ -2,9 +2,9 @@
 # runtest.py's contract with lkp-tests and will-it-scale: a point's runs fill will-it-scale's warmup + duration,
 # the title is written before measuring (or the failure said), the one-argument form and runalltests, signals
 # passed on with a limit; make install-lkp's tree; with LKP_SRC (an lkp-tests checkout) lkp's own run and parse,
-# sb-san: skip: its subject is runtest.py (Python) and lkp's tree; the runner and tools it drives run under the sanitizers in runner_*.t and wis_dropin.t
 # and docs/LKP.md's package function under lkp's pkgbuild.sh. Most cases use a stand-in runtest.sh (it records
 # what runtest.py asks); the last ones run the real sweep.
+# sb-san: skip: its subject is runtest.py (Python) and lkp's tree; the runner and tools it drives run under the sanitizers in runner_*.t and wis_dropin.t
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -241,3 +241,18 @@ int sb_json_join(FILE *out, char *const *pieces, size_t n, enum sb_export f)
 	fputs(f == SB_EXPORT_GAB ? "\n]\n" : "\n}\n", out);
 	return 0;
 }
+
+void sb_csv_field(FILE *out, const char *s)
+{
+	if (strpbrk(s, ",\"\n") == NULL) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}

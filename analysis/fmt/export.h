@@ -28,6 +28,7 @@ int sb_json_join(FILE *out, char *const *pieces, size_t n, enum sb_export f);
 
 /* JSON pieces, shared with the comparison export of compare_report.c. */
 void sb_json_str(FILE *out, const char *s);	/* a string, escaped */
+void sb_csv_field(FILE *out, const char *s);	/* a CSV field, quoted when it holds , " or a newline */
 void sb_json_num(FILE *out, double v);	/* a finite number, enough digits to read back */
 
 #endif

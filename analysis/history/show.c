@@ -169,21 +169,6 @@ static void fmt_vs(char *buf, size_t len, const struct vs *v)
 		snprintf(buf, len, "%.1f%% %s (detectable %.1f%%)", fabs(v->pct), v->word, v->det);
 }
 
-static void csv_field(FILE *out, const char *s)
-{
-	if (strpbrk(s, ",\"\n") == NULL) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void csv_num(FILE *out, double v, int ok)
 {
 	if (ok && isfinite(v))
@@ -544,13 +529,13 @@ static int print_records(FILE *out, const struct sb_hist *h, const struct table 
 				fputc('}', out);
 				continue;
 			}
-			csv_field(out, s0->test);
+			sb_csv_field(out, s0->test);
 			fputc(',', out);
-			csv_field(out, s0->params);
+			sb_csv_field(out, s0->params);
 			fputc(',', out);
-			csv_field(out, s0->tb_name);
+			sb_csv_field(out, s0->tb_name);
 			fputc(',', out);
-			csv_field(out, t->cols[j].name);
+			sb_csv_field(out, t->cols[j].name);
 			fprintf(out, ",%zu,%s,%s,", j, s0->date, h->modes[r[i].mode]);
 			if (r[i].tasks)
 				fprintf(out, "%ld", r[i].tasks);

@@ -64,7 +64,6 @@ int sb_prof_write_top_csv(const struct sb_prof *p, FILE *out);
 int sb_prof_write_top_text(const struct sb_prof *p, FILE *out, size_t limit);
 
 /* CSV helpers shared by the tools. */
-void sb_csv_field(FILE *out, const char *s);
 /* Split one CSV line (quotes allowed) in place into at most max fields; returns the count. */
 size_t sb_csv_split(char *line, char **f, size_t max);
 

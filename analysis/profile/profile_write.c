@@ -3,26 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "profile.h"
 
 #define TOP_HEADER "self_pct,children_pct,self_samples,children_samples,space,symbol,dso"
 
 /* ---- CSV ---- */
-
-void sb_csv_field(FILE *out, const char *s)
-{
-	if (strpbrk(s, ",\"\n") == NULL) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
 
 size_t sb_csv_split(char *line, char **f, size_t max)
 {
