@@ -123,7 +123,9 @@ is "$(env -u SB_MACHINE_LOCK "$SBM" path 2>&1)" "/run/lock/scalebench/scalebench
 is "$(stat -c '%U %a' /run/lock/scalebench 2>&1)" "root 755" "its directory: root's, 0755"
 nob=$(id -u nobody)
 if [ ! -e "/run/lock/scalebench-$nob" ]; then
-	is "$(as_nobody "env -u SB_MACHINE_LOCK '$PWD/$SBM' path" 2>&1)" "/run/lock/scalebench-$nob/scalebench.lock" \
+	# (a copy nobody can reach: the checkout may sit in a directory only root can enter)
+	cp "$SBM" "$T/sb-machine-copy" && chmod 755 "$T/sb-machine-copy"
+	is "$(as_nobody "env -u SB_MACHINE_LOCK '$T/sb-machine-copy' path" 2>&1)" "/run/lock/scalebench-$nob/scalebench.lock" \
 		"another user's: a directory of its own"
 	rm -rf "/run/lock/scalebench-$nob"
 else

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # runtest.sh's rounds: the recorded round order (alternate, --seed), the stopping rule (--precision, --min-runs, --max-runs, budgets), --repeat, the plan.
+# sb-san: skip: its subject is runtest.sh's rounds (shell); sb-plan's C runs under the sanitizers in analysis_plan.t and the runner's in runner_*.t
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads" \
 	"$SB_BUILD/selftest/paced_processes" "$SB_BUILD/selftest/paced_threads"
