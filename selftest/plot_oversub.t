@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # plot.py marks the oversubscribed region (task counts above the cores, or PUs, in use) from meta's topology and placement.
+# sb-san: skip: plot.py's oversubscribed region: Python and gnuplot
 . "$(dirname "$0")/lib.sh"
 if ! command -v gnuplot >/dev/null 2>&1; then echo "1..0 # skip gnuplot not installed"; exit 0; fi
 plan 14

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # runtest.sh: a crash mid-sweep (status=failed, exit 1) and SIGINT (status=interrupted, exit 130), no process left.
+# sb-san: skip: runtest.sh's status and exit after a crash or SIGINT: shell; the runner's side is sanitized in runner_faults.t and runner_sigkill.t
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads" \
 	"$SB_BUILD/selftest/crash_processes" "$SB_BUILD/selftest/crash_threads"

@@ -89,12 +89,15 @@ like "$(cat "$T/b.err")" "^runtest\\.sh: another sweep holds this machine, pid $
 	"--no-wait: it names the holder"
 is "$(cat "$T/b.out")" "" "--no-wait: no run directory"
 "$SB_BUILD/selftest/paced_processes" -t 1 -s 1 --warmup 0 --period-ms 50 >/dev/null 2>"$T/hand.err"
-like "$(cat "$T/hand.err")" "^paced_processes: warning: a sweep holds this machine, pid $pa \\(phases, " \
+# (a loaded machine may add the sampler's "woke up late" line: not this case's subject; it failed
+# test 16 once in a fresh clone's CI)
+grep -v 'warning: sampler woke up' "$T/hand.err" >"$T/hand.warn" || true
+like "$(cat "$T/hand.warn")" "^paced_processes: warning: a sweep holds this machine, pid $pa \\(phases, " \
 	"a runner run by hand warns that a sweep holds the machine"
-is "$(wc -l <"$T/hand.err" | tr -d ' ')" 1 "in one line"
+is "$(wc -l <"$T/hand.warn" | tr -d ' ')" 1 "in one line"
 SB_MACHINE_LOCK_HOLDER=$pa "$SB_BUILD/selftest/paced_processes" -t 1 -s 1 --warmup 0 --period-ms 50 \
 	>/dev/null 2>"$T/hand.err"
-is "$(cat "$T/hand.err")" "" "the holder's own runners (SB_MACHINE_LOCK_HOLDER) do not warn"
+is "$(grep -v 'warning: sampler woke up' "$T/hand.err")" "" "the holder's own runners (SB_MACHINE_LOCK_HOLDER) do not warn"
 is "$(grep -c 'holds this machine' "$T/a.err")" 0 "nor did the sweep's runners"
 # SB_MACHINE_LOCK_HOLDER naming the holder from a sweep it did not start: no bypass (a sweep the
 # holder started runs under its lock: machine_security.t)
@@ -146,7 +149,7 @@ rc=0
 ./runtest.sh paced "${ONE[@]}" --repeat 1 --no-wait >"$T/b.out" 2>"$T/b.err" || rc=$?
 is "$rc" 0 "--no-wait on a free machine runs"
 "$SB_BUILD/selftest/paced_processes" -t 1 -s 1 --warmup 0 --period-ms 50 >/dev/null 2>"$T/hand.err"
-is "$(cat "$T/hand.err")" "" "a runner run by hand on a free machine says nothing"
+is "$(grep -v 'warning: sampler woke up' "$T/hand.err")" "" "a runner run by hand on a free machine says nothing"
 
 # ---- --no-lock: recorded in meta; the busy warning, once ----
 ./runtest.sh paced "${ONE[@]}" --repeat 2 --no-lock >"$T/b.out" 2>"$T/b.err" &

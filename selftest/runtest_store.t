@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # runtest.sh results store: run-ids unique within a second, no run overwritten, latest, several testcases.
+# sb-san: skip: runtest.sh's store (run ids, latest): shell; sb-rundir's C is sanitized in rundir_keys.t and runtest_faults.t
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads" \
 	"$SB_BUILD/bin/null1_processes" "$SB_BUILD/bin/null1_threads"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # runtest.sh: a tiny real sweep: files, headers, rows, meta keys, lkp-tests' reading, --repeat.
+# sb-san: skip: runtest.sh's files and meta as a sweep writes them: shell; the runner and sb-summary are sanitized in runner_*.t and compare_*.t
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/getppid1_processes" "$SB_BUILD/bin/getppid1_threads"
 
