@@ -34,6 +34,10 @@ wait_file() {	# wait_file PATH: until it exists (at most 30 s)
 	done
 	echo "# $1 did not appear in 30 s"
 }
+hand_warnings() {	# what a runner run by hand said (hand.err), less the sampler's "woke up late"
+	# line a loaded machine may add: not these cases' subject (it failed test 16 in a CI run)
+	grep -v 'warning: sampler woke up' "$T/hand.err" || true
+}
 holder_pid() {	# the pid the lock file names, once it names one (at most 30 s)
 	local i p=''
 	for ((i = 0; i < 300; i++)); do
@@ -89,15 +93,13 @@ like "$(cat "$T/b.err")" "^runtest\\.sh: another sweep holds this machine, pid $
 	"--no-wait: it names the holder"
 is "$(cat "$T/b.out")" "" "--no-wait: no run directory"
 "$SB_BUILD/selftest/paced_processes" -t 1 -s 1 --warmup 0 --period-ms 50 >/dev/null 2>"$T/hand.err"
-# (a loaded machine may add the sampler's "woke up late" line: not this case's subject; it failed
-# test 16 once in a fresh clone's CI)
-grep -v 'warning: sampler woke up' "$T/hand.err" >"$T/hand.warn" || true
+hand_warnings >"$T/hand.warn"
 like "$(cat "$T/hand.warn")" "^paced_processes: warning: a sweep holds this machine, pid $pa \\(phases, " \
 	"a runner run by hand warns that a sweep holds the machine"
 is "$(wc -l <"$T/hand.warn" | tr -d ' ')" 1 "in one line"
 SB_MACHINE_LOCK_HOLDER=$pa "$SB_BUILD/selftest/paced_processes" -t 1 -s 1 --warmup 0 --period-ms 50 \
 	>/dev/null 2>"$T/hand.err"
-is "$(grep -v 'warning: sampler woke up' "$T/hand.err")" "" "the holder's own runners (SB_MACHINE_LOCK_HOLDER) do not warn"
+is "$(hand_warnings)" "" "the holder's own runners (SB_MACHINE_LOCK_HOLDER) do not warn"
 is "$(grep -c 'holds this machine' "$T/a.err")" 0 "nor did the sweep's runners"
 # SB_MACHINE_LOCK_HOLDER naming the holder from a sweep it did not start: no bypass (a sweep the
 # holder started runs under its lock: machine_security.t)
@@ -149,7 +151,7 @@ rc=0
 ./runtest.sh paced "${ONE[@]}" --repeat 1 --no-wait >"$T/b.out" 2>"$T/b.err" || rc=$?
 is "$rc" 0 "--no-wait on a free machine runs"
 "$SB_BUILD/selftest/paced_processes" -t 1 -s 1 --warmup 0 --period-ms 50 >/dev/null 2>"$T/hand.err"
-is "$(grep -v 'warning: sampler woke up' "$T/hand.err")" "" "a runner run by hand on a free machine says nothing"
+is "$(hand_warnings)" "" "a runner run by hand on a free machine says nothing"
 
 # ---- --no-lock: recorded in meta; the busy warning, once ----
 ./runtest.sh paced "${ONE[@]}" --repeat 2 --no-lock >"$T/b.out" 2>"$T/b.err" &

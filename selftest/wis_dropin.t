@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A will-it-scale testcase dropped into tests/ unchanged (no header comment of ours, nothing of ours included):
-# sb-san: skip: a foreign file's build and listing (make, tests_md); the runner it links is sanitized in testcases.t
 # in a copy of the tree it builds without a warning, runs in both modes, is listed in docs/TESTS.md by its
 # description, and the selftests that read every tests/*.c accept it (tests_md.t run in the copy).
+# sb-san: skip: a foreign file's build and listing (make, tests_md); the runner it links is sanitized in testcases.t
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
