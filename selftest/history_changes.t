@@ -4,7 +4,7 @@
 . "$(dirname "$0")/history_lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 22
+plan 24
 
 # hist NAME FACTOR...: a history of unix1 whose kernel 6.N runs at FACTOR N (1% noise) -> its database
 hist() {
@@ -68,3 +68,16 @@ run "$H" --db "$step" changes pipe1
 is "$rc" 2 "a testcase without sweeps: exit 2"
 run "$H" --db "$step" changes --alpha 2
 is "$rc" 2 "--alpha out of range: exit 2"
+
+# --any-params: a slowdown made by a param is one series, and the change names both sides' params
+r=$tmp/params
+for i in 1 2 3 4 5 6 7 8; do
+	f=1 p=size=1
+	if [ "$i" -gt 5 ]; then f=0.8 p=size=2; fi
+	hrun "$r" unix1 "6.$i" "$i" "$f" "params=$p" >/dev/null
+done
+"$H" --db "$r/history.db" add "$r"/unix1/* >/dev/null
+run "$H" --db "$r/history.db" changes unix1
+unlike "$out" 'worse' "other params are other series: no change without --any-params"
+run "$H" --db "$r/history.db" changes unix1 --any-params
+like "$out" '^unix1 \[size=1 -> size=2\] processes:1 on box: from 6\.6 ' "--any-params: the change at the param's first sweep, both params named"

@@ -6,7 +6,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 R=$tmp/results
 DB=$R/history.db
-plan 20
+plan 22
 
 hrun "$R" unix1 6.1 1 1 >/dev/null
 hrun "$R" unix1 6.2 2 1 >/dev/null
@@ -52,3 +52,13 @@ run "$H" --db "$DB" show unix1 --by testbed --kernel 6.1
 like "$out" '^point +box$' "--kernel: another kernel"
 run "$H" --db "$DB" show pipe1
 is "$rc" 2 "a testcase the history lacks: exit 2"
+
+# --any-params: the columns that ran other params are named under the title
+P=$tmp/params
+hrun "$P" unix1 k1 1 1 params=size=1 >/dev/null
+hrun "$P" unix1 k2 2 1 params=size=1 >/dev/null
+hrun "$P" unix1 k3 3 0.8 params=size=2 >/dev/null
+"$H" --db "$P/history.db" add "$P"/unix1/* >/dev/null
+run "$H" --db "$P/history.db" show unix1 --any-params
+like "$out" '^unix1  params: vary \(below\)  testbed: box ' "--any-params: the title says the params vary"
+like "$out" '^params by column: k1\.\.k2: size=1; k3: size=2$' "and which columns ran which"

@@ -55,15 +55,16 @@ static int since_place(const struct sb_hist *h, const char *since, size_t *ord, 
 	return 0;
 }
 
-static void series_name(const struct sb_hist *h, const struct sb_hist_series *se, char *buf,
-			size_t len)
+/* The series' name; a change across params (--any-params) names both sides' params. */
+static void series_name(const struct sb_hist *h, const struct found *f, char *buf, size_t len)
 {
-	const struct sb_hist_sweep *s = &h->sw[se->sw[0]];
+	const struct sb_hist_sweep *s = f->last, *a = f->at;
+	int two = strcmp(s->params, a->params) != 0;
 	char pt[64];
 
-	sb_hist_point_name(h, se->mode, se->tasks, pt, sizeof(pt));
-	snprintf(buf, len, "%s%s%s%s %s on %s", s->test, *s->params ? " [" : "", s->params,
-		 *s->params ? "]" : "", pt, s->tb_name);
+	sb_hist_point_name(h, f->se->mode, f->se->tasks, pt, sizeof(pt));
+	snprintf(buf, len, "%s%s%s%s%s%s %s on %s", s->test, *s->params || two ? " [" : "", s->params,
+		 two ? " -> " : "", two ? a->params : "", *s->params || two ? "]" : "", pt, s->tb_name);
 }
 
 static void print_text(FILE *out, const struct sb_hist *h, const struct found *f, size_t nf, int md)
@@ -76,7 +77,7 @@ static void print_text(FILE *out, const struct sb_hist *h, const struct found *f
 	for (size_t i = 0; i < nf; i++) {
 		const struct sb_cp_change *c = f[i].c;
 
-		series_name(h, f[i].se, name, sizeof(name));
+		series_name(h, &f[i], name, sizeof(name));
 		if (md)
 			fprintf(out, "| %s | %s (%.10s) | %.1f%% %s | %+.1f%% to %+.1f%% | %.2g | %s (%s) |\n",
 				name, f[i].at->column, f[i].at->date, fabs(c->pct), c->pct < 0 ? "worse" : "better",

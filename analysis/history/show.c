@@ -361,16 +361,43 @@ static char *gs(struct grid *g, size_t line, size_t col)
 	return g->s[line * (g->ncols + 1) + col];
 }
 
-static void title(FILE *out, const struct table *t, const struct sb_show_opts *o, int md)
+/* The params of column c's first sweep. */
+static const char *col_params(const struct sb_hist *h, const struct table *t, size_t c)
+{
+	return h->sw[t->cols[c].sw[0]].params;
+}
+
+/* --any-params: a table whose columns differ in params says so, and which columns ran which. */
+static void params_by_column(FILE *out, const struct sb_hist *h, const struct table *t, int md)
+{
+	size_t from = 0;
+
+	fprintf(out, "%sparams by column:", md ? "\n" : "");
+	for (size_t c = 1; c <= t->ncols; c++) {
+		if (c < t->ncols && strcmp(col_params(h, t, c), col_params(h, t, from)) == 0)
+			continue;
+		fprintf(out, "%s %s%s%s: %s", from ? ";" : "", t->cols[from].name, c - from > 1 ? ".." : "",
+			c - from > 1 ? t->cols[c - 1].name : "", *col_params(h, t, from) ? col_params(h, t, from) : "none");
+		from = c;
+	}
+	fputc('\n', out);
+}
+
+static void title(FILE *out, const struct sb_hist *h, const struct table *t, const struct sb_show_opts *o, int md)
 {
 	const struct sb_hist_sweep *s = t->first;
+	int vary = 0;
 
-	fprintf(out, "%s%s%s%s%s", md ? "### " : "", s->test, *s->params ? "  params: " : "", s->params,
-		o->by_testbed ? "" : "  testbed: ");
+	for (size_t c = 1; c < t->ncols; c++)
+		vary |= strcmp(col_params(h, t, c), col_params(h, t, 0)) != 0;
+	fprintf(out, "%s%s%s%s%s", md ? "### " : "", s->test, vary ? "  params: vary (below)" :
+		*s->params ? "  params: " : "", vary ? "" : s->params, o->by_testbed ? "" : "  testbed: ");
 	if (o->by_testbed)
 		fprintf(out, "  kernel: %s\n", s->column);
 	else
 		fprintf(out, "%s (%s)\n", s->tb_name, s->tb_facts);
+	if (vary)
+		params_by_column(out, h, t, md);
 	fprintf(out, "%sops/s, higher is better; each column: its runs' mean %s the half-width of the 95%% "
 		"confidence interval across runs (a column's sweeps pooled); vs first, vs previous: the change "
 		"(Student's t, 95%%) and the smallest change the pair could detect (80%% power)\n%s",
@@ -615,7 +642,7 @@ int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *
 		} else if ((rc = fill_grid(h, &t[i], r, nr, o->format == SB_FMT_MARKDOWN, &g) ? 3 : 0) == 0) {
 			if (i > 0)
 				fputc('\n', out);
-			title(out, &t[i], o, o->format == SB_FMT_MARKDOWN);
+			title(out, h, &t[i], o, o->format == SB_FMT_MARKDOWN);
 			fputc('\n', out);
 			if (o->format == SB_FMT_MARKDOWN)
 				print_md(out, &g);
