@@ -19,7 +19,10 @@
 ifeq ($(origin OS)$(notdir $(BUILD)),undefinedbuild-generic)
 OS := generic
 endif
-OS ?= $(shell uname -s | tr A-Z a-z)
+# (read once, from /proc where it is: runtest.sh runs make before every sweep)
+ifeq ($(origin OS),undefined)
+OS := $(if $(wildcard /proc/sys/kernel/ostype),$(subst L,l,$(strip $(file </proc/sys/kernel/ostype))),$(shell uname -s | tr A-Z a-z))
+endif
 ifeq ($(OS),generic)
 BUILD ?= build-generic
 endif
@@ -36,9 +39,27 @@ CFLAGS ?= -O2 -g
 PYTHON ?= python3
 
 PKG_CONFIG ?= pkg-config
+# pkg-config's answers are kept in $(BUILD)/probes.mk once hwloc is found, for
+# as long as PKG_CONFIG and PKG_CONFIG_PATH stay the same: runtest.sh runs make
+# before every sweep, and four probes were eight processes each time. Without
+# hwloc make asks again each time (so `make deps`, then `make`, just works).
+PROBES_KEY := $(PKG_CONFIG)|$(PKG_CONFIG_PATH)
+SB_HASH := \#
+define SB_NL
+
+
+endef
+-include $(BUILD)/probes.mk
+ifneq ($(PROBES_FOR)/$(HWLOC_OK),$(PROBES_KEY)/yes)
 HWLOC_OK := $(shell $(PKG_CONFIG) --exists hwloc 2>/dev/null && echo yes)
 HWLOC_CFLAGS := $(shell $(PKG_CONFIG) --cflags hwloc 2>/dev/null)
 HWLOC_LIBS := $(shell $(PKG_CONFIG) --libs hwloc 2>/dev/null)
+SQLITE_LIBS := $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
+ifeq ($(HWLOC_OK)$(wildcard $(BUILD)/.),yes$(BUILD)/.)
+# (one write: a make reading it meanwhile sees all of it or none)
+$(file >$(BUILD)/probes.mk,$(SB_HASH) pkg-config's answers for PKG_CONFIG|PKG_CONFIG_PATH = PROBES_FOR, kept by the Makefile$(SB_NL)HWLOC_OK := $(HWLOC_OK)$(SB_NL)HWLOC_CFLAGS := $(HWLOC_CFLAGS)$(SB_NL)HWLOC_LIBS := $(HWLOC_LIBS)$(SB_NL)SQLITE_LIBS := $(SQLITE_LIBS)$(SB_NL)PROBES_FOR := $(PROBES_KEY))
+endif
+endif
 
 # Testcases and fixtures see runner/include (testcase.h) only; the harness also its own headers.
 SB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread -Irunner/include
@@ -92,7 +113,6 @@ ANALYSIS_HEADERS := $(wildcard analysis/*.h analysis/*/*.h)
 # Each folder's headers by their bare name ("results.h", "stats.h"): a file moving folder edits no include.
 ANALYSIS_CFLAGS := -Ianalysis $(patsubst %/,-I%,$(sort $(dir $(wildcard analysis/*/*.h))))
 # SQLite (the history's index, analysis/history/) is linked into the tools that use it only.
-SQLITE_LIBS := $(shell $(PKG_CONFIG) --libs sqlite3 2>/dev/null || echo -lsqlite3)
 SQLITE_TOOLS := $(BUILD)/bin/sb-history $(BUILD)/bin/sb-bisect
 
 NEEDS_HWLOC := $(filter-out clean deps plot help analysis uninstall $(ANALYSIS_TOOLS),$(or $(MAKECMDGOALS),all))
@@ -195,9 +215,11 @@ $(BUILD)/bin/sb-options: $(BUILD)/obj/runner/mode_processes.o
 # $(BUILD)/gen/sb_version.h is remade when VERSION or git's HEAD, branch or index
 # changes (so make -q stays true after a build); only the objects that print
 # --version are recompiled then.
-SB_GIT_DIR := $(shell git rev-parse --git-dir 2>/dev/null)
-SB_GIT_COMMON := $(shell git rev-parse --git-common-dir 2>/dev/null)
-SB_GIT_REF := $(shell git symbolic-ref -q HEAD 2>/dev/null)
+# (one git for the three: its git dir, the common one, HEAD's branch; "HEAD" when detached)
+SB_GIT := $(shell git rev-parse --git-dir --git-common-dir --symbolic-full-name HEAD 2>/dev/null)
+SB_GIT_DIR := $(word 1,$(SB_GIT))
+SB_GIT_COMMON := $(word 2,$(SB_GIT))
+SB_GIT_REF := $(filter refs/%,$(word 3,$(SB_GIT)))
 VERSION_DEPS := VERSION build-aux/version.sh $(wildcard $(SB_GIT_DIR)/HEAD $(SB_GIT_DIR)/index \
 	$(SB_GIT_COMMON)/packed-refs $(if $(SB_GIT_REF),$(SB_GIT_COMMON)/$(SB_GIT_REF)))
 VERSION_H := $(BUILD)/gen/sb_version.h

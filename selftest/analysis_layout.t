@@ -37,4 +37,19 @@ SB_BUILD="$T/nohwloc" ./compare.sh --help >/dev/null 2>&1
 [ "$T/nohwloc/bin/sb-compare" -nt analysis/stat/stats.c ]
 ok $? "compare.sh rebuilt the stale sb-compare"
 
+# make keeps pkg-config's answers in BUILD/probes.mk once hwloc is found: a second make asks
+# nothing (runtest.sh makes before every sweep); another PKG_CONFIG asks again.
+mkdir -p "$T/probes/b"
+printf '#!/bin/sh\necho x >>"%s/probes/count"\nexec pkg-config "$@"\n' "$T" >"$T/probes/pc"
+chmod +x "$T/probes/pc"
+probes() { rm -f "$T/probes/count"; make -s BUILD="$T/probes/b" PKG_CONFIG="$1" help >/dev/null 2>&1; cat "$T/probes/count" 2>/dev/null | wc -l; }
+if command -v pkg-config >/dev/null && pkg-config --exists hwloc; then
+	is "$(probes "$T/probes/pc")" 4 "make: pkg-config asked four things the first time"
+	is "$(probes "$T/probes/pc")" 0 "and nothing the next time (BUILD/probes.mk)"
+	ln -s pc "$T/probes/pc2"
+	is "$(probes "$T/probes/pc2")" 4 "another PKG_CONFIG: asked again"
+else
+	skip "pkg-config with hwloc needed"
+fi
+
 done_testing
