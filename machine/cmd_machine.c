@@ -239,6 +239,9 @@ static int cmd_check(int argc, char **argv)
 	int full = 1, probe_ms = 300, busy;
 	char msg[512];
 
+	/* $SB_MACHINE_PROBE_MS: the probe's length when --probe-ms is not given (a sweep's short check) */
+	if (getenv("SB_MACHINE_PROBE_MS"))
+		probe_ms = (int)sb_parse_ll("SB_MACHINE_PROBE_MS", getenv("SB_MACHINE_PROBE_MS"), 1, 60000);
 	for (int i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--short") == 0)
 			full = 0;

@@ -217,6 +217,12 @@ mkdir -p "$T/empty"
 SB_MACHINE_ROOT=$T/empty "$SB_BUILD/bin/sb-machine" check --probe-ms 10 >"$T/out"
 like "$(grep '^governor' "$T/out")" 'no cpufreq here' "no cpufreq: said so"
 like "$(grep '^turbo' "$T/out")" 'no turbo/boost control here' "no turbo control: said so"
+# SB_MACHINE_PROBE_MS: the probe's length without --probe-ms (the selftests' 10 ms); a bad one is refused
+SB_MACHINE_PROBE_MS=37 "$SB_BUILD/bin/sb-machine" check >"$T/out"
+like "$(grep '^load' "$T/out")" 'over a 37 ms probe' "SB_MACHINE_PROBE_MS sets the probe's length"
+rc=0
+err=$(SB_MACHINE_PROBE_MS=0.3 "$SB_BUILD/bin/sb-machine" check --short 2>&1 >/dev/null) || rc=$?
+like "$rc:$err" "^2:sb-machine: SB_MACHINE_PROBE_MS: .*0\.3.*$" "a bad SB_MACHINE_PROBE_MS: exit 2, one line naming it"
 
 # --tune: changed for the sweep, in meta, restored at its end
 ONE_FAST=("${ONE[@]}" --repeat 1)
