@@ -21,7 +21,7 @@
 #   signals of runtest.sh at each phase (setup = the build, the runner's prepare, its tasks' start,
 #   warmup, measure, write = publishing a point) and of the runner at each of its phases, SIGINT,
 #   SIGTERM and SIGKILL: fm "signal" rows; a task's death by a signal and by exit at point 2 with
-#   point 1 kept: fm "task"; RLIMIT_NOFILE and RLIMIT_NPROC too low (as nobody): fm "RLIMIT_*";
+#   point 1 kept: fm "task"; RLIMIT_NOFILE and RLIMIT_NPROC too low (as uid 64999): fm "RLIMIT_*";
 #   read-only results: fm; the runner killed however it ends leaves no scalebench.*: fm; runtest.sh
 #   SIGKILLed leaves no runtest.* working directory and no runner (its janitor): fm "runtest.sh SIGKILL".
 # The runner's write phase is its output, written as it goes: fm "write: the runner" fails it
@@ -212,7 +212,7 @@ sweep read1 --points 1 --param dir="$d/nonexist" "${TINY[@]}"
 finish
 outcome "--param dir=/nonexist" 2 "^runtest\.sh: read1_processes: the directory for the test's files \(--param dir\) $d/nonexist: No such file or directory$" - ''
 
-# ---- resource limits: open files (root too), processes (as nobody: root ignores RLIMIT_NPROC) ----
+# ---- resource limits: open files (root too), processes (as another user: root ignores RLIMIT_NPROC) ----
 if command -v prlimit >/dev/null; then
 	# prlimit --nofile=15: enough for runtest.sh (with the machine lock's descriptor; 13 is not),
 	# not for 8 unix4 tasks and their partners' sockets
@@ -227,24 +227,29 @@ if command -v prlimit >/dev/null; then
 else
 	skip "RLIMIT_NOFILE: needs prlimit"
 fi
+# A user id of this case's own, not nobody's: RLIMIT_NPROC counts every process of
+# the user, and other selftests run as nobody beside this one (make check runs
+# files side by side); no passwd entry is needed.
+NPROC_UID=64999
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v prlimit >/dev/null &&
-	setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$PWD/runtest.sh" -a -x "$PWD/runtest.sh" -a -x "$d"; then
+	! getent passwd "$NPROC_UID" >/dev/null 2>&1 && [ -z "$(pgrep -U "$NPROC_UID" 2>/dev/null)" ] &&
+	setpriv --reuid="$NPROC_UID" --regid="$NPROC_UID" --clear-groups test -r "$PWD/runtest.sh" -a -x "$PWD/runtest.sh" -a -x "$d"; then
 	# (absolute paths: runtest.sh resolves its own directory, and every directory
 	# above a checkout in a private temporary directory shuts nobody out)
 	n=$((n + 1)) R=$d/r$n
 	chmod 777 "$d/tmp" && mkdir -m 777 "$R"
-	# a machine lock of nobody's own: root's is no other user's to use (docs/RUNTEST.md, "Security")
-	mkdir -p "$d/nobody-lock" && chown 65534:65534 "$d/nobody-lock"
-	SB_MACHINE_LOCK=$d/nobody-lock/lock setpriv --reuid=65534 --regid=65534 --clear-groups prlimit --nproc=12 \
+	# a machine lock of that user's own: root's is no other user's to use (docs/RUNTEST.md, "Security")
+	mkdir -p "$d/user-lock" && chown "$NPROC_UID:$NPROC_UID" "$d/user-lock"
+	SB_MACHINE_LOCK=$d/user-lock/lock setpriv --reuid="$NPROC_UID" --regid="$NPROC_UID" --clear-groups prlimit --nproc=12 \
 		./runtest.sh phases --points 24 --mode processes "${TINY[@]}" --results "$R" >"$d/out" 2>"$d/err" &
 	pid=$!
 	finish
 	grep -v 'oversubscribed' "$d/err" >"$d/err1" || true
 	mv "$d/err1" "$d/err"
-	outcome "RLIMIT_NPROC too low (as nobody)" 3 "^runtest\.sh: phases: processes at 24 tasks failed: .*could not start task [0-9]+: fork: .*RLIMIT_NPROC" failed ''
+	outcome "RLIMIT_NPROC too low (as an unprivileged user)" 3 "^runtest\.sh: phases: processes at 24 tasks failed: .*could not start task [0-9]+: fork: .*RLIMIT_NPROC" failed ''
 	chmod 755 "$d/tmp"
 else
-	skip "RLIMIT_NPROC: needs root, setpriv, prlimit, and a checkout and TMPDIR the user nobody can reach"
+	skip "RLIMIT_NPROC: needs root, setpriv, prlimit, an unused user id $NPROC_UID, and a checkout and TMPDIR it can reach"
 fi
 
 # ---- read-only results: at the start, and mid-sweep (a tmpfs remounted; root only) ----
