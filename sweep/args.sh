@@ -272,7 +272,8 @@ check_args() {
 	label=$opt_label
 	if [ -z "$label" ]; then
 		# The kernel release, made safe for a directory name (6.8.0-rc1+ -> 6.8.0-rc1_).
-		label=$(uname -r | tr -c 'A-Za-z0-9._\n-' '_')
+		if ! { read -r label </proc/sys/kernel/osrelease; } 2>/dev/null; then label=$(uname -r); fi
+		label=${label//[!A-Za-z0-9._-]/_}
 		label=${label#[.-]}
 	elif ! [[ $label =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]]; then
 		usage_error "--label: '$label' must be letters, digits, '.', '_' and '-', not starting with '.' or '-'"

@@ -38,7 +38,7 @@ check_results() {	# each results/<test>: made, writable, not full, its latest ou
 		{ : >"$probe"; } 2>/dev/null ||
 			die 3 "the results directory $(shown "$dir") is not writable"
 		# a page of data: an empty file still fits on a full disk
-		if ! err=$({ head -c 4096 /dev/zero >"$probe"; } 2>&1); then
+		if ! err=$({ printf '%4096s' '' >"$probe"; } 2>&1); then
 			rm -f -- "$probe"
 			die 3 "cannot write in the results directory $(shown "$dir"): $(reason "$err")"
 		fi
@@ -53,10 +53,11 @@ check_results() {	# each results/<test>: made, writable, not full, its latest ou
 # samples.csv (a row of about 128 bytes per sample of every planned run) twice
 # (the new copy is written before the old one goes), summary.csv and meta.
 check_space() {
-	local t need kb
+	local t need kb df_out
 	need=$(((plan_runs * (warmup_samples + samples) * 128 * 2 + plan_runs * 256 + ${#runnable[@]} * 8192 + 1023) / 1024))
 	for t in "${runnable[@]}"; do
-		kb=$(df -Pk -- "$results/$t" 2>/dev/null | awk 'NR == 2 { print $4 }') || kb=''
+		df_out=$(df -Pk -- "$results/$t" 2>/dev/null) || df_out=''
+		read -r _ _ _ kb _ <<<"${df_out#*$'\n'}"	# line 2, field 4: the KB available
 		case $kb in '' | *[!0-9]*) continue ;; esac	# unknown: the writes will tell
 		if [ "$kb" -lt "$need" ]; then
 			die 3 "the results directory $(shown "$results/$t") has $kb KB free; this run writes about $need KB"

@@ -41,7 +41,16 @@ plan_conf() {
 		seed "$opt_seed" max_points "$opt_max_points" warmup_samples "$warmup_samples" samples "$samples" \
 		period_ms "$period" warmup_max_ms "$(if [ "$warmup_text" = auto ]; then echo "${AUTO_WARMUP_MAX}000"; fi)" \
 		overhead_ms "$RUN_OVERHEAD_MS" \
-		extra "$(printf '%s' "${opt_profile-}" | tr ',' '\n' | grep -x '[0-9]*' | paste -s -d, -)" >"$TMP/plan.conf"
+		extra "$(profile_counts)" >"$TMP/plan.conf"
+}
+
+profile_counts() {	# the task counts --profile names ("1,2,peak" -> "1,2"): sb-plan measures them too
+	local c out='' list
+	IFS=, read -ra list <<<"${opt_profile-}"
+	for c in "${list[@]}"; do
+		case $c in '' | *[!0-9]*) ;; *) out=$out${out:+,}$c ;; esac
+	done
+	printf '%s' "$out"
 }
 
 # plan_points: sb-plan's plan (and $TMP/plan.sweep, the sweep's clock and budget

@@ -29,7 +29,12 @@ find_testcases() {
 		fi
 	done
 	# each testcase once, in the order given
-	mapfile -t selected < <(printf '%s\n' "${selected[@]}" | awk 'NF && !seen[$0]++')
+	local -A seen=()
+	local once=()
+	for t in "${selected[@]}"; do
+		if [ -n "$t" ] && [ -z "${seen[$t]+x}" ]; then seen[$t]=1 once+=("$t"); fi
+	done
+	selected=("${once[@]}")
 	[ ${#selected[@]} -gt 0 ] || die 2 "no testcases found in $(shown "$tests_dir")"
 	readonly selected
 }
