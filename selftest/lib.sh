@@ -37,20 +37,20 @@ unlike() {	# unlike GOT REGEX NAME
 }
 skip() { _n=$((_n + 1)); echo "ok $_n # skip $1"; }
 # run CMD...: sets $out (stdout), $err (stderr), $rc
+# (its two files are this test file's own in the build, beside its machine lock,
+# kept between calls: no mktemp and rm each time, and a selftest makes hundreds)
+_sb_run_o=$_sb_locks/${0##*/}.out _sb_run_e=$_sb_locks/${0##*/}.err
 run() {
-	local o e
-	o=$(mktemp) e=$(mktemp)
-	"$@" >"$o" 2>"$e"
+	"$@" >"$_sb_run_o" 2>"$_sb_run_e"
 	rc=$?
-	out=$(<"$o") err=$(<"$e")	# not cat: two forks fewer a run, and a selftest makes hundreds
-	rm -f "$o" "$e"
+	out=$(<"$_sb_run_o") err=$(<"$_sb_run_e")	# not cat: two forks fewer a run
 }
 # alive PATTERN: processes whose command line matches (excluding pgrep itself)
 alive() { pgrep -f -- "$1" | tr '\n' ' '; }
 # wait_gone PATTERN SECONDS: 0 when no process matches within the time
 wait_gone() {
 	local i
-	for i in $(seq 1 $(($2 * 10))); do
+	for ((i = 0; i < $2 * 10; i++)); do
 		[ -z "$(alive "$1")" ] && return 0
 		sleep 0.1
 	done
@@ -69,7 +69,7 @@ private_copy() {
 # wait_until SECONDS CMD...: poll CMD every 0.1 s; 0 once it succeeds within the time
 wait_until() {
 	local i
-	for i in $(seq 1 $(($1 * 10))); do
+	for ((i = 0; i < $1 * 10; i++)); do
 		"${@:2}" && return 0
 		sleep 0.1
 	done
@@ -82,7 +82,7 @@ no_process() { [ -z "$(alive "$1")" ]; }
 # nothing_left PATTERN TMPDIR SECONDS: polls until neither a process nor a tmp dir is left
 nothing_left() {
 	local i
-	for i in $(seq 1 $(($3 * 10))); do
+	for ((i = 0; i < $3 * 10; i++)); do
 		no_process "$1" && no_tmpdir "$2" && return 0
 		sleep 0.1
 	done
