@@ -79,7 +79,7 @@ UPSTREAM_STRESSES='not stated (a will-it-scale testcase taken unchanged: its fil
 
 # Table cells: a literal | would split the cell.
 cell() {
-	printf '%s' "$1" | sed 's/|/\\|/g'
+	printf '%s' "${1//|/\\|}"
 }
 
 # LINUX_ONLY := a b c (backslash-continued lines joined)
@@ -101,19 +101,26 @@ files=(tests/*.c)
 [ ${#files[@]} -gt 0 ] || die 2 "no tests/*.c found"
 
 for src in "${files[@]}"; do
-	name=$(basename "$src" .c)
+	name=${src##*/} name=${name%.c}
 	bin=$build/bin/${name}_processes
 	[ -x "$bin" ] || bin=$build/bin/${name}_threads
 	[ -x "$bin" ] || die 3 "$build/bin/${name}_processes not found: run make first (or set SB_BUILD)"
 	"$bin" --info >"$tmp/info" 2>"$tmp/err" || die 3 "$bin --info failed: $(head -n 1 "$tmp/err")"
-	desc=$(sed -n 's/^description=//p' "$tmp/info")
+	# --info's lines read by bash (75 testcases: a sed or grep each was most of the time)
+	desc='' modes='' params=()
+	while IFS= read -r line; do
+		case $line in
+		description=*) desc=${line#description=} ;;
+		modes=*) modes=${line#modes=} modes=${modes//,/, } ;;
+		param=*) params+=("${line#param=}") ;;
+		esac
+	done <"$tmp/info"
 
 	if upstream "$src"; then
 		# will-it-scale's file as it is: its description says what it measures.
 		measures=$desc stresses=$UPSTREAM_STRESSES seed=''
 	else
-		line1=$(sed -n 1p "$src")
-		line2=$(sed -n 2p "$src")
+		{ IFS= read -r line1 && IFS= read -r line2; } <"$src" || die 2 "$src: no two-line header"
 		case $line1 in
 		"/* $name: "?*) measures=${line1#"/* $name: "}; measures=${measures%.} ;;
 		*) die 2 "$src:1: header must start with '/* $name: <what it measures>'" ;;
@@ -124,7 +131,6 @@ for src in "${files[@]}"; do
 		esac
 		seed=$(seed_block "$src" "$name" 2>"$tmp/err") || die 2 "$(head -n 1 "$tmp/err")"
 	fi
-	modes=$(sed -n 's/^modes=//p' "$tmp/info" | sed 's/,/, /g')
 	[ -n "$modes" ] || die 3 "$bin --info printed no modes= line"
 	case $linux_only in
 	*" $name "*) linux=yes ;;
@@ -149,11 +155,11 @@ EOF
 			printf -- '- Differs from the original: %s\n' "$differs"
 			printf -- '- Run as the original: `%s`\n' "$seed_run"
 		fi
-		if grep -q '^param=' "$tmp/info"; then
+		if [ ${#params[@]} -gt 0 ]; then
 			printf '\n| parameter | default | values | meaning |\n|---|---|---|---|\n'
 			# Tabs to \037: IFS whitespace would merge the empty default of `dir` away.
-			sed -n 's/^param=//p' "$tmp/info" | tr '\t' '\037' |
-			while IFS=$'\037' read -r pname pdef pkind phelp; do
+			for p in "${params[@]}"; do
+				IFS=$'\037' read -r pname pdef pkind phelp <<<"${p//$'\t'/$'\037'}"
 				[ -n "$pdef" ] || pdef='(empty)'
 				printf '| %s | %s | %s | %s |\n' "$pname" "$(cell "$pdef")" \
 					"$(cell "$pkind")" "$(cell "$phelp")"
