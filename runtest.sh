@@ -87,10 +87,17 @@ reason() {	# the end of a tool's error message: "cat: write error: No space left
 }
 
 fmt_ms() {	# milliseconds as seconds: 5000 -> 5, 500 -> 0.5
+	local s
+	fmt_ms_to s "$1"
+	printf '%s' "$s"
+}
+
+fmt_ms_to() {	# fmt_ms_to VAR MS: fmt_ms into VAR, without a subshell; MS '' gives ''
 	local f
-	printf -v f '%03d' $(($1 % 1000))
+	if [ -z "$2" ]; then printf -v "$1" '%s' ''; return 0; fi
+	printf -v f '%03d' $(($2 % 1000))
 	while [ "${f%0}" != "$f" ]; do f=${f%0}; done
-	printf '%d%s' $(($1 / 1000)) "${f:+.$f}"
+	printf -v "$1" '%d%s' $(($2 / 1000)) "${f:+.$f}"
 }
 
 clock() {	# clock VAR: now, seconds since the epoch (microseconds where bash has them), for sb-plan
@@ -542,7 +549,6 @@ runner_messages() {
 	done <"$TMP/err"
 }
 
-unmet_points() { printf '%s' "${plan_unmet-}"; }	# the points that stopped short of --precision
 
 # progress TEST MODE TASKS RUN FIGURE: a line after a run (sb-plan's points done and time left)
 progress() {

@@ -7,7 +7,7 @@
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Each binary's short run (-t 2, 300 ms samples), made once per build and shared with testcases.t.
+# Each binary's short run (-t 2, a 100 ms sample), made once per build and shared with testcases.t.
 if ! cache=$(selftest/shortruns.sh "$B"); then
 	echo "Bail out! selftest/shortruns.sh $B failed"
 	exit 1

@@ -107,18 +107,24 @@ meta_lines() {	# meta_lines KEY VALUE...: key=value lines, each value on one lin
 }
 
 meta_text() {	# meta_text: the current run's meta (sb-rundir sets run_id, date and the status keys)
+	# (no $(...) here: it runs after every run, and each subshell is a fork)
+	local dur prec pbud bud maxp='' order=alternate
+	fmt_ms_to dur $((samples * period))
+	fmt_ms_to prec "$precision"
+	fmt_ms_to pbud "$point_budget_ms"
+	fmt_ms_to bud "$budget_ms"
+	if [ "$points_mode" = auto ]; then maxp=$max_points; fi
+	if [ -n "$opt_seed" ]; then order=shuffle; fi
 	meta_lines test "$run_test" description "${t_desc[$run_test]}" label "$label" \
 		host "$m_host" kernel "$m_kernel" os "$m_os" cpu_model "$m_cpu" \
 		topology "${topo[topology]}" hwloc_version "${topo[hwloc_version]}" \
 		placement "$placement" aslr "$aslr" modes "${t_run_modes[$run_test]}" points "$points_csv" \
-		points_mode "$points_mode" max_points "$(if [ "$points_mode" = auto ]; then echo "$max_points"; fi)" \
-		duration "$(fmt_ms $((samples * period)))" warmup "$warmup_text" \
+		points_mode "$points_mode" max_points "$maxp" \
+		duration "$dur" warmup "$warmup_text" \
 		period_ms "$period" repeat "$opt_repeat" min_runs "$min_runs" max_runs "$max_runs" \
-		precision "$(if [ -n "$precision" ]; then fmt_ms "$precision"; fi)" \
-		point_budget "$(if [ -n "$point_budget_ms" ]; then fmt_ms "$point_budget_ms"; fi)" \
-		budget "$(if [ -n "$budget_ms" ]; then fmt_ms "$budget_ms"; fi)" \
-		order "$(if [ -n "$opt_seed" ]; then echo shuffle; else echo alternate; fi)" seed "$opt_seed" \
-		schedule "$schedule${schedule:+${round_sched:+ }}$round_sched" unmet "$(unmet_points)" \
+		precision "$prec" point_budget "$pbud" budget "$bud" \
+		order "$order" seed "$opt_seed" \
+		schedule "$schedule${schedule:+${round_sched:+ }}$round_sched" unmet "${plan_unmet-}" \
 		late_warnings "$late_warnings" params "${t_params[$run_test]}" commit "$opt_commit" \
 		command "$m_command" compiler "$m_compiler" cflags "$m_cflags" git_revision "$m_git" \
 		sweep_host "$m_host" sweep_pid "$$" sweep_start "$m_start"
