@@ -19,11 +19,12 @@ nodes() { echo /sys/devices/system/node/node* | wc -w; }
 
 # lkp_job LABEL MODE RUNTIME [NR_TASK]: one lkp job through lkp's run script -> one table row
 lkp_job() {
-	local label=$1 mode=$2 runtime=$3 nr_task=${4-} start end call args duration points modes wis got prec
+	local label=$1 mode=$2 runtime=$3 nr_task=${4-} start end call args duration points modes wis got prec task=()
 	rm -rf "$tmp/r"
+	if [ -n "$nr_task" ]; then task=(nr_task="$nr_task"); fi	# ("1 2": lkp's run splits it)
 	start=$(date +%s%N)
 	env LKP_SRC="$LKP_SRC" BENCHMARK_ROOT="$tmp/lkp" suite=will-it-scale test="$TEST" mode="$mode" \
-		runtime="$runtime" ${nr_task:+nr_task="$nr_task"} SB_RESULTS="$tmp/r" \
+		runtime="$runtime" "${task[@]}" SB_RESULTS="$tmp/r" \
 		bash "$LKP_SRC/programs/will-it-scale/run" >"$tmp/out" 2>"$tmp/err" ||
 		die 1 "lkp's run failed: $(grep -v ulimit "$tmp/err" | tail -n 2 | tr '\n' ' ')"
 	end=$(date +%s%N)
@@ -56,6 +57,7 @@ main() {
 	echo "|---|---|---|---|---|---|"
 	lkp_job "one-shot, runtime=7, mode=process" process 7 1
 	lkp_job "one-shot, runtime=7, mode=both" both 7 1
+	lkp_job "two points, runtime=7, nr_task='1 2', mode=process" process 7 "1 2"
 	lkp_job "sweep, runtime=1, mode=both ($(nodes) node)" both 1
 	# The machine's load says how wide the intervals may honestly be.
 	echo
