@@ -357,6 +357,12 @@ remove_stale() {
 	local d sweep s_start jan j_start
 	for d in "$1"/runtest.??????; do
 		[ "$d" != "$TMP" ] && [ -d "$d" ] && [ ! -L "$d" ] && [ -O "$d" ] || continue
+		if [ ! -e "$d/owners" ] && [ ! -L "$d/owners" ]; then
+			# killed between mktemp and its owners file: empty, and 10 minutes old (a live
+			# sweep writes the file at once); rmdir removes nothing else
+			if [ -n "$(find "$d" -maxdepth 0 -empty -mmin +10 2>/dev/null)" ]; then rmdir -- "$d" 2>/dev/null || true; fi
+			continue
+		fi
 		[ -f "$d/owners" ] && [ ! -L "$d/owners" ] && [ -O "$d/owners" ] || continue
 		read -r sweep s_start jan j_start <"$d/owners" 2>/dev/null || continue
 		[[ $sweep =~ ^[0-9]+$ && $jan =~ ^[0-9]+$ ]] || continue

@@ -104,7 +104,14 @@ machine_hold() {
 		done <"$TMP/tune.out"
 		m_tune="on${m_tune:+: $m_tune}"
 	fi
-	m_system=$("$tool" --as "$PROG" check --short 2>"$TMP/system.err") || m_system=''
+	rc=0
+	m_system=$("$tool" --as "$PROG" check --short 2>"$TMP/system.err") || rc=$?
+	if [ "$rc" = 2 ]; then	# a usage error (a bad SB_MACHINE_PROBE_MS): the sweep's, not a warning
+		read -r line <"$TMP/system.err" || line=''
+		die 2 "${line#"$PROG: "}"
+	elif [ "$rc" != 0 ]; then
+		m_system=''
+	fi
 	while IFS= read -r line; do
 		if [ -z "$busy" ]; then busy=1; end_progress; printf '%s\n' "$line" >&2; fi
 	done <"$TMP/system.err"

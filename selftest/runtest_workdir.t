@@ -42,7 +42,9 @@ stale=$(ls -d "$TMPDIR"/runtest.* 2>/dev/null)
 ok $? "SIGKILL of the whole group leaves its working directory (nobody was left to remove it)"
 
 # beside it: directories the next sweep must leave alone
-mkdir "$TMPDIR/runtest.alive1" "$TMPDIR/runtest.noown1" "$T/victim"
+mkdir "$TMPDIR/runtest.alive1" "$TMPDIR/runtest.noown1" "$TMPDIR/runtest.noown2" "$TMPDIR/runtest.empty1" "$T/victim"
+# (killed between mktemp and the owners file: an empty one an hour old goes; one with a file stays)
+touch "$TMPDIR/runtest.noown2/x" && touch -d '-1 hour' "$TMPDIR/runtest.noown2" "$TMPDIR/runtest.empty1"
 touch "$T/victim/keep"
 sleep 60 &
 live=$!
@@ -62,8 +64,10 @@ is "$rc" 0 "the next sweep runs"
 ok $? "and removes the killed sweep's working directory"
 [ ! -e "$TMPDIR/runtest.reuse1" ]
 ok $? "and one whose owners' pids now name other processes (start times differ)"
-is "$(cd "$TMPDIR" && ls -A | sort | tr '\n' ' ')" "runtest.alive1 runtest.link01 runtest.noown1 " \
-	"a live sweep's, one without an owners file and a link are left alone"
+[ ! -e "$TMPDIR/runtest.empty1" ]
+ok $? "and an empty one without an owners file, an hour old"
+is "$(cd "$TMPDIR" && ls -A | sort | tr '\n' ' ')" "runtest.alive1 runtest.link01 runtest.noown1 runtest.noown2 " \
+	"a live sweep's, a new empty one or one with files but no owners file, and a link are left alone"
 is "$(ls -A "$T/victim" | tr '\n' ' ')" "keep owners " "nothing removed through the link"
 kill "$live"
 wait "$live" 2>/dev/null
