@@ -480,42 +480,34 @@ static int bench_like(const char *name)
 	return 0;
 }
 
-static void load_and_others(int probe_ms, int *busy, char *busy_msg, size_t size)
+/* The CPUs' use between readings a and b: CPUs seen, those over 20% busy, their busy percents summed. */
+static void cpu_use(const struct sb_cpu_times *a, const struct sb_cpu_times *b, int *ncpu, int *nbusy,
+		    double *sum_busy)
 {
-	struct item *ld = add("load", "other work on the machine takes CPU time from the tasks and moves their "
-			      "caches; every point of a sweep should see the same quiet machine");
-	struct item *ot = add("others", "another sweep or benchmark at the same time halves both results, "
-			      "silently");
-	struct sb_cpu_times a = { 0 }, b = { 0 };
-	struct proc_ticks *p0, *p1;
-	struct sb_lock_holder h;
-	struct timespec ts = { probe_ms / 1000, (long)(probe_ms % 1000) * 1000000L };
-	char loadavg[128] = "", la1[32] = "unknown", who[1400];
-	long anc[64], hz = sysconf(_SC_CLK_TCK);
-	int n0, n1, nanc = 0, nbusy = 0, ncpu = 0, nothers = 0, have_cpu;
+	for (int c = 0; c < a->ncpus && c < b->ncpus; c++) {
+		unsigned long long tot = b->total[c] - a->total[c], idle = b->idle[c] - a->idle[c];
+		double u;
+
+		if (b->total[c] == 0 || tot == 0)
+			continue;
+		u = 100.0 * (double)(tot - (idle < tot ? idle : tot)) / (double)tot;
+		(*ncpu)++;
+		*sum_busy += u;
+		if (u > 20)
+			(*nbusy)++;
+	}
+}
+
+/* The load item from the probe's CPU times (have_cpu: both read); *busy and busy_msg when it is busy. */
+static void report_load(struct item *ld, int probe_ms, const struct sb_cpu_times *a,
+			const struct sb_cpu_times *b, int have_cpu, int *busy, char *busy_msg, size_t size)
+{
+	char loadavg[128] = "", la1[32] = "unknown";
+	int nbusy = 0, ncpu = 0;
 	double sum_busy = 0, busy_pct = 10;
-	size_t l;
 
-	for (long pid = getpid(); pid > 1 && nanc < 64; pid = parent_of(pid))
-		anc[nanc++] = pid;
-	have_cpu = sb_os_cpu_times(&a) == 0;
-	p0 = scan_procs(&n0);
-	nanosleep(&ts, NULL);
-	have_cpu = have_cpu && sb_os_cpu_times(&b) == 0;
-	p1 = scan_procs(&n1);
 	if (have_cpu)
-		for (int c = 0; c < a.ncpus && c < b.ncpus; c++) {
-			unsigned long long tot = b.total[c] - a.total[c], idle = b.idle[c] - a.idle[c];
-			double u;
-
-			if (b.total[c] == 0 || tot == 0)
-				continue;
-			u = 100.0 * (double)(tot - (idle < tot ? idle : tot)) / (double)tot;
-			ncpu++;
-			sum_busy += u;
-			if (u > 20)
-				nbusy++;
-		}
+		cpu_use(a, b, &ncpu, &nbusy, &sum_busy);
 	if (sb_sys_read("/proc/loadavg", loadavg, sizeof(loadavg)) == 0)
 		sscanf(loadavg, "%31s", la1);
 	snprintf(ld->value, sizeof(ld->value), "%s", la1);
@@ -535,6 +527,20 @@ static void load_and_others(int probe_ms, int *busy, char *busy_msg, size_t size
 		snprintf(busy_msg, size, "the machine is busy: %.0f%% of the CPU time over %d ms, %d of %d CPUs more than "
 			 "20%% busy, load %s: a sweep now measures on top of that", sum_busy / ncpu, probe_ms, nbusy, ncpu, la1);
 	}
+}
+
+/*
+ * The others item: the lock's holder, and the processes not ours (anc: our
+ * ancestors) that used the CPU between the scans p0 and p1 of the probe.
+ */
+static void report_others(struct item *ot, int probe_ms, const long *anc, int nanc,
+			  const struct proc_ticks *p0, int n0, const struct proc_ticks *p1, int n1)
+{
+	struct sb_lock_holder h;
+	char who[1400];
+	long hz = sysconf(_SC_CLK_TCK);
+	int nothers = 0;
+	size_t l;
 
 	ot->detail[0] = '\0';
 	if (sb_lock_held(&h)) {
@@ -578,6 +584,30 @@ static void load_and_others(int probe_ms, int *busy, char *busy_msg, size_t size
 	}
 	snprintf(ot->change, sizeof(ot->change),
 		 "wait for them; runtest.sh waits for another sweep by itself (the machine lock)");
+}
+
+/* The load and others items, from one probe: CPU times and processes read probe_ms apart. */
+static void load_and_others(int probe_ms, int *busy, char *busy_msg, size_t size)
+{
+	struct item *ld = add("load", "other work on the machine takes CPU time from the tasks and moves their "
+			      "caches; every point of a sweep should see the same quiet machine");
+	struct item *ot = add("others", "another sweep or benchmark at the same time halves both results, "
+			      "silently");
+	struct sb_cpu_times a = { 0 }, b = { 0 };
+	struct proc_ticks *p0, *p1;
+	struct timespec ts = { probe_ms / 1000, (long)(probe_ms % 1000) * 1000000L };
+	long anc[64];
+	int n0, n1, nanc = 0, have_cpu;
+
+	for (long pid = getpid(); pid > 1 && nanc < 64; pid = parent_of(pid))
+		anc[nanc++] = pid;
+	have_cpu = sb_os_cpu_times(&a) == 0;
+	p0 = scan_procs(&n0);
+	nanosleep(&ts, NULL);
+	have_cpu = have_cpu && sb_os_cpu_times(&b) == 0;
+	p1 = scan_procs(&n1);
+	report_load(ld, probe_ms, &a, &b, have_cpu, busy, busy_msg, size);
+	report_others(ot, probe_ms, anc, nanc, p0, n0, p1, n1);
 	free(p0);
 	free(p1);
 	free(a.idle);

@@ -382,92 +382,116 @@ static int event_matches(const char *want, const char *e)
 	return slash != NULL && strncmp(slash + 1, want, n) == 0 && slash[1 + n] == '/';
 }
 
+/* A perf script reader's state between lines: the sample being read and where it began. */
+struct script {
+	struct sb_prof *p;
+	const char *name;
+	char *err;
+	size_t errlen;
+	char comm[256], ev[128];
+	struct frame *fr;	/* the sample's frames, leaf first */
+	char (*dsos)[256];
+	size_t n;
+	unsigned long lineno, start;	/* the current line; the sample's header line */
+	int in_sample, counted;
+};
+
+/* The sample read so far into the profile (when its event counts); 0 or 3. */
+static int end_sample(struct script *s)
+{
+	int rc = 0;
+
+	if (s->counted && add_sample(s->p, s->comm, s->fr, s->n, 1) != 0)
+		rc = fail(s->err, s->errlen, 3, "out of memory");
+	free_frames(s->fr, s->n);
+	s->n = 0;
+	s->in_sample = 0;
+	return rc;
+}
+
+/* "comm tid period event: [inline frame]" starts a sample; 0, 2 or 3. */
+static int script_header(struct script *s, char *line)
+{
+	char *rest;
+	int h = parse_header(line, s->comm, sizeof(s->comm), s->ev, sizeof(s->ev), &rest);
+
+	if (h == -2)
+		return fail(s->err, s->errlen, 3, "out of memory");
+	if (h != 0)
+		return fail(s->err, s->errlen, 2, "%s:%lu: not a perf script sample header "
+			    "(want: comm tid period event:)", s->name, s->lineno);
+	if (s->p->event[0] == '\0')
+		snprintf(s->p->event, sizeof(s->p->event), "%s", s->ev);
+	s->counted = event_matches(s->p->event, s->ev);
+	if (!s->counted)
+		s->p->skipped++;
+	s->in_sample = 1;
+	s->start = s->lineno;
+	if (trim(rest)[0] != '\0') {
+		int f = parse_frame(rest, &s->fr[0], s->dsos[0], sizeof(s->dsos[0]));
+
+		if (f == -2)
+			return fail(s->err, s->errlen, 3, "out of memory");
+		if (f == 0)
+			s->n = 1;
+	}
+	return 0;
+}
+
+/* One call-chain line "ADDRESS SYMBOL (DSO)" of the current sample; 0, 2 or 3. */
+static int script_frame(struct script *s, char *line)
+{
+	int f;
+
+	if (!s->in_sample)
+		return fail(s->err, s->errlen, 2, "%s:%lu: a call-chain frame outside a sample",
+			    s->name, s->lineno);
+	if (s->n == MAXFRAMES)
+		return 0;	/* deeper than perf's own default limit: cut */
+	f = parse_frame(line, &s->fr[s->n], s->dsos[s->n], sizeof(s->dsos[s->n]));
+	if (f == -2)
+		return fail(s->err, s->errlen, 3, "out of memory");
+	if (f != 0)
+		return fail(s->err, s->errlen, 2, "%s:%lu: not a frame 'ADDRESS SYMBOL (DSO)' "
+			    "(sample of line %lu)", s->name, s->lineno, s->start);
+	s->n++;
+	return 0;
+}
+
 int sb_prof_read_script(struct sb_prof *p, FILE *in, const char *name, const char *event,
 			char *err, size_t errlen)
 {
-	char *line = NULL, comm[256], ev[128];
-	size_t cap = 0, n = 0;
-	unsigned long lineno = 0, start = 0;
-	ssize_t len;
 	static struct frame fr[MAXFRAMES];
 	static char dsos[MAXFRAMES][256];
-	int in_sample = 0, counted = 0, rc = 0;
+	struct script s = { .p = p, .name = name, .err = err, .errlen = errlen, .fr = fr, .dsos = dsos };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int rc = 0;
 
 	if (event != NULL && event[0] != '\0')
 		snprintf(p->event, sizeof(p->event), "%s", event);
 	for (;;) {
 		len = getline(&line, &cap, in);
 		if (len >= 0)
-			lineno++;
+			s.lineno++;
 		int blank = len < 0 || trim(line)[0] == '\0';
 		int header = len >= 0 && !blank && !isspace((unsigned char)line[0]);
 
-		if (in_sample && (blank || header)) {
-			if (counted && add_sample(p, comm, fr, n, 1) != 0)
-				rc = fail(err, errlen, 3, "out of memory");
-			free_frames(fr, n);
-			n = 0;
-			in_sample = 0;
-			if (rc)
-				break;
-		}
+		/* a blank line, the next header or the end closes the sample */
+		if (s.in_sample && (blank || header) && (rc = end_sample(&s)) != 0)
+			break;
 		if (len < 0)
 			break;
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
 		if (blank)
 			continue;
-		if (header) {
-			char *rest;
-			int h = parse_header(line, comm, sizeof(comm), ev, sizeof(ev), &rest);
-
-			if (h == -2) {
-				rc = fail(err, errlen, 3, "out of memory");
-				break;
-			}
-			if (h != 0) {
-				rc = fail(err, errlen, 2, "%s:%lu: not a perf script sample header "
-					  "(want: comm tid period event:)", name, lineno);
-				break;
-			}
-			if (p->event[0] == '\0')
-				snprintf(p->event, sizeof(p->event), "%s", ev);
-			counted = event_matches(p->event, ev);
-			if (!counted)
-				p->skipped++;
-			in_sample = 1;
-			start = lineno;
-			if (trim(rest)[0] != '\0') {
-				int f = parse_frame(rest, &fr[0], dsos[0], sizeof(dsos[0]));
-
-				if (f == -2) {
-					rc = fail(err, errlen, 3, "out of memory");
-					break;
-				}
-				if (f == 0)
-					n = 1;
-			}
-			continue;
-		}
-		if (!in_sample) {
-			rc = fail(err, errlen, 2, "%s:%lu: a call-chain frame outside a sample", name, lineno);
+		rc = header ? script_header(&s, line) : script_frame(&s, line);
+		if (rc != 0)
 			break;
-		}
-		if (n == MAXFRAMES)
-			continue;	/* deeper than perf's own default limit: cut */
-		int f = parse_frame(line, &fr[n], dsos[n], sizeof(dsos[n]));
-		if (f == -2) {
-			rc = fail(err, errlen, 3, "out of memory");
-			break;
-		}
-		if (f != 0) {
-			rc = fail(err, errlen, 2, "%s:%lu: not a frame 'ADDRESS SYMBOL (DSO)' "
-				  "(sample of line %lu)", name, lineno, start);
-			break;
-		}
-		n++;
 	}
-	free_frames(fr, n);
+	free_frames(fr, s.n);
 	free(line);
 	if (rc == 0 && ferror(in))
 		rc = fail(err, errlen, 2, "%s: read error: %s", name, strerror(errno));
