@@ -1,8 +1,8 @@
 /* sb-compare: ministat for files of numbers, or a comparison of scalebench run directories. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +17,13 @@
 #include "msg.h"
 #include "number.h"
 #include "ministat.h"
+#include "cli.h"
 
 #define PROG "compare"
 #define ERRLEN 1024
 
-static const char usage_text[] =
+/* --help: the synopsis ("compare.sh" spelt as the command was run), the table's options, the exit codes. */
+static const char usage_head[] =
 	"usage: compare.sh [-Anqs] [-C column] [-c level] [-d delimiters] [-w width] FILE...\n"
 	"       compare.sh [options] BASE NEW [NEW...]\n"
 	"       compare.sh [options] BASE... --vs NEW...\n"
@@ -30,31 +32,9 @@ static const char usage_text[] =
 	"is FreeBSD ministat's. BASE and NEW are run directories (results/<test>/<run-id>)\n"
 	"or test directories (their latest run): every point (mode, tasks) present in\n"
 	"both is compared.\n"
-	"\n"
-	"  -A                   no plot (statistics and comparisons)\n"
-	"  -n                   statistics only: no plot, no comparison\n"
-	"  -q                   no legend and no table heading\n"
-	"  -s                   one avg/median/stddev bar line per data set\n"
-	"  -w WIDTH             plot width (default 74, or the terminal's)\n"
-	"  -C COLUMN            column of each line to read (default 1)\n"
-	"  -d DELIMITERS        column delimiters (default space and tab)\n"
-	"  -c, --confidence L   80, 90, 95, 98, 99 or 99.5 (default 95)\n"
-	"  --format F           text, markdown, csv, or new/base in % as dashboard JSON:\n"
-	"                       gab (github-action-benchmark) or bencher (run\n"
-	"                       directories; default text)\n"
-	"  --point MODE:TASKS   the full ministat block of one point\n"
-	"  --threshold PCT      a significant change smaller than PCT % is not a\n"
-	"                       regression (default 0; below 100)\n"
-	"  --fail-on WHAT       regression (default), change or never: what exits 1\n"
-	"  --gate PROCEDURE     curves (default: each mode's curve and every point,\n"
-	"                       weighted Holm), holm, bh (points only) or point (each\n"
-	"                       point at the level: the gate before issue 24)\n"
-	"  --vs                 BASE... --vs NEW...: each side is pooled from several\n"
-	"                       sweeps (their runs are one side's independent values)\n"
-	"                       (gab, bencher: sweeps of several testcases, each\n"
-	"                       testcase compared on its own, all in one file)\n"
-	"  --force              compare different testcases, runs without common\n"
-	"                       points, failed or interrupted runs\n"
+	"\n";
+
+static const char usage_tail[] =
 	"\n"
 	"Exit: 0 no significant regression beyond the threshold, 1 the gate finds one\n"
 	"(its false alarms held at the level over the whole comparison),\n"
@@ -76,52 +56,7 @@ static void set_me(const char *argv0)
 	snprintf(usage_hint, sizeof(usage_hint), "%.250s --help for usage", me);
 }
 
-/* usage_text with "compare.sh" spelt as the command was run */
-static void print_usage(FILE *out)
-{
-	const char *p = usage_text, *q;
-
-	while ((q = strstr(p, "compare.sh")) != NULL) {
-		fwrite(p, 1, (size_t)(q - p), out);
-		fputs(me, out);
-		p = q + strlen("compare.sh");
-	}
-	fputs(p, out);
-}
-
 #define usage_error(...) sb_usage_die(usage_hint, __VA_ARGS__)
-
-static long parse_long(const char *opt, const char *arg, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (end == arg || *end != '\0' || errno == ERANGE || v < min || v > max)
-		usage_error("%s '%s': expected an integer from %ld to %ld", opt, arg, min, max);
-	return v;
-}
-
-static double parse_level(const char *opt, const char *arg)
-{
-	double v;
-
-	if (sb_decimal(arg, &v) != 0 || sb_student_t(v, 1) < 0)
-		usage_error("%s '%s': the confidence level must be 80, 90, 95, 98, 99 or 99.5",
-			    opt, arg);
-	return v;
-}
-
-static double parse_pct(const char *opt, const char *arg)
-{
-	double v;
-
-	errno = 0;
-	if (sb_decimal(arg, &v) != 0 || v < 0 || errno == ERANGE)
-		usage_error("%s '%s': expected a percentage >= 0", opt, arg);
-	return v;
-}
 
 /* ministat's default width: 74, or the terminal's when output goes to one. */
 static int default_width(void)
@@ -202,149 +137,171 @@ static int ministat_main(int nfiles, char **files, int column, const char *delim
 	return 0;
 }
 
-enum {
-	OPT_FORMAT = 256, OPT_POINT, OPT_THRESHOLD, OPT_FAIL_ON, OPT_FORCE, OPT_HELP, OPT_GATE
-};
-
 /* What the command line asks for. */
 struct cli {
 	struct sb_mopts mo;
 	struct sb_cmp_opts co;
-	const char *delim, *run_only, *file_only;	/* an option of one kind of operand */
+	const char *delim;
 	int column;
+	char run_only[32], file_only[32];	/* the last option given of one kind of operand */
 };
 
-static enum sb_cmp_format parse_format(const char *arg)
+enum { ANY, RUNS, FILES };	/* the operands an option applies to (struct sb_cli_opt's group) */
+
+static void set_delim(void *opts, const char *arg, int value)
 {
-	if (strcmp(arg, "text") == 0)
-		return SB_CMP_TEXT;
-	if (strcmp(arg, "markdown") == 0)
-		return SB_CMP_MARKDOWN;
-	if (strcmp(arg, "csv") == 0)
-		return SB_CMP_CSV;
-	if (strcmp(arg, "gab") == 0)
-		return SB_CMP_GAB;
-	if (strcmp(arg, "bencher") == 0)
-		return SB_CMP_BENCHER;
-	usage_error("--format '%s': expected text, markdown, csv, gab or bencher", arg);
+	(void)value;
+	if (*arg == '\0')
+		usage_error("-d: the delimiter list is empty");
+	((struct cli *)opts)->delim = arg;
 }
 
-static enum sb_gate parse_gate(const char *arg)
+static void set_level(void *opts, const char *arg, int value)
 {
-	if (strcmp(arg, "curves") == 0)
-		return SB_GATE_CURVES;
-	if (strcmp(arg, "holm") == 0)
-		return SB_GATE_HOLM;
-	if (strcmp(arg, "bh") == 0)
-		return SB_GATE_BH;
-	if (strcmp(arg, "point") == 0)
-		return SB_GATE_POINT;
-	usage_error("--gate '%s': expected curves, holm, bh or point", arg);
+	double v;
+
+	(void)value;
+	if (sb_decimal(arg, &v) != 0 || sb_student_t(v, 1) < 0)
+		usage_error("%s '%s': the confidence level must be 80, 90, 95, 98, 99 or 99.5",
+			    "-c", arg);
+	((struct cli *)opts)->mo.conf = v;
 }
 
-static enum sb_fail_on parse_fail_on(const char *arg)
+static void set_threshold(void *opts, const char *arg, int value)
 {
-	if (strcmp(arg, "regression") == 0)
-		return SB_FAIL_REGRESSION;
-	if (strcmp(arg, "change") == 0)
-		return SB_FAIL_CHANGE;
-	if (strcmp(arg, "never") == 0)
-		return SB_FAIL_NEVER;
-	usage_error("--fail-on '%s': expected regression, change or never", arg);
+	double v;
+
+	(void)value;
+	errno = 0;
+	if (sb_decimal(arg, &v) != 0 || v < 0 || errno == ERANGE)
+		usage_error("%s '%s': expected a percentage >= 0", "--threshold", arg);
+	/* a slowdown is at most 100%: from 100 on, no regression could count */
+	if (v >= 100)
+		usage_error("--threshold '%s': expected a percentage from 0 to below 100 "
+			    "(a slowdown is at most 100%%: %s would pass every regression)", arg, arg);
+	((struct cli *)opts)->co.threshold = v;
 }
 
-/* The options into *o; returns optind (the first operand). --help exits here. */
-static int parse_args(int argc, char **argv, struct cli *o)
-{
-	static const struct option longopts[] = {
-		{ "confidence", required_argument, NULL, 'c' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "point", required_argument, NULL, OPT_POINT },
-		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "gate", required_argument, NULL, OPT_GATE },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
+static const struct sb_cli_choice formats[] = {
+	{ "text", SB_CMP_TEXT }, { "markdown", SB_CMP_MARKDOWN }, { "csv", SB_CMP_CSV },
+	{ "gab", SB_CMP_GAB }, { "bencher", SB_CMP_BENCHER }, { NULL, 0 },
+};
+static const struct sb_cli_choice gates[] = {
+	{ "curves", SB_GATE_CURVES }, { "holm", SB_GATE_HOLM }, { "bh", SB_GATE_BH },
+	{ "point", SB_GATE_POINT }, { NULL, 0 },
+};
+static const struct sb_cli_choice fail_ons[] = {
+	{ "regression", SB_FAIL_REGRESSION }, { "change", SB_FAIL_CHANGE }, { "never", SB_FAIL_NEVER },
+	{ NULL, 0 },
+};
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":AC:c:d:nqsw:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'A':
-			o->mo.no_plot = 1;
-			break;
-		case 'C':
-			o->column = (int)parse_long("-C", optarg, 1, INT_MAX);
-			o->file_only = "-C";
-			break;
-		case 'c':
-			o->mo.conf = parse_level("-c", optarg);
-			break;
-		case 'd':
-			if (*optarg == '\0')
-				usage_error("-d: the delimiter list is empty");
-			o->delim = optarg;
-			o->file_only = "-d";
-			break;
-		case 'n':
-			o->mo.stats_only = 1;
-			break;
-		case 'q':
-			o->mo.quiet = 1;
-			break;
-		case 's':
-			o->mo.separate = 1;
-			break;
-		case 'w':
-			o->mo.width = (int)parse_long("-w", optarg, 2, 100000);
-			break;
-		case OPT_FORMAT:
-			o->co.format = parse_format(optarg);
-			o->run_only = "--format";
-			break;
-		case OPT_POINT:
-			o->co.point = optarg;
-			o->run_only = "--point";
-			break;
-		case OPT_THRESHOLD:
-			o->co.threshold = parse_pct("--threshold", optarg);
-			/* a slowdown is at most 100%: from 100 on, no regression could count */
-			if (o->co.threshold >= 100)
-				usage_error("--threshold '%s': expected a percentage from 0 to below 100 "
-					    "(a slowdown is at most 100%%: %s would pass every regression)",
-					    optarg, optarg);
-			o->run_only = "--threshold";
-			break;
-		case OPT_FAIL_ON:
-			o->co.fail_on = parse_fail_on(optarg);
-			o->run_only = "--fail-on";
-			break;
-		case OPT_GATE:
-			o->co.gate = parse_gate(optarg);
-			o->run_only = "--gate";
-			break;
-		case OPT_FORCE:
-			o->co.force = 1;
-			o->run_only = "--force";
-			break;
-		case 'h':
-		case OPT_HELP:
-			print_usage(stdout);
-			finish_output();
-			exit(0);
-		case ':':
-			usage_error("option %s needs a value", argv[optind - 1]);
-		default:
-			if (optopt)
-				usage_error("unknown option -%c", optopt);
-			usage_error("unknown option %s", argv[optind - 1]);
-		}
+#define AT(f) offsetof(struct cli, f)
+#define FLAG(l, n, f, g, h)		{ l, n, NULL, SB_CLI_FLAG, AT(f), 0, 0, NULL, NULL, NULL, g, h }
+#define INT(l, a, f, lo, hi, g, h)	{ l, NULL, a, SB_CLI_INT, AT(f), lo, hi, NULL, NULL, NULL, g, h }
+#define CALL(l, n, a, fn, g, h)		{ l, n, a, SB_CLI_CALL, 0, 0, 0, NULL, NULL, fn, g, h }
+#define CHOICE(n, a, f, c, bad, h)	{ 0, n, a, SB_CLI_CHOICE, AT(f), 0, 0, c, bad, NULL, RUNS, h }
+
+/* In --help's order. An option: a row here, a field in struct cli, its consumer. */
+static const struct sb_cli_opt table[] = {
+	FLAG('A', NULL, mo.no_plot, ANY, "no plot (statistics and comparisons)"),
+	FLAG('n', NULL, mo.stats_only, ANY, "statistics only: no plot, no comparison"),
+	FLAG('q', NULL, mo.quiet, ANY, "no legend and no table heading"),
+	FLAG('s', NULL, mo.separate, ANY, "one avg/median/stddev bar line per data set"),
+	INT('w', "WIDTH", mo.width, 2, 100000, ANY, "plot width (default 74, or the terminal's)"),
+	INT('C', "COLUMN", column, 1, INT_MAX, FILES, "column of each line to read (default 1)"),
+	CALL('d', NULL, "DELIMITERS", set_delim, FILES, "column delimiters (default space and tab)"),
+	CALL('c', "confidence", "L", set_level, ANY, "80, 90, 95, 98, 99 or 99.5 (default 95)"),
+	CHOICE("format", "F", co.format, formats,
+	       "--format '%s': expected text, markdown, csv, gab or bencher",
+	       "text, markdown, csv, or new/base in % as dashboard JSON:\n"
+	       "gab (github-action-benchmark) or bencher (run\n"
+	       "directories; default text)"),
+	{ 0, "point", "MODE:TASKS", SB_CLI_STRING, AT(co.point), 0, 0, NULL, NULL, NULL, RUNS,
+	  "the full ministat block of one point" },
+	CALL(0, "threshold", "PCT", set_threshold, RUNS,
+	     "a significant change smaller than PCT % is not a\n"
+	     "regression (default 0; below 100)"),
+	CHOICE("fail-on", "WHAT", co.fail_on, fail_ons,
+	       "--fail-on '%s': expected regression, change or never",
+	       "regression (default), change or never: what exits 1"),
+	CHOICE("gate", "PROCEDURE", co.gate, gates, "--gate '%s': expected curves, holm, bh or point",
+	       "curves (default: each mode's curve and every point,\n"
+	       "weighted Holm), holm, bh (points only) or point (each\n"
+	       "point at the level: the gate before issue 24)"),
+	/* mark_vs takes it out of argv first: getopt would move it away from its operands */
+	{ 0, "vs", NULL, SB_CLI_DOC, 0, 0, 0, NULL, NULL, NULL, RUNS,
+	  "BASE... --vs NEW...: each side is pooled from several\n"
+	  "sweeps (their runs are one side's independent values)\n"
+	  "(gab, bencher: sweeps of several testcases, each\n"
+	  "testcase compared on its own, all in one file)" },
+	FLAG(0, "force", co.force, RUNS,
+	     "compare different testcases, runs without common\n"
+	     "points, failed or interrupted runs"),
+	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, ANY, NULL },
+};
+
+static const struct sb_cli cli;
+
+/* usage with "compare.sh" spelt as the command was run */
+static void print_usage(FILE *out)
+{
+	const char *p = usage_head, *q;
+
+	while ((q = strstr(p, "compare.sh")) != NULL) {
+		fwrite(p, 1, (size_t)(q - p), out);
+		fputs(me, out);
+		p = q + strlen("compare.sh");
 	}
-	return optind;
+	fputs(p, out);
+	sb_cli_list(&cli, out);
+	fputs(usage_tail, out);
 }
 
+static __attribute__((noreturn)) void help(void)
+{
+	print_usage(stdout);
+	finish_output();
+	exit(0);
+}
+
+static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const char *msg)
+{
+	(void)c;
+	usage_error("%s", msg);
+}
+
+/* A long option given a value it does not take is named as typed (getopt's optopt is no letter then). */
+static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	if (optopt && strncmp(typed, "--", 2) != 0)
+		usage_error("unknown option -%c", optopt);
+	usage_error("unknown option %s", typed);
+}
+
+static __attribute__((noreturn)) void missing(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)optopt;
+	usage_error("option %s needs a value", typed);
+}
+
+/* Which kind of operand the options given ask for: main checks it against the operands. */
+static void seen(void *opts, const struct sb_cli_opt *opt, const char *label)
+{
+	struct cli *o = opts;
+
+	if (opt->group == RUNS)
+		snprintf(o->run_only, sizeof(o->run_only), "%s", label);
+	else if (opt->group == FILES)
+		snprintf(o->file_only, sizeof(o->file_only), "%s", label);
+}
+
+static const struct sb_cli cli = {
+	.opts = table, .nopts = sizeof(table) / sizeof(table[0]), .quiet = 1,
+	.bad_number = "%s '%s': expected an integer from %ld to %ld",
+	.usage_error = cli_error, .unknown = unknown, .missing = missing, .help = help, .seen = seen,
+};
 /*
  * --vs splits the operands into two sides, each pooled from several sweeps.
  * getopt would move it away from the operands around it, so it is replaced
@@ -373,7 +330,7 @@ static int take_vs(int argc, char **argv, struct cli *o)
 				usage_error("--vs needs run directories on both sides: BASE... --vs NEW...");
 			memmove(argv + i, argv + i + 1, (size_t)(argc - i - 1) * sizeof(*argv));
 			o->co.pool = i;
-			o->run_only = "--vs";
+			snprintf(o->run_only, sizeof(o->run_only), "--vs");
 			return argc - 1;
 		}
 	return argc;
@@ -467,7 +424,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	mark_vs(argc, argv);
-	first = parse_args(argc, argv, &o);
+	first = sb_cli_parse(&cli, argc, argv, &o);
 	argc -= first;
 	argv += first;
 	argc = take_vs(argc, argv, &o);
@@ -478,7 +435,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
 			ndirs++;
 	if (ndirs == 0) {
-		if (o.run_only != NULL)
+		if (o.run_only[0])
 			usage_error("%s applies to run directories, not to files of numbers",
 				    o.run_only);
 		return ministat_main(argc, argv, o.column, o.delim, &o.mo);
@@ -490,7 +447,7 @@ int main(int argc, char **argv)
 		usage_error("give either files of numbers or run directories, not both");
 	if (argc < 2)
 		usage_error("run mode needs a BASE and at least one NEW run directory");
-	if (o.file_only != NULL)
+	if (o.file_only[0])
 		usage_error("%s applies to files of numbers, not to run directories", o.file_only);
 	o.co.mopts = o.mo;
 	o.co.conf = o.mo.conf;

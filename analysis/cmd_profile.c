@@ -1,33 +1,29 @@
 /* sb-profile: perf script output -> folded stacks and top symbols; profile diffs; profiled points. */
-#include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
+#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "export.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
-#include "ministat.h"
 #include "msg.h"
 #include "peak_label.h"
 #include "curve.h"
 #include "rate.h"
 #include "outpath.h"
 #include "profile.h"
+#include "profile_diff.h"
+#include "profile_run.h"
 #include "results.h"
-#include "sb_version.h"	/* generated: $(BUILD)/gen */
-#include "stats.h"
 
 #define PROG "sb-profile"
 #define ERRLEN 1024
-#define CONF 95.0
-
-enum fmt { F_TEXT, F_MARKDOWN, F_CSV };
 
 static const char usage_text[] =
 	"usage: sb-profile script [-e EVENT] [-c COMM] -o DIR [PERF_SCRIPT_OUTPUT|-]\n"
@@ -62,6 +58,7 @@ static const char usage_text[] =
 
 #define usage_error(...) sb_usage_die("try 'sb-profile --help'", __VA_ARGS__)
 
+/* An operand's whole number (points' LIST, rate's TASKS), worded as -n's. */
 static long parse_long(const char *what, const char *s, long min)
 {
 	char *end;
@@ -74,16 +71,104 @@ static long parse_long(const char *what, const char *s, long min)
 	return v;
 }
 
-static enum fmt parse_fmt(const char *s, int md)
+/* ---- each command's options (all but script's, rate's and summary's have long forms) ---- */
+
+static __attribute__((noreturn)) void cli_error(const struct sb_cli *cli, const char *msg)
 {
-	if (strcmp(s, "text") == 0)
-		return F_TEXT;
-	if (strcmp(s, "csv") == 0)
-		return F_CSV;
-	if (md && strcmp(s, "markdown") == 0)
-		return F_MARKDOWN;
-	usage_error("--format: unknown format '%s' (text, %scsv)", s, md ? "markdown, " : "");
+	(void)cli;
+	usage_error("%s", msg);
 }
+
+/* getopt has said what it did not know: the command's word follows. */
+static __attribute__((noreturn)) void unknown(const struct sb_cli *cli, const char *typed, int optopt)
+{
+	(void)typed;
+	(void)optopt;
+	usage_error("%s: unknown option", cli->what);
+}
+
+#define CLI(tab, word) { .opts = tab, .nopts = sizeof(tab) / sizeof(tab[0]), .what = word, \
+	.bad_number = "%s: '%s' is not a whole number of at least %ld", .usage_error = cli_error, \
+	.unknown = unknown, .missing = unknown }
+#define ROW(l, n, a, k, f) { l, n, a, k, f, 0, 0, NULL, NULL, NULL, 0, NULL }
+#define COUNT(f) { 'n', NULL, "N", SB_CLI_LONG, f, 1, LONG_MAX, NULL, NULL, NULL, 0, NULL }
+#define FORMAT(c, bad) { 0, "format", "F", SB_CLI_CHOICE, offsetof(struct view_opts, fmt), 0, 0, c, bad, \
+	NULL, 0, NULL }
+
+struct script_opts {
+	const char *event, *dir, *comm;
+};
+
+static const struct sb_cli_opt script_opts[] = {
+	ROW('e', NULL, "EVENT", SB_CLI_STRING, offsetof(struct script_opts, event)),
+	ROW('o', NULL, "DIR", SB_CLI_STRING, offsetof(struct script_opts, dir)),
+	ROW('c', NULL, "COMM", SB_CLI_STRING, offsetof(struct script_opts, comm)),
+};
+
+/* top's, diff's and compare's */
+struct view_opts {
+	int fmt;		/* enum sb_prof_fmt */
+	long n;
+	int children, testcase, havept;
+	struct sb_prof_point want;	/* --point */
+};
+
+static void set_point(void *opts, const char *arg, int value)
+{
+	struct view_opts *o = opts;
+
+	(void)value;
+	if (sb_prof_point_parse(arg, &o->want) != 0)
+		usage_error("--point '%s': expected MODE:TASKS, e.g. processes:4", arg);
+	o->havept = 1;
+}
+
+static const struct sb_cli_choice top_formats[] = {
+	{ "text", SB_PROF_TEXT }, { "csv", SB_PROF_CSV }, { NULL, 0 },
+};
+static const struct sb_cli_choice diff_formats[] = {
+	{ "text", SB_PROF_TEXT }, { "csv", SB_PROF_CSV }, { "markdown", SB_PROF_MARKDOWN }, { NULL, 0 },
+};
+
+/* compare's long options are getopt's for top and diff too, refused there as unknown */
+static const struct sb_cli_opt top_opts[] = {
+	COUNT(offsetof(struct view_opts, n)),
+	FORMAT(top_formats, "--format: unknown format '%s' (text, csv)"),
+	ROW(0, "children", NULL, SB_CLI_REFUSED, 0),
+	ROW(0, "point", "MODE:TASKS", SB_CLI_REFUSED, 0),
+	ROW(0, "testcase", NULL, SB_CLI_REFUSED, 0),
+};
+
+static const struct sb_cli_opt diff_opts[] = {
+	COUNT(offsetof(struct view_opts, n)),
+	FORMAT(diff_formats, "--format: unknown format '%s' (text, markdown, csv)"),
+	ROW(0, "children", NULL, SB_CLI_FLAG, offsetof(struct view_opts, children)),
+	ROW(0, "point", "MODE:TASKS", SB_CLI_REFUSED, 0),
+	ROW(0, "testcase", NULL, SB_CLI_REFUSED, 0),
+};
+
+static const struct sb_cli_opt compare_opts[] = {
+	COUNT(offsetof(struct view_opts, n)),
+	FORMAT(diff_formats, "--format: unknown format '%s' (text, markdown, csv)"),
+	ROW(0, "children", NULL, SB_CLI_FLAG, offsetof(struct view_opts, children)),
+	{ 0, "point", "MODE:TASKS", SB_CLI_CALL, 0, 0, 0, NULL, NULL, set_point, 0, NULL },
+	ROW(0, "testcase", NULL, SB_CLI_FLAG, offsetof(struct view_opts, testcase)),
+};
+
+static const struct sb_cli_opt rate_opts[] = {
+	ROW('o', NULL, "FILE", SB_CLI_STRING, 0),	/* into a const char * */
+};
+
+static const struct sb_cli_opt summary_opts[] = {
+	COUNT(0),	/* into a long */
+};
+
+static const struct sb_cli script_cli = CLI(script_opts, "script");
+static const struct sb_cli top_cli = CLI(top_opts, "top");
+static const struct sb_cli diff_cli = CLI(diff_opts, "diff");
+static const struct sb_cli compare_cli = CLI(compare_opts, "compare --profile");
+static const struct sb_cli rate_cli = CLI(rate_opts, "rate");
+static const struct sb_cli summary_cli = CLI(summary_opts, "summary");
 
 /* ---- files: through a temporary name and a rename ---- */
 
@@ -130,20 +215,17 @@ static int w_top_text(const void *p, FILE *out) { return sb_prof_write_top_text(
 
 static int cmd_script(int argc, char **argv)
 {
-	const char *event = NULL, *dir = NULL, *in = "-", *comm = NULL;
+	struct script_opts o = { NULL, NULL, NULL };
+	const char *in = "-", *event, *dir, *comm;
 	struct sb_prof p = { 0 }, focus = { 0 };
 	char err[ERRLEN], path[4096];
 	FILE *f;
-	int c, rc;
+	int rc;
 
-	while ((c = getopt(argc, argv, "e:o:c:")) != -1) {
-		switch (c) {
-		case 'e': event = optarg; break;
-		case 'o': dir = optarg; break;
-		case 'c': comm = optarg; break;
-		default: usage_error("script: unknown option");
-		}
-	}
+	sb_cli_parse(&script_cli, argc, argv, &o);
+	event = o.event;
+	dir = o.dir;
+	comm = o.comm;
 	if (dir == NULL)
 		usage_error("script: -o DIR is required");
 	if (argc - optind > 1)
@@ -195,34 +277,20 @@ static int cmd_script(int argc, char **argv)
 
 /* ---- top ---- */
 
-static const struct option fmt_opts[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "children", no_argument, NULL, 'c' },
-	{ "point", required_argument, NULL, 'p' },
-	{ "testcase", no_argument, NULL, 't' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int cmd_top(int argc, char **argv)
 {
 	struct sb_prof p = { 0 };
-	enum fmt fmt = F_TEXT;
-	long n = 25;
+	struct view_opts o = { .fmt = SB_PROF_TEXT, .n = 25 };
 	char err[ERRLEN];
-	int c, rc;
+	int rc;
 
-	while ((c = getopt_long(argc, argv, "n:", fmt_opts, NULL)) != -1) {
-		switch (c) {
-		case 'f': fmt = parse_fmt(optarg, 0); break;
-		case 'n': n = parse_long("-n", optarg, 1); break;
-		default: usage_error("top: unknown option");
-		}
-	}
+	sb_cli_parse(&top_cli, argc, argv, &o);
 	if (argc - optind != 1)
 		usage_error("top: one profile wanted");
 	if ((rc = sb_prof_load(&p, argv[optind], err, sizeof(err))) != 0)
 		die(rc, "%s", err);
-	rc = fmt == F_CSV ? sb_prof_write_top_csv(&p, stdout) : sb_prof_write_top_text(&p, stdout, n);
+	rc = o.fmt == SB_PROF_CSV ? sb_prof_write_top_csv(&p, stdout) :
+	     sb_prof_write_top_text(&p, stdout, (size_t)o.n);
 	sb_prof_free(&p);
 	if (rc != 0 || fflush(stdout) != 0)
 		die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
@@ -231,153 +299,30 @@ static int cmd_top(int argc, char **argv)
 
 /* ---- diff ---- */
 
-struct delta {
-	const char *name, *dso;
-	int kernel;
-	double base, new, change;
-};
-
-static int cmp_delta(const void *a, const void *b)
-{
-	const struct delta *x = a, *y = b;
-	double ax = fabs(x->change), ay = fabs(y->change);
-
-	if (ax != ay)
-		return ax > ay ? -1 : 1;
-	if (x->kernel != y->kernel)
-		return x->kernel - y->kernel;
-	return strcmp(x->name, y->name);
-}
-
-static const struct sb_sym *find_sym(const struct sb_prof *p, const char *name, int kernel)
-{
-	for (size_t i = 0; i < p->nsyms; i++)
-		if (p->syms[i].kernel == kernel && strcmp(p->syms[i].name, name) == 0)
-			return &p->syms[i];
-	return NULL;
-}
-
-static double share(const struct sb_prof *p, const struct sb_sym *s, int children)
-{
-	return s == NULL ? 0 : sb_prof_pct(p, children ? s->children : s->self);
-}
-
-/* The union of both profiles' symbols, largest change first; *n rows. */
-static struct delta *diff_rows(const struct sb_prof *b, const struct sb_prof *x, int children,
-			       size_t *n)
-{
-	struct delta *d = malloc((b->nsyms + x->nsyms + 1) * sizeof(*d));
-	size_t k = 0;
-
-	if (d == NULL)
-		die(SB_EXIT_ENV, "out of memory");
-	for (int side = 0; side < 2; side++) {
-		const struct sb_prof *p = side ? x : b, *o = side ? b : x;
-
-		for (size_t i = 0; i < p->nsyms; i++) {
-			const struct sb_sym *s = &p->syms[i], *t = find_sym(o, s->name, s->kernel);
-
-			if (side == 1 && t != NULL)
-				continue;	/* counted from the base side */
-			d[k].name = s->name;
-			d[k].dso = s->dso[0] ? s->dso : (t && t->dso[0] ? t->dso : "");
-			d[k].kernel = s->kernel;
-			d[k].base = side ? share(o, t, children) : share(p, s, children);
-			d[k].new = side ? share(p, s, children) : share(o, t, children);
-			d[k].change = d[k].new - d[k].base;
-			/* unchanged at the printed precision: not a change */
-			if (fabs(d[k].change) >= 0.005)
-				k++;
-		}
-	}
-	qsort(d, k, sizeof(*d), cmp_delta);
-	*n = k;
-	return d;
-}
-
-static void md_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '`' || *s == '*' || *s == '_' || *s == '[' || *s == ']')
-			fputc('\\', out);
-		fputc(*s, out);
-	}
-}
-
-/* The table of a diff; csv_prefix: the leading CSV fields of each row ("" for none). */
-static void print_diff(FILE *out, const struct delta *d, size_t n, size_t limit, enum fmt fmt,
-		       int children, const char *csv_prefix, int csv_header)
-{
-	const char *what = children ? "with children" : "self";
-
-	if (n > limit)
-		n = limit;
-	if (fmt == F_CSV) {
-		if (csv_header)
-			fprintf(out, "%sshare,space,symbol,dso,base_pct,new_pct,change_pp\n",
-				csv_prefix[0] ? "mode,tasks,throughput_change_pct,throughput_halfwidth_pct,verdict," : "");
-		for (size_t i = 0; i < n; i++) {
-			fprintf(out, "%s%s,%s,", csv_prefix, children ? "children" : "self",
-				d[i].kernel ? "kernel" : "user");
-			sb_csv_field(out, d[i].name);
-			fputc(',', out);
-			sb_csv_field(out, d[i].dso);
-			fprintf(out, ",%.2f,%.2f,%+.2f\n", d[i].base, d[i].new, d[i].change);
-		}
-		return;
-	}
-	if (fmt == F_MARKDOWN) {
-		fprintf(out, "| symbol | space | base %% (%s) | new %% | change (pp) |\n", what);
-		fputs("|---|---|---:|---:|---:|\n", out);
-		for (size_t i = 0; i < n; i++) {
-			fputs("| ", out);
-			md_text(out, d[i].name);
-			fprintf(out, " | %s | %.2f | %.2f | %+.2f |\n", d[i].kernel ? "kernel" : "user",
-				d[i].base, d[i].new, d[i].change);
-		}
-		if (n == 0)
-			fputs("| (no symbol changed its share) | | | | |\n", out);
-		return;
-	}
-	fprintf(out, "  %8s %8s %8s  %-6s  %s\n", "base%", "new%", "change", "space",
-		children ? "symbol (share with children)" : "symbol (self share)");
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "  %8.2f %8.2f %+8.2f  %-6s  %s\n", d[i].base, d[i].new, d[i].change,
-			d[i].kernel ? "kernel" : "user", d[i].name);
-	if (n == 0)
-		fputs("  (no symbol changed its share)\n", out);
-}
-
 static int cmd_diff(int argc, char **argv)
 {
 	struct sb_prof b = { 0 }, x = { 0 };
-	enum fmt fmt = F_TEXT;
-	long n = 15;
-	int c, rc, children = 0;
+	struct view_opts o = { .fmt = SB_PROF_TEXT, .n = 15 };
+	int rc;
 	char err[ERRLEN];
-	struct delta *d;
+	struct sb_prof_delta *d;
 	size_t nd;
 
-	while ((c = getopt_long(argc, argv, "n:", fmt_opts, NULL)) != -1) {
-		switch (c) {
-		case 'f': fmt = parse_fmt(optarg, 1); break;
-		case 'n': n = parse_long("-n", optarg, 1); break;
-		case 'c': children = 1; break;
-		default: usage_error("diff: unknown option");
-		}
-	}
+	sb_cli_parse(&diff_cli, argc, argv, &o);
 	if (argc - optind != 2)
 		usage_error("diff: BASE and NEW wanted");
 	if ((rc = sb_prof_load(&b, argv[optind], err, sizeof(err))) != 0 ||
 	    (rc = sb_prof_load(&x, argv[optind + 1], err, sizeof(err))) != 0)
 		die(rc, "%s", err);
-	d = diff_rows(&b, &x, children, &nd);
-	if (fmt == F_TEXT)
+	d = sb_prof_diff_rows(&b, &x, o.children, &nd);
+	if (d == NULL)
+		die(SB_EXIT_ENV, "out of memory");
+	if (o.fmt == SB_PROF_TEXT)
 		printf("profile diff: %s (base) -> %s (new), %s share in %% of all samples\n",
-		       argv[optind], argv[optind + 1], children ? "with-children" : "self");
-	else if (fmt == F_MARKDOWN)
+		       argv[optind], argv[optind + 1], o.children ? "with-children" : "self");
+	else if (o.fmt == SB_PROF_MARKDOWN)
 		printf("Profile diff: `%s` (base) -> `%s` (new)\n\n", argv[optind], argv[optind + 1]);
-	print_diff(stdout, d, nd, (size_t)n, fmt, children, "", 1);
+	sb_prof_print_diff(stdout, d, nd, (size_t)o.n, (enum sb_prof_fmt)o.fmt, o.children, "", 1);
 	free(d);
 	sb_prof_free(&b);
 	sb_prof_free(&x);
@@ -530,13 +475,8 @@ static int cmd_rate(int argc, char **argv)
 {
 	struct rate r;
 	const char *outp = NULL;
-	int c;
 
-	while ((c = getopt(argc, argv, "o:")) != -1) {
-		if (c != 'o')
-			usage_error("rate: unknown option");
-		outp = optarg;
-	}
+	sb_cli_parse(&rate_cli, argc, argv, &outp);
 	if (outp == NULL || argc - optind != 4)
 		usage_error("rate: -o FILE RUN_SUMMARY PROFILED_SUMMARY MODE TASKS wanted");
 	r.mode = argv[optind + 2];
@@ -605,14 +545,9 @@ static int cmd_summary(int argc, char **argv)
 	const char *dir;
 	double all = 0, test = 0;
 	long n = 3;
-	int c;
 	FILE *f;
 
-	while ((c = getopt(argc, argv, "n:")) != -1) {
-		if (c != 'n')
-			usage_error("summary: unknown option");
-		n = parse_long("-n", optarg, 1);
-	}
+	sb_cli_parse(&summary_cli, argc, argv, &n);
 	if (argc - optind != 1)
 		usage_error("summary: one profile directory wanted");
 	dir = argv[optind];
@@ -652,134 +587,17 @@ static int cmd_summary(int argc, char **argv)
 
 /* ---- compare ---- */
 
-struct ppoint {
-	char mode[32];
-	long tasks;
-};
-
-static int cmp_ppoint(const void *a, const void *b)
-{
-	const struct ppoint *x = a, *y = b;
-	int c = strcmp(x->mode, y->mode);
-
-	return c ? c : (x->tasks > y->tasks) - (x->tasks < y->tasks);	/* processes first */
-}
-
-/* The profiled points of a run: profile/<mode>-<tasks>/ with a top.csv. */
-static struct ppoint *profiled(const char *dir, size_t *n)
-{
-	char path[4096];
-	DIR *d;
-	struct dirent *e;
-	struct ppoint *v = NULL;
-	size_t k = 0, cap = 0;
-
-	snprintf(path, sizeof(path), "%s/profile", dir);
-	d = opendir(path);
-	*n = 0;
-	if (d == NULL)
-		return NULL;
-	while ((e = readdir(d)) != NULL) {
-		char *dash = strrchr(e->d_name, '-'), *end;
-		long t;
-
-		if (dash == NULL || dash == e->d_name || (size_t)(dash - e->d_name) >= sizeof(v->mode))
-			continue;
-		t = strtol(dash + 1, &end, 10);
-		if (*end || end == dash + 1 || t < 1)
-			continue;
-		snprintf(path, sizeof(path), "%s/profile/%s/top.csv", dir, e->d_name);
-		if (access(path, R_OK) != 0)
-			continue;
-		if (k == cap) {
-			struct ppoint *nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
-			if (nv == NULL)
-				die(SB_EXIT_ENV, "out of memory");
-			v = nv;
-		}
-		snprintf(v[k].mode, sizeof(v[k].mode), "%.*s", (int)(dash - e->d_name), e->d_name);
-		v[k].tasks = t;
-		k++;
-	}
-	closedir(d);
-	if (v)
-		qsort(v, k, sizeof(*v), cmp_ppoint);
-	*n = k;
-	return v;
-}
-
-/* The throughput verdict of one point, as compare reports it. */
-static void verdict(const struct sb_run *b, const struct sb_run *x, const struct ppoint *pt,
-		    char *word, size_t wlen, double *pct, double *half, int *slower)
-{
-	const struct sb_point *bp = sb_run_find(b, pt->mode, pt->tasks), *xp = sb_run_find(x, pt->mode, pt->tasks);
-	const struct sb_values *bv, *xv;
-	struct sb_tdiff d;
-	size_t need;
-	int means;
-
-	*pct = *half = NAN;
-	*slower = 0;
-	if (bp == NULL || xp == NULL) {
-		snprintf(word, wlen, "n/a: not measured in both");
-		return;
-	}
-	means = bp->means.n > 0 && xp->means.n > 0;
-	bv = means ? &bp->means : &bp->samples;
-	xv = means ? &xp->means : &xp->samples;
-	/* as compare's rows: SB_INDEPENDENT_RUNS run means a side, or ministat's 3 samples */
-	need = means ? SB_INDEPENDENT_RUNS : SB_MINISTAT_MINVALUES;
-	if (bv->n < need || xv->n < need || !(bv->st.mean > 0) ||
-	    sb_tdiff(bv->n, bv->st.mean, bv->var, xv->n, xv->st.mean, xv->var, CONF, &d) != 0) {
-		snprintf(word, wlen, "n/a: too few values");
-		return;
-	}
-	*pct = d.rel_pct;
-	*half = d.rel_halfwidth_pct;
-	/* compare's rule: the relative interval printed beside it decides */
-	if (!d.rel_significant)
-		snprintf(word, wlen, "no difference proven");
-	else
-		snprintf(word, wlen, "%s", d.diff > 0 ? "faster" : "slower");
-	*slower = d.rel_significant && d.diff < 0;
-}
-
-static int parse_point(const char *s, struct ppoint *pt)
-{
-	const char *colon = strchr(s, ':');
-	char *end;
-
-	if (colon == NULL || colon == s || (size_t)(colon - s) >= sizeof(pt->mode))
-		return -1;
-	snprintf(pt->mode, sizeof(pt->mode), "%.*s", (int)(colon - s), s);
-	pt->tasks = strtol(colon + 1, &end, 10);
-	return *end || end == colon + 1 || pt->tasks < 1 ? -1 : 0;
-}
-
 static int cmd_compare(int argc, char **argv)
 {
-	enum fmt fmt = F_TEXT;
-	long n = 10;
-	int c, rc, children = 0, regress = 0, havept = 0, testcase = 0;
-	struct ppoint want, *pb, *px;
-	size_t nb, nx, shown = 0;
+	struct view_opts o = { .fmt = SB_PROF_TEXT, .n = 10 };
+	int rc, regress = 0;
+	struct sb_prof_point *common;
+	struct sb_prof *profs;
+	size_t shown;
 	struct sb_run rb, rx;
 	char err[ERRLEN];
 
-	while ((c = getopt_long(argc, argv, "n:", fmt_opts, NULL)) != -1) {
-		switch (c) {
-		case 'f': fmt = parse_fmt(optarg, 1); break;
-		case 'n': n = parse_long("-n", optarg, 1); break;
-		case 'c': children = 1; break;
-		case 't': testcase = 1; break;
-		case 'p':
-			if (parse_point(optarg, &want) != 0)
-				usage_error("--point '%s': expected MODE:TASKS, e.g. processes:4", optarg);
-			havept = 1;
-			break;
-		default: usage_error("compare --profile: unknown option");
-		}
-	}
+	sb_cli_parse(&compare_cli, argc, argv, &o);
 	if (argc - optind != 2)
 		usage_error("compare --profile: BASE and NEW run directories wanted");
 	memset(&rb, 0, sizeof(rb));
@@ -787,79 +605,22 @@ static int cmd_compare(int argc, char **argv)
 	if ((rc = sb_run_load(argv[optind], &rb, err, sizeof(err))) != 0 ||
 	    (rc = sb_run_load(argv[optind + 1], &rx, err, sizeof(err))) != 0)
 		die(rc, "%s", err);
-	pb = profiled(rb.dir, &nb);
-	px = profiled(rx.dir, &nx);
-	/* every input read and checked before the first line of the report */
-	struct sb_prof *profs = calloc(2 * (nb + 1), sizeof(*profs));
-	struct ppoint *common = calloc(nb + 1, sizeof(*common));
-	if (profs == NULL || common == NULL)
-		die(SB_EXIT_ENV, "out of memory");
-	for (size_t i = 0; i < nb; i++) {
-		size_t j;
-		char path[4096];
-
-		for (j = 0; j < nx && cmp_ppoint(&pb[i], &px[j]) != 0; j++)
-			;
-		if (j == nx || (havept && cmp_ppoint(&pb[i], &want) != 0))
-			continue;
-		for (int side = 0; side < 2; side++) {
-			snprintf(path, sizeof(path), "%s/profile/%s-%ld/%s", side ? rx.dir : rb.dir,
-				 pb[i].mode, pb[i].tasks, testcase ? "test-top.csv" : "top.csv");
-			if ((rc = sb_prof_load(&profs[2 * shown + side], path, err, sizeof(err))) != 0)
-				die(rc, "%s", err);
-		}
-		common[shown++] = pb[i];
-	}
-	if (shown == 0 && havept)
-		die(SB_EXIT_USAGE, "point %s:%ld is not profiled in both %s and %s", want.mode, want.tasks,
-		    rb.dir, rx.dir);
-	if (shown == 0)
-		die(SB_EXIT_USAGE, "no point is profiled in both %s and %s (runtest.sh --profile)", rb.dir,
-		    rx.dir);
-	if (fmt == F_TEXT)
+	shown = sb_prof_load_common(&rb, &rx, o.havept ? &o.want : NULL, o.testcase, &profs, &common);
+	if (o.fmt == SB_PROF_TEXT)
 		printf("compare --profile %s: %s (base) -> %s (new), %s share in %% of %s samples\n",
-		       rb.test[0] ? rb.test : "?", rb.name, rx.name, children ? "with-children" : "self",
-		       testcase ? "the testcase's" : "all");
-	else if (fmt == F_MARKDOWN)
+		       rb.test[0] ? rb.test : "?", rb.name, rx.name, o.children ? "with-children" : "self",
+		       o.testcase ? "the testcase's" : "all");
+	else if (o.fmt == SB_PROF_MARKDOWN)
 		printf("### Profile changes: %s, %s (base) -> %s (new)\n", rb.test[0] ? rb.test : "?",
 		       rb.name, rx.name);
 	for (size_t i = 0; i < shown; i++) {
-		char word[64], pre[256];
-		double pct, half;
-		int slower;
-		size_t nd;
-		struct delta *d = diff_rows(&profs[2 * i], &profs[2 * i + 1], children, &nd);
-
-		verdict(&rb, &rx, &common[i], word, sizeof(word), &pct, &half, &slower);
-		regress |= slower;
-		if (fmt == F_CSV) {
-			snprintf(pre, sizeof(pre), "%s,%ld,%s,%s,%s,", common[i].mode, common[i].tasks,
-				 "", "", word);
-			if (!isnan(pct))
-				snprintf(pre, sizeof(pre), "%s,%ld,%.2f,%.2f,%s,", common[i].mode,
-					 common[i].tasks, pct, half, word);
-			print_diff(stdout, d, nd, (size_t)n, fmt, children, pre, i == 0);
-		} else {
-			if (fmt == F_MARKDOWN)
-				printf("\n#### %s at %ld tasks: ", common[i].mode, common[i].tasks);
-			else
-				printf("\n%s at %ld tasks: ", common[i].mode, common[i].tasks);
-			if (isnan(pct))
-				printf("throughput %s\n", word);
-			else
-				printf("throughput %+.1f%% +/- %.1f%% (%s)\n", pct, half, word);
-			if (fmt == F_MARKDOWN)
-				putchar('\n');
-			print_diff(stdout, d, nd, (size_t)n, fmt, children, "", 0);
-		}
-		free(d);
+		regress |= sb_prof_report_point(stdout, &rb, &rx, &common[i], &profs[2 * i],
+						 (enum sb_prof_fmt)o.fmt, (size_t)o.n, o.children, i == 0);
 		sb_prof_free(&profs[2 * i]);
 		sb_prof_free(&profs[2 * i + 1]);
 	}
 	free(profs);
 	free(common);
-	free(pb);
-	free(px);
 	sb_run_free(&rb);
 	sb_run_free(&rx);
 	if (fflush(stdout) != 0)

@@ -1,20 +1,22 @@
 /* sb-summary: samples.csv of a run -> summary.csv (will-it-scale's columns, then statistics per mode). */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "export.h"
 #include "msg.h"
 #include "curve.h"
 #include "rate.h"
 #include "peak_label.h"
+#include "plot_data.h"
 #include "outpath.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "results.h"
@@ -316,194 +318,6 @@ static FILE *open_temp(const char *path, char **tmp)
 	return f;
 }
 
-static int no_row(void *ctx, const struct sb_sample *smp)
-{
-	(void)ctx;
-	(void)smp;
-	return 0;
-}
-
-struct plot_meta {
-	FILE *out;
-	int complete;		/* status=complete */
-	double target;		/* precision=: the target half-width in % of the mean; NAN without one */
-	const char *unmet;	/* unmet=: "MODE:TASKS ..." (points into the meta text) */
-	/* status and the sweep that wrote it: the status line comes last, as a reader shows it */
-	const char *status, *sweep_host, *sweep_pid, *sweep_start;
-};
-
-static int put_meta(void *ctx, const char *key, const char *value)
-{
-	struct plot_meta *pm = ctx;
-	char *end;
-
-	if (strcmp(key, "status") == 0) {
-		pm->complete = strcmp(value, "complete") == 0;
-		pm->status = value;
-		return 0;
-	}
-	if (strcmp(key, "precision") == 0 && value[0]) {
-		pm->target = strtod(value, &end);
-		if (*end || !(pm->target > 0))
-			pm->target = NAN;	/* not a target: nothing is marked against it */
-	}
-	if (strcmp(key, "unmet") == 0)
-		pm->unmet = value;
-	else if (strcmp(key, "sweep_host") == 0)
-		pm->sweep_host = value;
-	else if (strcmp(key, "sweep_pid") == 0)
-		pm->sweep_pid = value;
-	else if (strcmp(key, "sweep_start") == 0)
-		pm->sweep_start = value;
-	fprintf(pm->out, "meta\t%s\t%s\n", key, value);
-	return 0;
-}
-
-static void put_plot(FILE *out, double v)
-{
-	if (isnan(v))
-		fputs("\t", out);
-	else
-		fprintf(out, "\t%.17g", v);
-}
-
-/* Whether "MODE:TASKS" is a word of list (meta's unmet). */
-static int listed(const char *list, int mode, long tasks)
-{
-	char word[64];
-	size_t len = (size_t)snprintf(word, sizeof(word), "%s:%ld", mode_name[mode], tasks);
-
-	for (const char *p = list ? strstr(list, word) : NULL; p; p = strstr(p + 1, word))
-		if ((p == list || p[-1] == ' ') && (p[len] == '\0' || p[len] == ' '))
-			return 1;
-	return 0;
-}
-
-/*
- * --format plot RUNDIR: what plot/plot.py draws, checked here so that it reads
- * nothing itself. Tab-separated records: "meta KEY VALUE" a line of meta;
- * "row TASKS LINEAR" then per mode MEAN IDLE STDDEV CI N (empty when
- * unknown) from summary.csv; "peak MODE TASKS MEAN LO HI LABEL" the best
- * count, its plateau lo..hi (task counts) and sb_peak_label's words; "unmet
- * MODE TASKS PRECISION TARGET" a point that did not reach meta's precision
- * target (PRECISION empty without an interval), or that meta's unmet names;
- * "origin MODE TASKS ORIGIN REASON" a row of points.csv (seed, added or given,
- * and why), when the run has one; "empty REASON" when there is nothing to draw. samples.csv, when there, is
- * checked too.
- */
-/* One "origin" record of --format plot from a row of points.csv. */
-static int put_origin(void *ctx, const struct sb_points_row *r)
-{
-	fprintf(ctx, "origin\t%s\t%ld\t%s\t%s\n", mode_name[r->mode], r->tasks, r->origin, r->reason);
-	return 0;
-}
-
-/* The "row" records of --format plot: summary.csv's rows as they are. */
-static void put_rows(FILE *out, const struct sb_summary_row *rows, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "row\t%ld", rows[i].tasks);
-		put_plot(out, rows[i].linear);
-		for (int m = 0; m < NMODES; m++) {
-			put_plot(out, rows[i].mode[m].mean);
-			put_plot(out, rows[i].mode[m].idle);
-			put_plot(out, rows[i].mode[m].stddev);
-			put_plot(out, rows[i].mode[m].ci);
-			if (rows[i].mode[m].n)
-				fprintf(out, "\t%ld", rows[i].mode[m].n);
-			else
-				fputs("\t", out);
-		}
-		fputc('\n', out);
-}
-}
-
-/* The "unmet" records: points short of meta's precision target, or named by its unmet. */
-static void put_unmet(FILE *out, const struct sb_summary_row *rows, size_t n, const struct plot_meta *pm)
-{
-	for (int m = 0; m < NMODES; m++)
-		for (size_t i = 0; i < n; i++) {
-			double prec = rows[i].mode[m].precision;
-
-			if (isnan(rows[i].mode[m].mean))
-				continue;
-			if (listed(pm->unmet, m, rows[i].tasks) ||
-			    (!isnan(pm->target) && (isnan(prec) || prec > pm->target))) {
-				fprintf(out, "unmet\t%s\t%ld", mode_name[m], rows[i].tasks);
-				put_plot(out, prec);
-				put_plot(out, pm->target);
-				fputc('\n', out);
-			}
-		}
-}
-
-static void print_plot(FILE *out, const char *dir)
-{
-	char *meta = NULL, *summary = NULL, *samples = NULL, *points = NULL, *text = NULL;
-	char err[PATH_MAX + 512];
-	struct plot_meta pm = { .out = out, .target = NAN, .status = NULL, .sweep_host = "",
-				.sweep_pid = "", .sweep_start = "" };
-	struct sb_summary_row *rows = NULL;
-	size_t n = 0;
-	struct stat st;
-	int rc;
-
-	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0 ||
-	    asprintf(&samples, "%s/samples.csv", dir) < 0 || asprintf(&points, "%s/points.csv", dir) < 0)
-		sb_die(SB_EXIT_ENV, "out of memory");
-	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
-	if (rc == 0 && pm.status)
-		fprintf(out, "meta\tstatus\t%s\n",
-			sb_status_now(pm.status, pm.sweep_host, pm.sweep_pid, pm.sweep_start));
-	if (rc != 0)
-		sb_die(rc, "%s", err);
-	if (stat(summary, &st) != 0) {
-		if (pm.complete)
-			sb_die(SB_EXIT_USAGE, "%s: missing, but meta says status=complete", summary);
-		fputs("empty\tno summary.csv\n", out);
-	} else {
-		rc = sb_summary_read(summary, &rows, &n, err, sizeof(err));
-		if (rc != 0)
-			sb_die(rc, "%s", err);
-		if (!n)
-			fputs("empty\tno completed point in summary.csv\n", out);
-	}
-	if (stat(samples, &st) == 0) {
-		rc = sb_samples_read(samples, no_row, NULL, err, sizeof(err));
-		if (rc != 0)
-			sb_die(rc, "%s", err);
-	}
-	put_rows(out, rows, n);
-	for (int m = 0; m < NMODES; m++) {
-		struct sb_curve cv;
-		const struct sb_curve_point *b, *lo, *hi;
-		char label[160];
-		int cols;
-
-		if (sb_curve_of_summary(rows, n, m, &cv, &cols) != 0)
-			sb_die(SB_EXIT_ENV, "out of memory");
-		if (cv.has_peak) {
-			b = &cv.pt[cv.best], lo = &cv.pt[cv.lo], hi = &cv.pt[cv.hi];
-			fprintf(out, "peak\t%s\t%ld\t%.17g\t%ld\t%ld\t%s\n", mode_name[m], b->tasks, b->mean,
-				lo->tasks, hi->tasks,
-				sb_peak_label(label, sizeof(label), (unsigned long)b->tasks,
-					      (unsigned long)lo->tasks, (unsigned long)hi->tasks, b->nruns, CONF));
-		}
-		sb_curve_free(&cv);
-	}
-	put_unmet(out, rows, n, &pm);
-	/* points.csv (sb-plan's): which counts auto points added; runs before it have none (1) */
-	rc = sb_points_read(points, put_origin, out, err, sizeof(err));
-	if (rc >= 2)
-		sb_die(rc, "%s", err);
-	free(text);
-	free(rows);
-	free(meta);
-	free(summary);
-	free(samples);
-	free(points);
-}
-
 /* --point's MODE:TASKS into mode and tasks, or a usage error. */
 static void parse_point(const char *arg, int *mode, unsigned long *tasks)
 {
@@ -543,63 +357,88 @@ struct args {
 	unsigned long tasks;
 };
 
-static void bad_option(const char *fmt, const char *arg, int opt) __attribute__((noreturn));
+/* --format's values: gab and bencher are their enum sb_export */
+enum { FMT_CSV = 100, FMT_PLOT };
 
-static void bad_option(const char *fmt, const char *arg, int opt)
+static void set_format(void *opts, const char *arg, int value)
 {
-	char o[3] = { '-', (char)opt, '\0' };
+	struct args *a = opts;
 
-	usage_error(fmt, strncmp(arg, "--", 2) == 0 || !opt ? arg : o);
+	(void)arg;
+	if (value == FMT_PLOT)
+		a->plot = 1;
+	else if (value != FMT_CSV)
+		a->export = 1 + value;	/* an enum sb_export */
 }
+
+static const struct sb_cli_choice formats[] = {
+	{ "csv", FMT_CSV }, { "plot", FMT_PLOT }, { "gab", SB_EXPORT_GAB }, { "bencher", SB_EXPORT_BENCHER },
+	{ NULL, 0 },
+};
+
+#define AT(f) offsetof(struct args, f)
+
+/* The usage is prose (above), not a list of these; how they combine is checked by parse_args. */
+static const struct sb_cli_opt table[] = {
+	{ 'o', NULL, "FILE", SB_CLI_STRING, AT(out_path), 0, 0, NULL, NULL, NULL, 0, NULL },
+	{ 0, "point", "MODE:TASKS", SB_CLI_STRING, AT(point), 0, 0, NULL, NULL, NULL, 0, NULL },
+	{ 0, "values", NULL, SB_CLI_FLAG, AT(values), 0, 0, NULL, NULL, NULL, 0, NULL },
+	{ 0, "table", NULL, SB_CLI_FLAG, AT(table), 0, 0, NULL, NULL, NULL, 0, NULL },
+	{ 0, "format", "F", SB_CLI_CHOICE, 0, 0, 0, formats,
+	  "--format '%s': csv (summary.csv, the default), plot, gab or bencher", set_format, 0, NULL },
+	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
+};
+
+static __attribute__((noreturn)) void help(void)
+{
+	fputs(usage_text, stdout);
+	exit(SB_EXIT_OK);
+}
+
+static __attribute__((noreturn)) void cli_error(const struct sb_cli *cli, const char *msg)
+{
+	(void)cli;
+	usage_error("%s", msg);
+}
+
+/* An option is named by its letter, or as typed when long (getopt's optopt is 0 or no letter then). */
+static __attribute__((noreturn)) void bad_option(const char *fmt, const char *typed, int optopt)
+{
+	char o[3] = { '-', (char)optopt, '\0' };
+
+	usage_error(fmt, strncmp(typed, "--", 2) == 0 || !optopt ? typed : o);
+}
+
+static __attribute__((noreturn)) void unknown(const struct sb_cli *cli, const char *typed, int optopt)
+{
+	(void)cli;
+	bad_option("unknown option %s", typed, optopt);
+}
+
+static __attribute__((noreturn)) void missing(const struct sb_cli *cli, const char *typed, int optopt)
+{
+	(void)cli;
+	bad_option("option %s needs a value", typed, optopt);
+}
+
+static const struct sb_cli cli = {
+	.opts = table, .nopts = sizeof(table) / sizeof(table[0]), .quiet = 1,
+	.usage_error = cli_error, .unknown = unknown, .missing = missing, .help = help,
+};
 
 /* The options and the one operand into *a, every combination checked (exit 2). */
 static void parse_args(int argc, char **argv, struct args *a)
 {
-	static const struct option longopts[] = {
-		{ "point", required_argument, NULL, 'p' },
-		{ "values", no_argument, NULL, 'v' },
-		{ "table", no_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
+	int first = sb_cli_parse(&cli, argc, argv, a);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': a->out_path = optarg; break;
-		case 'p': a->point = optarg; break;
-		case 'v': a->values = 1; break;
-		case 't': a->table = 1; break;
-		case 'f':
-			if (strcmp(optarg, "plot") == 0)
-				a->plot = 1;
-			else if (strcmp(optarg, "gab") == 0)
-				a->export = 1 + SB_EXPORT_GAB;
-			else if (strcmp(optarg, "bencher") == 0)
-				a->export = 1 + SB_EXPORT_BENCHER;
-			else if (strcmp(optarg, "csv") != 0)
-				usage_error("--format '%s': csv (summary.csv, the default), plot, gab or bencher",
-					    optarg);
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			exit(SB_EXIT_OK);
-		case ':':
-			bad_option("option %s needs a value", argv[optind - 1], optopt);
-		default:
-			bad_option("unknown option %s", argv[optind - 1], optopt);
-		}
-	}
-	a->inputs = argv + optind;
-	a->ninputs = argc - optind;
-	if (a->export && argc - optind < 1)
+	a->inputs = argv + first;
+	a->ninputs = argc - first;
+	if (a->export && argc - first < 1)
 		usage_error("%s", "expected one run directory or more");
-	if (argc - optind != 1 && !a->export)
+	if (argc - first != 1 && !a->export)
 		usage_error("%s", a->point || a->table || a->plot || a->export ? "expected one run directory" :
 				  "expected one samples.csv");
-	a->input = argv[optind];
+	a->input = argv[first];
 	if (a->values && !a->point)
 		usage_error("%s", "--values goes with --point");
 	if ((a->point || a->table) && a->out_path)
@@ -657,7 +496,7 @@ int main(int argc, char **argv)
 		return SB_EXIT_OK;
 	}
 	if (a.plot) {
-		print_plot(stdout, a.input);
+		sb_plot_data(stdout, a.input);
 		finish_output(stdout, NULL, NULL);
 		return SB_EXIT_OK;
 	}
