@@ -111,14 +111,14 @@ step=("$bisect" "${common[@]}" --good "$good" --bad "$bad" --point processes:1)
 git bisect run "${step[@]}" >"$T/run1" 2>&1 &
 gpid=$!
 wait_sweep() { pgrep -f -- "$T/repo/bin/paceop_processes" >/dev/null; }
-for _ in $(seq 1 600); do wait_sweep && break; sleep 0.1; done
+for _ in $(seq 1 600); do wait_sweep && break; nap 0.1; done
 spid=$(pgrep -f -- "^$bisect --host --build" | head -n 1)	# sb-bisect, not git (its command line has it too)
 [ -n "$spid" ] && kill -INT "$spid"
 rc=0; wait "$gpid" || rc=$?
 ok "$([ "$rc" != 0 ]; echo $?)" "SIGINT: git bisect run stops (exit $rc)"
 like "$(cat "$T/run1")" "interrupted at .*'git bisect run .*' resumes it" "it says how to resume"
 like "$(cat "$T/run1")" "exit code 130" "git saw exit 130"
-for _ in $(seq 1 100); do pgrep -f -- "$T/repo/bin/" >/dev/null || break; sleep 0.1; done
+for _ in $(seq 1 100); do pgrep -f -- "$T/repo/bin/" >/dev/null || break; nap 0.1; done
 is "$(pgrep -f -- "$T/repo/bin/" | wc -l)" 0 "no runner left"
 is "$(find "$T/res" -name '*.tmp' | wc -l)" 0 "no half-written file"
 like "$(git bisect log | grep -c '^git bisect skip')" '^1$' "the bisect state: the broken commit skipped, nothing else marked"

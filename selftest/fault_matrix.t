@@ -156,7 +156,7 @@ for s in INT TERM KILL; do
 	SB_BUILD=$d/build MAKE=$d/fake/true-make sweep phases --points 1,2 --mode processes "${TINY[@]}"
 	wait_until 30 have_mark
 	kill -"$s" "$pid"
-	sleep 0.1	# (no timing rests on it: the write waits for "go" however long this takes)
+	nap 0.1	# (no timing rests on it: the write waits for "go" however long this takes)
 	: >"$d/go"
 	finish
 	if [ "$s" = KILL ]; then msg=''; else msg=$INTR; fi

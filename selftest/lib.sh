@@ -24,14 +24,22 @@ is() {	# is GOT WANT NAME
 	if [ "$1" = "$2" ]; then echo "ok $_n - $3"; else
 		echo "not ok $_n - $3"; echo "#   got:  '$1'"; echo "#   want: '$2'"; _failed=1; fi
 }
+# _matches GOT REGEX: grep -E's verdict on GOT's lines; one line is matched by bash
+# itself (the same POSIX ERE, through the C library: no pipe, fork and exec)
+_matches() {
+	case $1$2 in
+	*$'\n'*) printf '%s\n' "$1" | grep -Eq -- "$2" ;;
+	*) [[ $1 =~ $2 ]] ;;
+	esac
+}
 like() {	# like GOT REGEX NAME
 	_n=$((_n + 1))
-	if printf '%s\n' "$1" | grep -Eq -- "$2"; then echo "ok $_n - $3"; else
+	if _matches "$1" "$2"; then echo "ok $_n - $3"; else
 		echo "not ok $_n - $3"; echo "#   got:  '$1'"; echo "#   want match: '$2'"; _failed=1; fi
 }
 unlike() {	# unlike GOT REGEX NAME
 	_n=$((_n + 1))
-	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+	if _matches "$1" "$2"; then
 		echo "not ok $_n - $3"; echo "#   got:  '$1'"; echo "#   must not match: '$2'"; _failed=1
 	else echo "ok $_n - $3"; fi
 }
@@ -45,14 +53,21 @@ run() {
 	rc=$?
 	out=$(<"$_sb_run_o") err=$(<"$_sb_run_e")	# not cat: two forks fewer a run
 }
+# nap SECONDS: a sleep without a fork and an exec (the polls below make thousands):
+# a read that times out on this file's own FIFO, which nobody writes
+_sb_nap=$_sb_locks/${0##*/}.nap
+if [ ! -p "$_sb_nap" ]; then rm -f "$_sb_nap"; mkfifo "$_sb_nap" 2>/dev/null || _sb_nap=''; fi
+nap() {
+	if [ -n "$_sb_nap" ]; then read -r -t "$1" <>"$_sb_nap" || true; else sleep "$1"; fi
+}
 # alive PATTERN: processes whose command line matches (excluding pgrep itself)
 alive() { pgrep -f -- "$1" | tr '\n' ' '; }
 # wait_gone PATTERN SECONDS: 0 when no process matches within the time
 wait_gone() {
 	local i
 	for ((i = 0; i < $2 * 10; i++)); do
-		[ -z "$(alive "$1")" ] && return 0
-		sleep 0.1
+		no_process "$1" && return 0
+		nap 0.1
 	done
 	return 1
 }
@@ -71,20 +86,20 @@ wait_until() {
 	local i
 	for ((i = 0; i < $1 * 10; i++)); do
 		"${@:2}" && return 0
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }
 # no_tmpdir DIR: 0 when DIR holds no runner directory (scalebench.*)
 no_tmpdir() { [ -z "$(find "$1" -mindepth 1 -maxdepth 1 -name 'scalebench.*' -print -quit)" ]; }
 # no_process PATTERN: 0 when no process's command line matches
-no_process() { [ -z "$(alive "$1")" ]; }
+no_process() { ! pgrep -f -- "$1" >/dev/null; }
 # nothing_left PATTERN TMPDIR SECONDS: polls until neither a process nor a tmp dir is left
 nothing_left() {
 	local i
 	for ((i = 0; i < $3 * 10; i++)); do
 		no_process "$1" && no_tmpdir "$2" && return 0
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }

@@ -96,7 +96,7 @@ is "$(cat "$SB_MACHINE_LOCK")" "" "nobody cannot write a holder's name into it"
 bash -c 'exec 9<"$1"; "$2" lock --fd 9 --pid $$ --test "$3" --quiet && echo ready >"$4"; exec sleep 60' _ \
 	"$SB_MACHINE_LOCK" "$SBM" $'x\e]0;owned\ay\e[2J' "$T/ready" &
 hp=$!
-for ((i = 0; i < 100; i++)); do [ -e "$T/ready" ] && break; sleep 0.1; done
+for ((i = 0; i < 100; i++)); do [ -e "$T/ready" ] && break; nap 0.1; done
 "$SBM" holder >"$T/holder"
 like "$(cat "$T/holder")" 'x\\x1b]0;owned\\x07y\\x1b\[2J' "the holder's name is printed with control characters escaped"
 is "$(tr -d '[:print:]\n' <"$T/holder" | wc -c)" 0 "no control character reaches the terminal"

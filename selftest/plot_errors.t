@@ -100,7 +100,7 @@ fresh "$GOOD"
 GNUPLOT="$tmp/bin/gnuplot" "$P" --results "$tmp/r" >/dev/null 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-for i in $(seq 1 100); do [ -e "$tmp/drawing" ] && break; sleep 0.1; done
+for i in $(seq 1 100); do [ -e "$tmp/drawing" ] && break; nap 0.1; done
 before=$(leftovers)
 kill -TERM "$pid"
 wait "$pid"

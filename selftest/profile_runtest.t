@@ -123,7 +123,7 @@ else
 	pid=$!
 	for _ in $(seq 1 300); do
 		if grep -q 'profiling processes at 1 tasks' "$T/err2" && pgrep -f -- "$T/tmp2/runtest\..*/perf\.data" >/dev/null; then break; fi
-		sleep 0.1
+		nap 0.1
 	done
 	sleep 1
 	kill -TERM "$pid"
@@ -134,7 +134,7 @@ else
 	is "$(meta "$run2/meta" status)" interrupted "meta says interrupted"
 	[ ! -e "$run2/profile/processes-1" ] && [ -z "$(find "$run2" -name '.*')" ]
 	ok $? "no profile directory, whole or half"
-	for _ in $(seq 1 150); do [ -z "$(pgrep -f -- "$T/tmp2/")" ] && break; sleep 0.1; done	# polled
+	for _ in $(seq 1 150); do [ -z "$(pgrep -f -- "$T/tmp2/")" ] && break; nap 0.1; done	# polled
 	[ -z "$(pgrep -f -- "$T/tmp2/")" ]
 	ok $? "perf and the runner are gone"
 fi

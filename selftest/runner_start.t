@@ -54,7 +54,7 @@ for m in processes threads; do
 	for i in $(seq 1 50); do
 		tasks=$(pgrep -P "$rpid" | tr '\n' ' ')
 		[ -n "$tasks" ] && [ "$(ps -o cls= -p "$rpid" | tr -d ' ')" = FF ] && break
-		sleep 0.1
+		nap 0.1
 	done
 	runner=$(ps -o cls= -p "$rpid" | tr -d ' ')
 	# every thread of every task process (threads mode: the task threads); polled, not slept

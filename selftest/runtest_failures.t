@@ -50,7 +50,7 @@ wait_for_point() {
 		if [ -n "$runner" ] && [ "$lines" -gt 1 ]; then
 			return 0
 		fi
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }

@@ -11,7 +11,7 @@ left_behind() {	# processes of this test's binaries still alive, after a moment 
 	local i
 	for ((i = 0; i < 50; i++)); do
 		pgrep -f "$T/bin/" >/dev/null || return 0
-		sleep 0.1
+		nap 0.1
 	done
 	pgrep -f "$T/bin/" | tr '\n' ' '
 }
@@ -76,7 +76,7 @@ runner=''
 for ((i = 0; i < 300; i++)); do
 	runner=$(pgrep -P "$pid" -f "$T/bin/getppid1_processes -t " || true)	# (not its --info)
 	if [ -n "$runner" ]; then break; fi
-	sleep 0.1
+	nap 0.1
 done
 ok "$([ -n "$runner" ]; echo $?)" "the runner started"
 kill -KILL "$runner"
@@ -95,7 +95,7 @@ wait_for_file() {
 	local i
 	for ((i = 0; i < 300; i++)); do
 		if [ -s "$1" ]; then return 0; fi
-		sleep 0.1
+		nap 0.1
 	done
 	return 1
 }
@@ -153,7 +153,7 @@ pid=$!
 for ((i = 0; i < 300; i++)); do
 	lines=$({ wc -l <"$M/r/getppid1/latest/summary.csv"; } 2>/dev/null || echo 0)
 	if [ "$lines" -gt 2 ]; then break; fi
-	sleep 0.1
+	nap 0.1
 done
 ok "$([ "$lines" -gt 2 ]; echo $?)" "the first point was written"
 # (filled again until the sweep ends, not once more after a sleep: a rename in flight during a
@@ -161,7 +161,7 @@ ok "$([ "$lines" -gt 2 ]; echo $?)" "the first point was written"
 for ((i = 0; i < 600; i++)); do
 	dd if=/dev/zero of="$M/fill$i" bs=4k 2>/dev/null || true
 	kill -0 "$pid" 2>/dev/null || break
-	sleep 0.1
+	nap 0.1
 done
 rc=0
 wait "$pid" || rc=$?

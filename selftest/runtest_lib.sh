@@ -42,6 +42,10 @@ like() {	# like GOT REGEX DESCRIPTION
 	fi
 }
 
+# nap SECONDS: a sleep without a fork and an exec (for polls): a read that
+# times out on a FIFO of this test's own, which nobody writes
+mkfifo "$T/.nap"
+nap() { read -r -t "$1" <>"$T/.nap" || true; }
 diag_file() {	# show a file as TAP comments
 	sed 's/^/#   /' "$1"
 }

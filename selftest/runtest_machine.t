@@ -30,7 +30,7 @@ wait_file() {	# wait_file PATH: until it exists (at most 30 s)
 	local i
 	for ((i = 0; i < 300; i++)); do
 		if [ -e "$1" ]; then return 0; fi
-		sleep 0.1
+		nap 0.1
 	done
 	echo "# $1 did not appear in 30 s"
 }
@@ -43,7 +43,7 @@ holder_pid() {	# the pid the lock file names, once it names one (at most 30 s)
 	for ((i = 0; i < 300; i++)); do
 		p=$(sed -n 's/^pid=//p' "$LOCK" 2>/dev/null)
 		if [ -n "$p" ]; then break; fi
-		sleep 0.1
+		nap 0.1
 	done
 	printf '%s' "$p"
 }
@@ -115,7 +115,7 @@ rm -f "$T/b.out" "$T/b.err"
 pb=$!
 for ((i = 0; i < 300; i++)); do
 	if grep -qs 'waiting for' "$T/b.err"; then break; fi
-	sleep 0.1
+	nap 0.1
 done
 kill -TERM "$pb"
 rc=0
@@ -123,7 +123,7 @@ wait "$pb" || rc=$?
 is "$rc" 130 "SIGTERM to a waiting sweep: exit 130"
 for ((i = 0; i < 100; i++)); do	# (killed with its parent: gone as soon as it is scheduled)
 	if ! pgrep -f "sb-machine --as runtest.sh lock --fd [0-9]+ --pid $pb" >/dev/null; then break; fi
-	sleep 0.05
+	nap 0.05
 done
 is "$(pgrep -f "sb-machine --as runtest.sh lock --fd [0-9]+ --pid $pb" | tr '\n' ' ')" "" "its waiting sb-machine is gone"
 is "$(sed -n 's/^pid=//p' "$LOCK")" "$pa" "and the holder still holds the lock"
@@ -134,7 +134,7 @@ rm -f "$T/c.out" "$T/c.err"
 pb=$!
 for ((i = 0; i < 300; i++)); do
 	if grep -qs 'waiting for' "$T/c.err"; then break; fi
-	sleep 0.1
+	nap 0.1
 done
 like "$(cat "$T/c.err")" "^runtest\.sh: waiting for the sweep pid $pa \(phases, started [0-9T:-]+Z\) to finish" \
 	"a second sweep waits, naming the holder's pid, testcase and start"
@@ -245,14 +245,14 @@ for sig in TERM KILL; do
 	wait_file "$T/held"
 	for ((i = 0; i < 100; i++)); do
 		if [ "$(cat "$F/proc/sys/kernel/randomize_va_space")" = 0 ]; then break; fi
-		sleep 0.1
+		nap 0.1
 	done
 	is "$(cat "$F/proc/sys/kernel/randomize_va_space")" 0 "--tune ($sig): ASLR off during the sweep"
 	kill -"$sig" "$pa"
 	wait "$pa" 2>/dev/null
 	for ((i = 0; i < 100; i++)); do
 		if [ "$(cat "$F/proc/sys/kernel/randomize_va_space")" = 2 ]; then break; fi
-		sleep 0.1
+		nap 0.1
 	done
 	is "$(cat "$F/proc/sys/kernel/randomize_va_space") $(cat "$F/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")" \
 		"2 powersave" "--tune, then SIG$sig: restored"

@@ -31,12 +31,12 @@ is "$(ls -A "$nl")" "" "nothing made in it"
 # ---- a sweep killed with its janitor (SIGKILL of the process group, a CI cancel) ----
 rm -f "$T/mark"
 setsid ./runtest.sh "${TINY[@]}" --param hold=prepare --param mark="$T/mark" >"$T/out" 2>"$T/err" &
-for ((i = 0; i < 300; i++)); do [ -e "$T/mark" ] && break; sleep 0.1; done
+for ((i = 0; i < 300; i++)); do [ -e "$T/mark" ] && break; nap 0.1; done
 sp=$!
 disown "$sp"
 pg=$(ps -o pgid= -p "$sp" | tr -d " ")
 kill -KILL -- "-$pg"
-for ((i = 0; i < 100; i++)); do [ -z "$(pgrep -g "$pg")" ] && break; sleep 0.1; done
+for ((i = 0; i < 100; i++)); do [ -z "$(pgrep -g "$pg")" ] && break; nap 0.1; done
 stale=$(ls -d "$TMPDIR"/runtest.* 2>/dev/null)
 [ -n "$stale" ] && [ -f "$stale/owners" ]
 ok $? "SIGKILL of the whole group leaves its working directory (nobody was left to remove it)"

@@ -202,7 +202,7 @@ start_bg() {
 	for i in $(seq 1 200); do
 		grep -qs '^min:' "$tmp/bg.out" && kids=$(pgrep -P "$pid" | tr '\n' ' ') && [ -n "$kids" ] &&
 			[ -n "$(ls -A "$2")" ] && return 0
-		sleep 0.05
+		nap 0.05
 	done
 	return 1
 }

@@ -238,7 +238,7 @@ for t in alloc_free3_processes unix5_threads; do
 		grep -qs '^min:' "$tmp/bg.out" &&
 			pgid=$(ps -o pgid= -p "$(pgrep -P "$pid" | head -n 1)" | tr -d ' ') && [ -n "$pgid" ] &&
 			kids=$(pgrep -g "$pgid" | tr '\n' ' ') && [ -n "$kids" ] && break
-		sleep 0.05
+		nap 0.05
 	done
 	like "$kids" '[0-9]' "$t: the run started (tasks $kids)"
 	kill -INT "$pid"

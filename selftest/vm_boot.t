@@ -57,7 +57,7 @@ vm/boot.sh --quiet --kernel "$kernel" --cpus "$n" --share "$T/share" --console "
 	sh -c "nproc >$T/share/nproc.tmp && mv $T/share/nproc.tmp $T/share/nproc; sleep 4; echo written >$T/share/f; umount $T/share" \
 	>"$T/out" 2>"$T/err" &
 bpid=$!
-for ((i = 0; i < 3000; i++)); do [ -s "$T/share/nproc" ] || ! kill -0 "$bpid" 2>/dev/null && break; sleep 0.1; done
+for ((i = 0; i < 3000; i++)); do [ -s "$T/share/nproc" ] || ! kill -0 "$bpid" 2>/dev/null && break; nap 0.1; done
 is "$(cat "$T/share/nproc" 2>/dev/null)" "$n" "the guest has one vCPU per host core ($n)"
 got=''
 qpid=$(pgrep -f -- "$T/tmp/.*initramfs" | head -n 1)
@@ -84,7 +84,7 @@ for sig in INT TERM KILL; do
 	pid=$!
 	for ((i = 0; i < 600; i++)); do	# until QEMU runs
 		if pgrep -f -- "$T/tmp/.*initramfs" >/dev/null; then break; fi
-		sleep 0.1
+		nap 0.1
 	done
 	sleep 2
 	kill -"$sig" "$pid"
@@ -93,7 +93,7 @@ for sig in INT TERM KILL; do
 	if [ "$sig" = KILL ]; then is "$rc" 137 "SIGKILL: killed"; else is "$rc" 130 "SIG$sig: exit 130"; fi
 	for ((i = 0; i < 100; i++)); do	# SIGKILL: vm/boot.sh finishes after its parent
 		[ -n "$(left)" ] || break
-		sleep 0.1
+		nap 0.1
 	done
 	is "$(left)" "" "$sig: no QEMU or virtiofsd left"
 	d=$(ls -d "$T/$sig"/getppid1/*-*)
