@@ -49,15 +49,17 @@ kernel_facts() {	# -> m_host, m_kernel ("uname -srvm"), m_arch (uname -m)
 }
 
 git_revision() {
-	local rev
+	local line rev='' dirty=''
 	if [ -n "$SB_INSTALL" ]; then printf '%s' "$sb_git"; return 0; fi
-	if ! rev=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null); then
-		printf 'unknown'
-	elif [ -n "$(git -C "$ROOT" --no-optional-locks status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-		printf '%s-dirty' "$rev"
-	else
-		printf '%s' "$rev"
-	fi
+	# (one git: the commit and whether tracked files changed, from one status)
+	while IFS= read -r line; do
+		case $line in
+		'# branch.oid '[0-9a-f]*) rev=${line#'# branch.oid '} ;;
+		'#'*) ;;
+		?*) dirty=-dirty ;;
+		esac
+	done < <(git -C "$ROOT" --no-optional-locks status --porcelain=v2 --branch --untracked-files=no 2>/dev/null || true)
+	if [ -z "$rev" ]; then printf 'unknown'; else printf '%s%s' "${rev:0:12}" "$dirty"; fi
 }
 
 # machine_facts ARG...: -> aslr, aslr_wrap (the runner's prefix), m_* (meta's facts); then machine_hold
