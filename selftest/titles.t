@@ -2,7 +2,6 @@
 # Every testcase's title survives lkp-tests' parser: no ':' in any --info description, and the
 # `testcase:` line of a real run (descriptions may be built in testcase_prepare) splits into two fields;
 # every will-it-scale testcase (selftest/data/wis_testcases: its names) is built and runs in both modes.
-# sb-san: skip: its subject is the titles' text against lkp's parser; every testcase runs under the sanitizers in testcases.t
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
