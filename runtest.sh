@@ -2,7 +2,7 @@
 # runtest.sh: the scaling sweep: runs testcases at every task count, as processes and threads, into results/.
 #
 # Orchestration only. main (at the end) runs the phases in order, their functions
-# in sweep/ (args.sh, testcases.sh, plan.sh, checks.sh, rundir.sh); a phase sets
+# in sweep/ (testcases.sh, plan.sh, checks.sh, rundir.sh); a phase sets
 # the variables its comment names ("-> x"), readonly from then on except the
 # sweep's per-run ones (start_run's run_*, sweep's t_dir/t_status). Shared at
 # run time: only what the traps need (the block below).
@@ -10,7 +10,8 @@
 # samples.csv rows, checks its values and owns its option table, sb-summary
 # shows the figures:
 # (a) runner_format, samples_header, samples_rows  (b) point_figure  (c) table
-# (d) check_runner_values  (e) sweep_options.  docs/ARCHITECTURE.md maps it all.
+# (d) check_runner_values  (e) read_args (sb-sweepargs: the options' table).
+# docs/ARCHITECTURE.md maps it all.
 set -eu
 # The signals that interrupt a sweep: a terminal's, and any a CI job or timeout(1)
 # may send. A signal before main has installed its handlers is an interruption
@@ -19,16 +20,9 @@ SIGNALS=(INT TERM HUP QUIT USR1 USR2 ALRM PIPE VTALRM PROF XCPU XFSZ)
 trap 'exit 130' "${SIGNALS[@]}"
 
 PROG=runtest.sh
-NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
-RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
 # make install rewrites the next line (build-aux/install.sh): the installed layout and version.
 SB_INSTALL=''
-# The shape of one run and the stopping rule of a point (docs/RUNTEST.md, "Measurement design")
-DEF_WARMUP_MS=1000 DEF_DURATION_MS=1000 DEF_PERIOD=500	# one run: 1 s (auto: 1-2 s) warmup + 1 s measured
-DEF_MIN_RUNS=3 DEF_MAX_RUNS=10	# independent runs a point
-DEF_PRECISION=2000		# target half-width of the 95% interval, in 1/1000 % of the mean
-DEF_POINT_BUDGET_MS=30000	# the most one point may take (its --min-runs always run)
-QUICK_WARMUP_MS=500 QUICK_DURATION_MS=500 QUICK_PERIOD=250 QUICK_RUNS=2	# --quick
+# The shape of one run and the stopping rule of a point are sb-sweepargs' (read_args).
 RUN_OVERHEAD_MS=300		# a run's start and stop of the tasks, for the estimates
 AUTO_WARMUP_MAX=2		# seconds: the cap of a sweep run's steady-state warmup
 # After SIGTERM, what a child has to stop before SIGKILL (docs/RUNTEST.md,
@@ -163,14 +157,10 @@ table() { "$tool_summary" --table "$1"; }
 # check_args: whole numbers, the seconds of --duration and --warmup, at least
 # one sample, --min-procs <= --max-procs.
 check_runner_values() {
-	local t=${runnable[0]} bin n=1 c rc=0
+	local t=${runnable[0]} bin rc=0 err
 	bin=$tests_dir/${t}_processes
 	if [ ! -x "$bin" ]; then bin=$tests_dir/${t}_threads; fi
-	for c in "$opt_max" "$opt_min" "${opt_point_list[@]}"; do	# parse_count made them < 10^9
-		if [ -n "$c" ] && [ "$c" -gt "$n" ]; then n=$c; fi
-	done
-	local err
-	err=$("$bin" --check -t "$n" --placement "$placement" --period-ms "$period" "${opt_pass[@]}" 2>&1 >/dev/null) || rc=$?
+	err=$("$bin" --check -t "$args_largest" --placement "$placement" --period-ms "$period" "${opt_pass[@]}" 2>&1 >/dev/null) || rc=$?
 	if [ "$rc" != 0 ]; then
 		end_progress
 		printf '%s: %s\n' "$PROG" "${err%%$'\n'*}" >&2
@@ -178,30 +168,46 @@ check_runner_values() {
 	fi
 }
 
-# (e) The runner options a sweep takes and hands to every run: "OPTION ARG" a
-# line (ARG "-": a flag), read from the runner's own option table (the rows
-# sb-options --list-options marks sweep=yes), sb-options made first if need
-# be. Those parse_args does not read itself go to the runner as given
-# (opt_pass). parse_args asks only when it meets an option not its own, so
-# --help and sweeps without runner options need no build.
-sweep_options() {
-	local b=${SB_BUILD:-build} out list f a s name names sbo
+# (e) read_args ARG...: runtest.sh's options are one table in C (sb-sweepargs,
+# runner/cmd_sweepargs.c): it parses and checks the arguments, the runner
+# options the sweep hands on (its own option table's sweep=yes rows) included,
+# and answers NUL-terminated NAME VALUE pairs, one a list's element: the opt_*,
+# vm_* and the run's shape (period, samples, the stopping rule, the label ...).
+# Its one-line message and exit 2 are the check; -h/--help is its --usage.
+read_args() {
+	local b=${SB_BUILD:-build} out tool pairs=() i n k v
 	case $b in /*) ;; *) b=$ROOT/$b ;; esac
-	sbo=$b/bin/sb-options
-	if [ -n "$SB_INSTALL" ]; then sbo=$sb_helpers/sb-options; fi	# installed: nothing to build
+	tool=$b/bin/sb-sweepargs
+	if [ -n "$SB_INSTALL" ]; then tool=$sb_helpers/sb-sweepargs; fi	# installed: nothing to build
 	if [ -z "$SB_INSTALL" ] && command -v "${MAKE:-make}" >/dev/null 2>&1 &&
-		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$sbo" 2>&1); then
+		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$tool" 2>&1); then
 		printf '%s\n' "$out" | tail -n 25 >&2
 		die 3 "the build failed (make output above)"
 	fi
-	[ -x "$sbo" ] || die 3 "$(shown "$sbo") is missing: run make"
-	list=$("$sbo" --list-options) || die 3 "sb-options --list-options failed"
-	while read -r f a s _; do
-		[ "$s" = sweep=yes ] || continue
-		a=${a#arg=}
-		IFS=, read -r -a names <<<"${f#option=}"
-		for name in "${names[@]}"; do printf '%s %s\n' "$name" "${a:--}"; done
-	done <<<"$list"
+	[ -x "$tool" ] || die 3 "$(shown "$tool") is missing: run make"
+	# (its status as the last pair: a process substitution's is lost)
+	mapfile -d '' -t pairs < <(rc=0; "$tool" --me "$(me)" -- "$@" || rc=$?; printf 'status\0%s\0' "$rc")
+	n=${#pairs[@]}
+	if [ "$n" -lt 2 ] || [ "${pairs[n - 2]}" != status ]; then die 3 "sb-sweepargs gave no answer"; fi
+	if [ "${pairs[n - 1]}" != 0 ]; then exit "${pairs[n - 1]}"; fi	# it said why, in one line
+	opt_tests=() opt_params=() opt_pass=() opt_point_list=() vm_kernels=() vm_boot_opts=() vm_rest=()
+	for ((i = 0; i < n - 2; i += 2)); do
+		k=${pairs[i]} v=${pairs[i + 1]}
+		case $k in
+		help) "$tool" --me "$(me)" --usage; exit 0 ;;
+		opt_tests) opt_tests+=("$v") ;;
+		opt_params) opt_params+=("$v") ;;
+		opt_pass) opt_pass+=("$v") ;;
+		opt_point_list) opt_point_list+=("$v") ;;
+		vm_kernels) vm_kernels+=("$v") ;;
+		vm_boot_opts) vm_boot_opts+=("$v") ;;
+		vm_rest) vm_rest+=("$v") ;;
+		*) [[ $k =~ ^[a-z_]+$ ]] || die 3 "sb-sweepargs: bad name '$k'"; printf -v "$k" '%s' "$v" ;;
+		esac
+	done
+	results=${opt_results:-${default_results:-$ROOT/results}}
+	readonly opt_tests opt_params opt_pass opt_point_list points_mode placement period samples \
+		warmup_samples rounded_note label results adaptive min_runs max_runs precision point_budget_ms
 }
 
 # ---- files: complete or untouched -----------------------------------------------
@@ -737,10 +743,8 @@ main() {
 	. "$ROOT/vm/sweep.sh" || die 3 "cannot read $ROOT/vm/sweep.sh"
 	# shellcheck source=machine/machine.sh
 	. "$ROOT/machine/machine.sh" || die 3 "cannot read $ROOT/machine/machine.sh"
-	# the phases' functions (sweep/*.sh): the arguments, the testcases, the plan,
+	# the phases' functions (sweep/*.sh): the testcases, the plan,
 	# the checks before a run, a run directory's files
-	# shellcheck source=sweep/args.sh
-	. "$ROOT/sweep/args.sh" || die 3 "cannot read $ROOT/sweep/args.sh"
 	# shellcheck source=sweep/testcases.sh
 	. "$ROOT/sweep/testcases.sh" || die 3 "cannot read $ROOT/sweep/testcases.sh"
 	# shellcheck source=sweep/plan.sh
@@ -754,9 +758,7 @@ main() {
 	if [ "${1-}" = --version ]; then print_version; exit 0; fi
 	if [ "${1-}" = --check-system ]; then machine_check_system "${@:2}"; fi
 
-	vm_take_args "$@"	# --kernel, --vm-*: -> vm_kernels ...; the rest -> vm_rest
-	parse_args "${vm_rest[@]}"	# the arguments, before anything else
-	check_args
+	read_args "$@"		# the arguments, before anything else (sb-sweepargs)
 	make_workdir
 	find_testcases		# which testcases; make them and the tools
 	build_tools

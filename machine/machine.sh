@@ -44,9 +44,6 @@ machine_check_system() {
 # for the runners (they warn about any other holder)
 machine_hold() {
 	local tool rc=0 line busy='' nowait=() parent=0
-	if [ "$opt_tune" = 1 ] && [ "$opt_no_lock" = 1 ]; then
-		usage_error "--tune needs the machine lock: the settings it saves and restores are the machine's, not --no-lock's"
-	fi
 	tool=$(machine_tool)
 	[ -x "$tool" ] || die 3 "$(shown "$tool") is missing: run make"
 	# its directory and the file made and checked (exit 3, one line, when another user could plant them)

@@ -9,23 +9,6 @@ PROFILE_SCRIPT_FIELDS=comm,tid,period,event,ip,sym,dso	# what sb-profile script 
 PROFILE_FREQ=999	# samples per second and CPU: a third of perf's default, less perturbation
 profile_pid=''		# the perf recording now, for on_exit
 
-# profile_check_args: --profile's list (numbers, peak, max); --profile-keep only with it
-profile_check_args() {
-	local item list=()
-	if [ -z "${opt_profile-}" ]; then
-		[ "${opt_profile_keep:-0}" = 0 ] || usage_error "--profile-keep needs --profile"
-		return 0
-	fi
-	IFS=, read -ra list <<<"$opt_profile"
-	case $opt_profile in ,* | *, | *,,*) list=('') ;; esac
-	for item in "${list[@]}"; do
-		case $item in
-		peak | max) ;;
-		'' | *[!0-9]* | 0 | 0*) usage_error "--profile: '$item' is not a task count, 'peak' or 'max'" ;;
-		esac
-	done
-}
-
 # profile_plan: every task count of --profile is a point of the sweep (after plan_points)
 profile_plan() {
 	local item

@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2154  # the variables are runtest.sh's
 # sweep/plan.sh: the sweep's plan: the warmup, sb-plan's configuration and points, --dry-run's plan with each point's placement.
 #
-# Sourced by runtest.sh at the top of main (it uses note, warn, die, fmt_ms, the testcases' t_* and opt_*); functions only, nothing runs here.
+# Sourced by runtest.sh at the top of main (it uses note, warn, die, the testcases' t_* and opt_*); functions only, nothing runs here.
 
 # ---- phase: the plan ------------------------------------------------------------
 
@@ -13,8 +13,8 @@
 choose_warmup() {
 	local t=${runnable[0]} m
 	m=${t_run_modes[$t]%%,*}
-	warmup_args=(--warmup "$warmup_samples") warmup_text=$(fmt_ms $((warmup_samples * period)))
-	if [ -z "$opt_warmup_ms" ] && [ "$opt_quick" = 0 ] &&
+	warmup_args=(--warmup "$warmup_samples") warmup_text=$warmup_fixed_text
+	if [ "$opt_fixed_warmup" = 0 ] &&
 		"$tests_dir/${t}_$m" --list-options 2>/dev/null | grep -q '^option=--warmup arg=N|auto '; then
 		warmup_args=(--warmup auto --warmup-max "$AUTO_WARMUP_MAX") warmup_text=auto
 	fi
@@ -41,16 +41,7 @@ plan_conf() {
 		seed "$opt_seed" max_points "$opt_max_points" warmup_samples "$warmup_samples" samples "$samples" \
 		period_ms "$period" warmup_max_ms "$(if [ "$warmup_text" = auto ]; then echo "${AUTO_WARMUP_MAX}000"; fi)" \
 		overhead_ms "$RUN_OVERHEAD_MS" \
-		extra "$(profile_counts)" >"$TMP/plan.conf"
-}
-
-profile_counts() {	# the task counts --profile names ("1,2,peak" -> "1,2"): sb-plan measures them too
-	local c out='' list
-	IFS=, read -ra list <<<"${opt_profile-}"
-	for c in "${list[@]}"; do
-		case $c in '' | *[!0-9]*) ;; *) out=$out${out:+,}$c ;; esac
-	done
-	printf '%s' "$out"
+		extra "$profile_counts" >"$TMP/plan.conf"	# --profile's task counts: sb-plan measures them too
 }
 
 # plan_points: sb-plan's plan (and $TMP/plan.sweep, the sweep's clock and budget
@@ -124,7 +115,7 @@ print_plan() {	# --dry-run
 		printf '  modes:     %s\n' "${t_run_modes[$t]}"
 		printf '  each run:  %s warmup + %s s measured in %d ms samples\n' \
 			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (at most ${AUTO_WARMUP_MAX} s)"; else echo "$warmup_text s"; fi)" \
-			"$(fmt_ms $((samples * period)))" "$period"
+			"$duration_text" "$period"
 		printf '  runs:      %s\n' "${plan_text[runs]}"
 		printf '  params:    %s\n' "${t_params[$t]:-none}"
 		printf '  placement: %s, at %d tasks:\n' "$placement" "$largest"

@@ -108,11 +108,8 @@ meta_lines() {	# meta_lines KEY VALUE...: key=value lines, each value on one lin
 
 meta_text() {	# meta_text: the current run's meta (sb-rundir sets run_id, date and the status keys)
 	# (no $(...) here: it runs after every run, and each subshell is a fork)
-	local dur prec pbud bud maxp='' order=alternate
-	fmt_ms_to dur $((samples * period))
-	fmt_ms_to prec "$precision"
-	fmt_ms_to pbud "$point_budget_ms"
-	fmt_ms_to bud "$budget_ms"
+	local bud maxp='' order=alternate
+	fmt_ms_to bud "$budget_ms"	# (sb-plan's; the others' words are sb-sweepargs')
 	if [ "$points_mode" = auto ]; then maxp=$max_points; fi
 	if [ -n "$opt_seed" ]; then order=shuffle; fi
 	meta_lines test "$run_test" description "${t_desc[$run_test]}" label "$label" \
@@ -120,9 +117,9 @@ meta_text() {	# meta_text: the current run's meta (sb-rundir sets run_id, date a
 		topology "${topo[topology]}" hwloc_version "${topo[hwloc_version]}" \
 		placement "$placement" aslr "$aslr" modes "${t_run_modes[$run_test]}" points "$points_csv" \
 		points_mode "$points_mode" max_points "$maxp" \
-		duration "$dur" warmup "$warmup_text" \
+		duration "$duration_text" warmup "$warmup_text" \
 		period_ms "$period" repeat "$opt_repeat" min_runs "$min_runs" max_runs "$max_runs" \
-		precision "$prec" point_budget "$pbud" budget "$bud" \
+		precision "$precision_text" point_budget "$point_budget_text" budget "$bud" \
 		order "$order" seed "$opt_seed" \
 		schedule "$schedule${schedule:+${round_sched:+ }}$round_sched" unmet "${plan_unmet-}" \
 		late_warnings "$late_warnings" params "${t_params[$run_test]}" commit "$opt_commit" \

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# sb-sweepargs, runtest.sh's option table: each bad value one line and exit 2, the NUL-separated pairs, --help, the VM options, the run's shape.
+. "$(dirname "$0")/lib.sh"
+tool=$B/bin/sb-sweepargs
+[ -x "$tool" ] || make -s BUILD="$B" "$tool" >/dev/null 2>&1
+unset SB_COMMIT
+
+# bad WANT ARG...: exit 2, nothing on stdout, one line on stderr: runtest.sh's, with the hint
+bad() {
+	local want=$1 name
+	shift
+	name=${*//$'\n'/\\n}
+	run "$tool" -- "$@"
+	is "$rc" 2 "exit 2: $name"
+	is "$out" "" "nothing on stdout: $name"
+	is "$err" "runtest.sh: $want (see ./runtest.sh --help)" "one line: $name"
+}
+
+# value NAME ARG...: the (last) value of pair NAME in the answer to ARG...
+value() {
+	local name=$1 k v last=''
+	shift
+	while IFS= read -r -d '' k && IFS= read -r -d '' v; do
+		if [ "$k" = "$name" ]; then last=$v; fi
+	done < <("$tool" -- "$@")
+	printf '%s' "$last"
+}
+
+# list NAME ARG...: the values of pair NAME, one a line
+list() {
+	local name=$1 k v
+	shift
+	while IFS= read -r -d '' k && IFS= read -r -d '' v; do
+		if [ "$k" = "$name" ]; then printf '%s\n' "$v"; fi
+	done < <("$tool" -- "$@")
+}
+
+bad "no testcase given"
+bad "--precision: '0' must be more than 0" t --precision 0
+bad "--precision: 'x' is not a number of percent like 5 or 0.5" t --precision x
+bad "--duration: '1.' is not a number of seconds like 5 or 0.5" t --duration 1.
+bad "--duration: '.5' is not a number of seconds like 5 or 0.5" t --duration .5
+bad "--duration: '1.2.3' is not a number of seconds like 5 or 0.5" t --duration 1.2.3
+bad "--duration: '1234567' is too large" t --duration 1234567
+bad "--max-procs: '1234567890' is too large" t --max-procs 1234567890
+bad "--seed: '' is not a whole number" t --seed ''
+bad "--min-runs 5 is more than --max-runs 4" t --min-runs 5 --max-runs 4
+bad "--repeat 2 is exactly 2 runs a point: it cannot be combined with --precision, --min-runs, --max-runs, --point-budget or --budget" \
+	t --repeat 2 --budget 5
+bad "--points: empty list" t --points ''
+bad "--points cannot be combined with --max-procs, --min-procs or --step" t --points topology --step 2
+bad "--commit: 'xyz' is not a commit hash (7 to 64 hex digits)" t --commit xyz
+bad "--results: empty directory name" t --results ''
+bad "--profile: empty list (give task counts, 'peak' or 'max')" t --profile ''
+bad "--profile: '0' is not a task count, 'peak' or 'max'" t --profile 1,0
+bad "--profile: '' is not a task count, 'peak' or 'max'" t --profile 1,
+bad "--profile-keep needs --profile" t --profile-keep
+bad "--tune needs the machine lock: the settings it saves and restores are the machine's, not --no-lock's" t --tune --no-lock
+bad "--param: the value of 'a' spans lines" t --param $'a=1\n2'
+bad "--label: 236 characters: too long for a directory name with the date (at most 235)" t --label "$(printf '%0236d' 0)"
+bad "--duration 0.1 s is less than one sample of --period-ms 1000" t --duration 0.1 --period-ms 1000
+bad "unknown option '--version'" t --version
+bad "unknown option '-m'" t -m
+bad "--stall-timeout needs a value" t --stall-timeout
+bad "--kernel: empty file name" t --kernel ''
+bad "--vm-cpus: '0' must be at least 1" t --vm-cpus 0
+bad "several --kernel run in fixed rounds: give --repeat R (R rounds), not --precision, --min-runs, --max-runs or budgets" \
+	t --kernel "$0" --kernel "$0" --min-runs 2
+run env SB_COMMIT=nothex "$tool" -- t
+is "$rc,$err" "2,runtest.sh: SB_COMMIT: 'nothex' is not a commit hash (7 to 64 hex digits) (see ./runtest.sh --help)" "a bad SB_COMMIT: exit 2, one line"
+# a missing kernel image is bad input too, without the hint
+run "$tool" -- t --kernel "$B/no-such-image"
+is "$rc,$err" "2,runtest.sh: --kernel $B/no-such-image: no such file" "--kernel of a missing file: exit 2, one line"
+run "$tool" -- t --kernel "$B"
+is "$rc,$err" "2,runtest.sh: --kernel $B: not a file (a kernel image, bzImage)" "--kernel of a directory: exit 2, one line"
+# the tool's own misuse
+run "$tool" t
+is "$rc" 2 "sb-sweepargs without --: exit 2"
+like "$err" '^sb-sweepargs: usage: ' "its usage line"
+
+# -h/--help: one pair, before anything after it is judged; --usage is the text
+is "$(list help t --help --max-procs 0)" 1 "--help answers 'help', later arguments unread"
+run "$tool" --me scalebench-runtest --usage
+like "$(head -n 2 <<<"$out")" '^usage: scalebench-runtest TEST.*
+       scalebench-runtest --list ' "--usage names the command given with --me"
+like "$out" $'\n  -h, --help          this text\n' "a row of the table in the usage"
+like "$out" $'\n  --vm-boot-timeout S seconds a guest may take to come up\n' "the longest option keeps one blank"
+
+# the values: what the sweep computes with, and nothing it does not
+is "$(value samples t)" 2 "default: 2 samples of 500 ms"
+is "$(value warmup_samples t)" 2 "default: 2 warmup samples"
+is "$(value duration_text t --duration 1.25 --period-ms 250)" 1.25 "the duration in seconds"
+is "$(value rounded_note t --duration 1.1)" "note: whole sample periods: 2 measured and 2 warmup samples of 500 ms" \
+	"a duration rounded to whole samples is noted"
+is "$(value max_runs t --min-runs 12)" 12 "--min-runs above the default --max-runs raises it"
+is "$(value adaptive t --repeat 3),$(value precision t --repeat 3)" "0," "--repeat: not adaptive, no precision"
+is "$(value precision_text t --precision 0.5)" 0.5 "--precision in percent"
+is "$(value point_budget_text t)" 30 "the default point budget, in seconds"
+is "$(list opt_point_list t --points 8,2,2,1 | tr '\n' ' ')" "1 2 8 " "--points sorted, duplicates dropped"
+is "$(value points_mode t --step 2)" all "--step alone is --points all"
+is "$(value args_largest t --min-procs 5)" 5 "the largest count the arguments name"
+is "$(value placement t --smt)" pus "--smt places on PUs"
+is "$(value placement t --no-affinity)" none "--no-affinity"
+is "$(value profile_counts t --profile 4,peak,2,max)" 4,2 "--profile's task counts"
+is "$(value label t --label v1.2_x)" v1.2_x "--label as given"
+like "$(value label t)" '^[A-Za-z0-9_][A-Za-z0-9._-]*$' "the default label: the kernel release, made safe"
+is "$(value opt_commit t)" "" "no --commit, no SB_COMMIT: none"
+is "$(SB_COMMIT=abcdef0 value opt_commit t)" abcdef0 "SB_COMMIT is the default --commit"
+is "$(value vm_rounds t --kernel "$0" --kernel "$0")" 3 "two kernels: rounds of the least runs"
+is "$(value vm_rounds t --kernel "$0" --kernel "$0" --repeat 5)" 5 "two kernels, --repeat 5: 5 rounds"
+# the runner options the sweep hands on, as given (its own table's sweep=yes rows)
+is "$(list opt_pass t --stall-timeout=4 --param a=1 --warmup-max 3 | tr '\n' ' ')" \
+	"--stall-timeout 4 --param a=1 --warmup-max 3 " "runner options and --param, split and in order"
+# the VM options out, the rest (values with blanks, -- and all) as given, in order
+is "$(list vm_rest t1 --vm-mem 512 --param "a=b c" --kernel "$0" --vm-fs=9p --quick -- t2 t3 | tr '\n' '|')" \
+	"t1|--param|a=b c|--quick|--|t2|t3|" "vm_rest: every argument but the VM options"
+is "$(list vm_boot_opts t --vm-mem 512 --vm-fs=9p --vm-append 'a=1 b' | tr '\n' '|')" \
+	"--mem|512|--fs|9p|--append|a=1 b|" "vm_boot_opts: vm/boot.sh's names"
+is "$(list opt_tests a -- b c | tr '\n' ' ')" "a b c " "after --, testcase names only"
+# a value with a newline or an = stays one value (NUL-separated)
+is "$(list opt_params t --param=a=b=c)" "a=b=c" "--param=a=b=c: the value after the first ="
+is "$(list vm_rest t --vm-append $'a\nb' --plot | tr '\n' '|')" "t|--plot|" "a newline in a value stays in its pair"
+
+done_testing() { echo "1..$_n"; exit "$_failed"; }
+done_testing
