@@ -691,13 +691,14 @@ installed_dir() {
 }
 
 # installed_layout: -> ROOT (the data directory: plot/), SB_TESTS_DIR (the testcase binaries),
-# sb_tools (sb-summary and sb-topology), sb_helpers (sb-options, an internal helper in
+# sb_tools (sb-summary and sb-topology), sb_helpers (sb-sweepargs, sb-vmboot: internal helpers in
 # LIBEXECDIR/scalebench), default_results (./results): nothing in a checkout
 installed_layout() {
 	[ -n "$SB_INSTALL" ] || return 0
 	sb_tools=$ROOT
 	export SB_TOOLS_DIR=$sb_tools	# plot.py's tools
 	sb_helpers=$(installed_dir "$sb_rel_libexec" "$sb_libexec")
+	export SB_HELPERS_DIR=$sb_helpers	# vm/boot.sh's sb-vmboot
 	export SB_TESTS_DIR=${SB_TESTS_DIR:-$sb_helpers}
 	ROOT=$(installed_dir "$sb_rel_data" "$sb_datadir")
 	default_results=$PWD/results

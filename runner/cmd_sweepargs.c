@@ -9,12 +9,13 @@
 #include <sys/utsname.h>
 
 #include "options.h"
+#include "pairs.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "util.h"
 
 #define NAME_MAX_LEN 255	/* the longest file name (Linux, the BSDs): bounds the run id */
 #define RUN_ID_TAIL 20		/* a run id is the label, -YYYYmmddTHHMMSS and maybe -N */
-#define NOTSET (-1L)
+#define NOTSET SB_PAIR_NONE
 
 /* The shape of one run and the stopping rule of a point (docs/RUNTEST.md, "Measurement design") */
 #define DEF_WARMUP_MS 1000	/* one run: 1 s (auto: 1-2 s) warmup + 1 s measured */
@@ -647,27 +648,10 @@ static void check(void)
 
 /* ---- the answer ------------------------------------------------------------------- */
 
-static void pair(const char *name, const char *value)
-{
-	fputs(name, stdout);
-	putchar('\0');
-	fputs(value ? value : "", stdout);
-	putchar('\0');
-}
-
-static void pair_n(const char *name, long v)	/* NOTSET: empty */
-{
-	char buf[32] = "";
-
-	if (v != NOTSET)
-		snprintf(buf, sizeof(buf), "%ld", v);
-	pair(name, buf);
-}
-
 static void pair_list(const char *name, const char **list, size_t n)	/* one pair an element */
 {
 	for (size_t i = 0; i < n; i++)
-		pair(name, list[i]);
+		sb_pair(name, list[i]);
 }
 
 static void emit(void)
@@ -682,32 +666,32 @@ static void emit(void)
 	pair_list("vm_boot_opts", vm_boot, nvm_boot);
 	pair_list("vm_rest", vm_rest, nvm_rest);
 	for (long i = 0; i < npoints; i++)
-		pair_n("opt_point_list", point_list[i]);
-	pair_n("opt_max", a.max);
-	pair_n("opt_min", a.min);
-	pair_n("opt_step", a.step);
-	pair_n("opt_max_points", a.max_points);
-	pair_n("opt_repeat", a.repeat);
-	pair_n("opt_budget_ms", a.budget_ms);
-	pair_n("opt_seed", a.seed);
-	pair_n("vm_cpus", a.vm_cpus);
-	pair_n("vm_rounds", nkernels > 1 ? (a.repeat != NOTSET ? a.repeat : min_runs) : NOTSET);
-	pair("opt_mode", a.mode);
-	pair("opt_label", a.label);
-	pair("opt_results", a.results);
-	pair("opt_profile", a.profile);
-	pair("opt_commit", a.commit);
-	pair_n("opt_fixed_warmup", a.warmup_ms != NOTSET || a.quick);
-	pair_n("opt_smt", a.smt);
-	pair_n("opt_list", a.list);
-	pair_n("opt_dry_run", a.dry_run);
-	pair_n("opt_quiet", a.quiet);
-	pair_n("opt_plot", a.plot);
-	pair_n("opt_profile_keep", a.profile_keep);
-	pair_n("opt_no_wait", a.no_wait);
-	pair_n("opt_no_lock", a.no_lock);
-	pair_n("opt_tune", a.tune);
-	pair_n("opt_no_history", a.no_history);
+		sb_pair_n("opt_point_list", point_list[i]);
+	sb_pair_n("opt_max", a.max);
+	sb_pair_n("opt_min", a.min);
+	sb_pair_n("opt_step", a.step);
+	sb_pair_n("opt_max_points", a.max_points);
+	sb_pair_n("opt_repeat", a.repeat);
+	sb_pair_n("opt_budget_ms", a.budget_ms);
+	sb_pair_n("opt_seed", a.seed);
+	sb_pair_n("vm_cpus", a.vm_cpus);
+	sb_pair_n("vm_rounds", nkernels > 1 ? (a.repeat != NOTSET ? a.repeat : min_runs) : NOTSET);
+	sb_pair("opt_mode", a.mode);
+	sb_pair("opt_label", a.label);
+	sb_pair("opt_results", a.results);
+	sb_pair("opt_profile", a.profile);
+	sb_pair("opt_commit", a.commit);
+	sb_pair_n("opt_fixed_warmup", a.warmup_ms != NOTSET || a.quick);
+	sb_pair_n("opt_smt", a.smt);
+	sb_pair_n("opt_list", a.list);
+	sb_pair_n("opt_dry_run", a.dry_run);
+	sb_pair_n("opt_quiet", a.quiet);
+	sb_pair_n("opt_plot", a.plot);
+	sb_pair_n("opt_profile_keep", a.profile_keep);
+	sb_pair_n("opt_no_wait", a.no_wait);
+	sb_pair_n("opt_no_lock", a.no_lock);
+	sb_pair_n("opt_tune", a.tune);
+	sb_pair_n("opt_no_history", a.no_history);
 	/* --profile's task counts ("1,2,peak" -> "1,2"): sb-plan measures them too */
 	if (a.profile) {
 		const char *c = a.profile;
@@ -718,25 +702,25 @@ static void emit(void)
 			c += n + (c[n] == ',');
 		}
 	}
-	pair("profile_counts", csv);
-	pair("points_mode", points_mode);
-	pair_n("args_largest", largest);
-	pair("placement", placement);
-	pair_n("period", period);
-	pair_n("samples", samples);
-	pair_n("warmup_samples", warmup_samples);
-	pair("rounded_note", rounded_note);
-	pair("label", label);
-	pair_n("adaptive", adaptive);
-	pair_n("min_runs", min_runs);
-	pair_n("max_runs", max_runs);
-	pair_n("precision", precision);
-	pair_n("point_budget_ms", point_budget_ms);
+	sb_pair("profile_counts", csv);
+	sb_pair("points_mode", points_mode);
+	sb_pair_n("args_largest", largest);
+	sb_pair("placement", placement);
+	sb_pair_n("period", period);
+	sb_pair_n("samples", samples);
+	sb_pair_n("warmup_samples", warmup_samples);
+	sb_pair("rounded_note", rounded_note);
+	sb_pair("label", label);
+	sb_pair_n("adaptive", adaptive);
+	sb_pair_n("min_runs", min_runs);
+	sb_pair_n("max_runs", max_runs);
+	sb_pair_n("precision", precision);
+	sb_pair_n("point_budget_ms", point_budget_ms);
 	/* the times as meta and --dry-run say them: seconds, decimals only where there are some */
-	pair("duration_text", secs(samples * period, s));
-	pair("warmup_fixed_text", secs(warmup_samples * period, s));
-	pair("precision_text", precision == NOTSET ? "" : secs(precision, s));
-	pair("point_budget_text", point_budget_ms == NOTSET ? "" : secs(point_budget_ms, s));
+	sb_pair("duration_text", secs(samples * period, s));
+	sb_pair("warmup_fixed_text", secs(warmup_samples * period, s));
+	sb_pair("precision_text", precision == NOTSET ? "" : secs(precision, s));
+	sb_pair("point_budget_text", point_budget_ms == NOTSET ? "" : secs(point_budget_ms, s));
 }
 
 /* sb-sweepargs [--me NAME] -- ARG...: the pairs on stdout, or "help 1" for -h/--help;
@@ -766,7 +750,7 @@ int main(int argc, char **argv)
 	}
 	parse(argc - i - 1, argv + i + 1);
 	if (a.help) {
-		pair("help", "1");
+		sb_pair("help", "1");
 	} else {
 		check();
 		emit();

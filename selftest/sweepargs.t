@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# sb-sweepargs, runtest.sh's option table: each bad value one line and exit 2, the NUL-separated pairs, --help, the VM options, the run's shape.
+# sb-sweepargs and sb-vmboot, runtest.sh's and vm/boot.sh's option tables: each bad value one line and exit 2, the NUL-separated pairs, --help, the run's and the guest's shape.
 . "$(dirname "$0")/lib.sh"
-tool=$B/bin/sb-sweepargs
-[ -x "$tool" ] || make -s BUILD="$B" "$tool" >/dev/null 2>&1
+tool=$B/bin/sb-sweepargs vmboot=$B/bin/sb-vmboot
+[ -x "$tool" ] && [ -x "$vmboot" ] || make -s BUILD="$B" "$tool" "$vmboot" >/dev/null 2>&1
 unset SB_COMMIT
 
 # bad WANT ARG...: exit 2, nothing on stdout, one line on stderr: runtest.sh's, with the hint
@@ -120,6 +120,43 @@ is "$(list opt_tests a -- b c | tr '\n' ' ')" "a b c " "after --, testcase names
 # a value with a newline or an = stays one value (NUL-separated)
 is "$(list opt_params t --param=a=b=c)" "a=b=c" "--param=a=b=c: the value after the first ="
 is "$(list vm_rest t --vm-append $'a\nb' --plot | tr '\n' '|')" "t|--plot|" "a newline in a value stays in its pair"
+
+# ---- sb-vmboot: vm/boot.sh's options, the guest's shape ----
+# vbad WANT ARG...: exit 2, one line, vm/boot.sh's, with its hint
+vbad() {
+	local want=$1
+	shift
+	run "$vmboot" args -- "$@"
+	is "$rc,$out,$err" "2,,vm/boot.sh: $want (try 'vm/boot.sh --help')" "vm/boot.sh $*: exit 2, one line"
+}
+vbad "no --kernel IMAGE"
+vbad "no --kernel IMAGE" --kernel '' --check
+vbad "--kernel needs a value" --kernel
+vbad "--cpus: '0' is not a whole number >= 1" --kernel k --cpus 0
+vbad "--cpus: '07' is not a whole number >= 1" --kernel k --cpus 07
+vbad "--mem: '12345678' is too large" --kernel k --mem 12345678
+vbad "--fs: 'ext4' is not 9p, virtiofs or auto" --kernel k --fs ext4
+vbad "--fs: 'virtio' is not 9p, virtiofs or auto" --kernel k --fs virtio
+vbad "--accel: '' is not kvm, tcg or auto" --kernel k --accel ''
+vbad "no command after --" --kernel k
+vbad "no command after --" --kernel k --
+vbad "unknown argument 'k'" k
+is "$("$vmboot" args -- --kernel k --fs virtiofs --share 'a b' --share c -- cmd 'x y' | tr '\0' '|')" \
+	"opt_kernel|k|opt_fs|virtiofs|opt_shares|a b|opt_shares|c|cmd|cmd|cmd|x y|" "the pairs: lists repeated, the command after --"
+is "$("$vmboot" args -- --kernel k --help --bogus | tr '\0' '|')" "opt_kernel|k|help|1|" "--help: later arguments unread"
+like "$("$vmboot" usage)" '^usage: vm/boot.sh --kernel IMAGE' "usage: the text"
+# shape CPUS MEM BOOT_TIMEOUT ACCEL, the host's "CPU PACKAGE" lines on stdin
+host=$'0 0\n2 0\n1 1\n3 1'
+shape() { "$vmboot" shape "$@" <<<"$host" | tr '\0' '|'; }
+like "$(shape '' '' '' kvm)" '^pin\|0\|pin\|2\|pin\|1\|pin\|3\|cpus\|4\|smp\|4,sockets=2,cores=2,threads=1\|topology\|2 socket\(s\) x 2 core\(s\) x 1 thread, pinned to host CPUs 0,2,1,3\|mem\|[0-9]+\|boot_timeout\|60\|$' \
+	"every host core by default, two packages two sockets, KVM's boot timeout"
+like "$(shape 3 512 '' tcg)" 'smp\|3,sockets=1,cores=3,threads=1\|.*mem\|512\|boot_timeout\|300\|$' \
+	"3 vCPUs over 2 packages: one socket; --mem as given; TCG's boot timeout"
+like "$(shape 1 '' 9 tcg)" 'cpus\|1\|.*boot_timeout\|9\|$' "--boot-timeout as given"
+run "$vmboot" shape 5 '' '' kvm <<<"$host"
+is "$rc,$err" "2,vm/boot.sh: --cpus 5: the host has 4 cores to pin vCPUs to" "more vCPUs than host cores: exit 2, one line"
+run "$vmboot" shape 1 ''
+is "$rc" 2 "sb-vmboot shape without its four arguments: exit 2"
 
 done_testing() { echo "1..$_n"; exit "$_failed"; }
 done_testing
