@@ -24,7 +24,6 @@ PROG=runtest.sh
 SB_INSTALL=''
 # The shape of one run and the stopping rule of a point are sb-sweepargs' (read_args).
 RUN_OVERHEAD_MS=300		# a run's start and stop of the tasks, for the estimates
-AUTO_WARMUP_MAX=2		# seconds: the cap of a sweep run's steady-state warmup
 # After SIGTERM, what a child has to stop before SIGKILL (docs/RUNTEST.md,
 # "Failures and interruptions"): the runner's own grace for a testcase_prepare or
 # testcase_cleanup that does not return is 2 s; a guest's boot.sh quits QEMU.
@@ -80,32 +79,8 @@ reason() {	# the end of a tool's error message: "cat: write error: No space left
 	printf '%s' "${m:-failed}"
 }
 
-fmt_ms() {	# milliseconds as seconds: 5000 -> 5, 500 -> 0.5
-	local s
-	fmt_ms_to s "$1"
-	printf '%s' "$s"
-}
-
-fmt_ms_to() {	# fmt_ms_to VAR MS: fmt_ms into VAR, without a subshell; MS '' gives ''
-	local f
-	if [ -z "$2" ]; then printf -v "$1" '%s' ''; return 0; fi
-	printf -v f '%03d' $(($2 % 1000))
-	while [ "${f%0}" != "$f" ]; do f=${f%0}; done
-	printf -v "$1" '%d%s' $(($2 / 1000)) "${f:+.$f}"
-}
-
 clock() {	# clock VAR: now, seconds since the epoch (microseconds where bash has them), for sb-plan
 	if [ -n "${EPOCHREALTIME-}" ]; then printf -v "$1" '%s' "$EPOCHREALTIME"; else printf -v "$1" '%(%s)T' -1; fi
-}
-
-now_ms() {	# now_ms VAR: milliseconds into VAR (no $(...): a ^C would leave it empty)
-	local t=${EPOCHREALTIME-}
-	if [ -n "$t" ]; then
-		t=${t/[.,]/}
-		printf -v "$1" '%d' $((10#$t / 1000))
-	else
-		printf -v "$1" '%d' $(($(date +%s) * 1000))
-	fi
 }
 
 # ---- the swap points: what the runner and sb-summary will do ---------------------
@@ -168,6 +143,35 @@ check_runner_values() {
 	fi
 }
 
+# made VAR [--installed DIR] NAME...: the directory of the tools NAME..., made first in a
+# checkout (SB_BUILD's bin/); installed, DIR's (nothing to build); into VAR
+made() {
+	local -n _dir=$1
+	local b=${SB_BUILD:-build} out n
+	shift
+	case $b in /*) ;; *) b=$ROOT/$b ;; esac
+	_dir=$b/bin
+	if [ "$1" = --installed ]; then
+		if [ -n "$SB_INSTALL" ]; then _dir=$2; fi
+		shift 2
+	fi
+	if [ -z "$SB_INSTALL" ] && command -v "${MAKE:-make}" >/dev/null 2>&1 &&
+		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "${@/#/$b/bin/}" 2>&1); then
+		printf '%s\n' "$out" | tail -n 25 >&2
+		die 3 "the build failed (make output above)"
+	fi
+	for n in "$@"; do [ -x "$_dir/$n" ] || die 3 "$(shown "$_dir/$n") is missing: run make"; done
+}
+
+# make_helpers: the helpers runtest.sh needs before it reads its arguments (installed:
+# LIBEXECDIR/scalebench's) -> tool_args (sb-sweepargs), tool_workdir (sb-workdir: the
+# working directory, its janitor)
+make_helpers() {
+	local dir
+	made dir --installed "${sb_helpers-}" sb-sweepargs sb-workdir
+	readonly tool_args=$dir/sb-sweepargs tool_workdir=$dir/sb-workdir
+}
+
 # (e) read_args ARG...: runtest.sh's options are one table in C (sb-sweepargs,
 # runner/cmd_sweepargs.c): it parses and checks the arguments, the runner
 # options the sweep hands on (its own option table's sweep=yes rows) included,
@@ -175,16 +179,7 @@ check_runner_values() {
 # vm_* and the run's shape (period, samples, the stopping rule, the label ...).
 # Its one-line message and exit 2 are the check; -h/--help is its --usage.
 read_args() {
-	local b=${SB_BUILD:-build} out tool pairs=() i n k v
-	case $b in /*) ;; *) b=$ROOT/$b ;; esac
-	tool=$b/bin/sb-sweepargs
-	if [ -n "$SB_INSTALL" ]; then tool=$sb_helpers/sb-sweepargs; fi	# installed: nothing to build
-	if [ -z "$SB_INSTALL" ] && command -v "${MAKE:-make}" >/dev/null 2>&1 &&
-		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$tool" 2>&1); then
-		printf '%s\n' "$out" | tail -n 25 >&2
-		die 3 "the build failed (make output above)"
-	fi
-	[ -x "$tool" ] || die 3 "$(shown "$tool") is missing: run make"
+	local tool=$tool_args pairs=() i n k v
 	# (its status as the last pair: a process substitution's is lost)
 	mapfile -d '' -t pairs < <(rc=0; "$tool" --me "$(me)" -- "$@" || rc=$?; printf 'status\0%s\0' "$rc")
 	n=${#pairs[@]}
@@ -262,21 +257,10 @@ interrupted_line() {
 # stop_child PID GRACE_MS WHAT [VAR]: a child that has had SIGTERM: wait for it
 # at most GRACE_MS, then SIGKILL it (and say so, naming WHAT, unless the caller's
 # stderr is muted: then stopped_note keeps the line); 130 into VAR. Never a
-# wait without a limit: a runner whose testcase_prepare waits for a server,
-# blind to the signal, would hold the sweep for good. Polled: bash reaps the
-# dead child while it waits for sleep.
+# wait without a limit: sb-workdir --stop polls (bash reaps the dead child
+# meanwhile) and SIGKILLs after the grace.
 stop_child() {
-	local start now killed=0
-	now_ms start
-	while kill -0 "$1" 2>/dev/null; do
-		now_ms now
-		if [ "$killed" = 0 ] && [ $((now - start)) -ge "$2" ]; then
-			stopped_note="warning: $3 (pid $1) had not stopped $(fmt_ms "$2") s after SIGTERM: killed"
-			kill -KILL "$1" 2>/dev/null || true
-			killed=1
-		fi
-		sleep 0.05 || true
-	done
+	stopped_note=$("$tool_workdir" --stop "$1" "$2" "$3") || true
 	# Gone, so bash has reaped it: no `wait` for its status. bash 5.2's wait for a
 	# child reaped while a trap ran can block for good in waitpid(-1), that is for
 	# the janitor, which waits for runtest.sh (seen in runtest_failures.t's SIGINT
@@ -329,51 +313,8 @@ make_workdir() {	# -> TMP (on_exit removes it; the janitor too if runtest.sh is 
 	"ok $dir/runtest."*) TMP=${line#ok } ;;
 	*) die 3 "cannot make a working directory in TMPDIR $dir: $(reason "${line#err }")" ;;
 	esac
-	remove_stale "$dir"
 	tmp_full line
 	if [ -n "$line" ]; then die 3 "$line"; fi
-}
-
-# proc_start PID: the process's start time in clock ticks since boot (Linux's
-# /proc), "-" where there is none: with the pid, it names one process for good
-proc_start() {
-	local line f
-	if { read -r line </proc/"$1"/stat; } 2>/dev/null; then
-		read -r -a f <<<"${line##*) }"
-		printf '%s' "${f[19]:--}"
-	else
-		printf -
-	fi
-}
-
-# gone PID START: 0 when that process provably no longer exists
-gone() {
-	if [ -d /proc/self ]; then
-		[ ! -e "/proc/$1" ] || { [ "$2" != - ] && [ "$(proc_start "$1")" != "$2" ]; }
-	else
-		[[ $(kill -0 "$1" 2>&1) == *"No such process"* ]]
-	fi
-}
-
-# remove_stale DIR: working directories of earlier sweeps killed with their
-# janitor (SIGKILL of the whole process group) are removed: only this user's
-# real directories (no link followed), whose owners file names a runtest.sh
-# and a janitor both provably gone. Anything else is left alone.
-remove_stale() {
-	local d sweep s_start jan j_start
-	for d in "$1"/runtest.??????; do
-		[ "$d" != "$TMP" ] && [ -d "$d" ] && [ ! -L "$d" ] && [ -O "$d" ] || continue
-		if [ ! -e "$d/owners" ] && [ ! -L "$d/owners" ]; then
-			# killed between mktemp and its owners file: empty, and 10 minutes old (a live
-			# sweep writes the file at once); rmdir removes nothing else
-			if [ -n "$(find "$d" -maxdepth 0 -empty -mmin +10 2>/dev/null)" ]; then rmdir -- "$d" 2>/dev/null || true; fi
-			continue
-		fi
-		[ -f "$d/owners" ] && [ ! -L "$d/owners" ] && [ -O "$d/owners" ] || continue
-		read -r sweep s_start jan j_start <"$d/owners" 2>/dev/null || continue
-		[[ $sweep =~ ^[0-9]+$ && $jan =~ ^[0-9]+$ ]] || continue
-		if gone "$sweep" "$s_start" && gone "$jan" "$j_start"; then rm -rf -- "$d" 2>/dev/null || true; fi
-	done
 }
 
 # tmp_full VAR: why the working directory takes no more data, into VAR (empty
@@ -388,48 +329,21 @@ tmp_full() {
 	printf -v "$1" '%s' "$m"
 }
 
-# start_janitor DIR: a process that outlives runtest.sh by design. It makes the
-# working directory in DIR (so that no moment exists when the directory is
-# there and nobody will remove it), says "ok PATH" (or "err MESSAGE"), then
-# reads its standard input, a pipe only runtest.sh writes, to its end: however
-# runtest.sh ended (SIGKILL included) it then stops the runner at work
-# ($TMP/child), marks the run in progress ($TMP/active) interrupted and
-# removes the directory. The runner and make do not get the
-# pipe (they may outlive runtest.sh). -> janitor_fd, janitor_out
+# start_janitor DIR: a process that outlives runtest.sh by design (sb-workdir,
+# runner/cmd_workdir.c). It makes the working directory in DIR (so that no
+# moment exists when the directory is there and nobody will remove it),
+# removes those of earlier sweeps killed with their janitor (SIGKILL of the
+# whole process group: only directories whose owners file names a runtest.sh
+# and a janitor both provably gone), says "ok PATH" (or "err MESSAGE"), then
+# reads its standard input, a pipe only runtest.sh writes, to its end:
+# however runtest.sh ended (SIGKILL included) it then stops the runner at work
+# ($TMP/child: SIGTERM, SIGKILL after RUNNER_GRACE_MS), removes a pending
+# results probe ($TMP/probe), restores --tune's settings ($TMP/tuned), marks
+# the run in progress ($TMP/active) interrupted and removes the directory.
+# The runner and make do not get the pipe (they may outlive runtest.sh).
+# -> janitor_fd, janitor_out
 start_janitor() {
-	coproc JANITOR {
-		trap '' "${SIGNALS[@]}"
-		if ! made=$(mktemp -d "$1/runtest.XXXXXX" 2>&1); then
-			printf 'err %s\n' "${made//$'\n'/ }"
-			exit 0
-		fi
-		# who owns it, for a later sweep that finds it after a SIGKILL of us both (remove_stale)
-		if ! err=$({ printf '%s %s %s %s\n' "$$" "$(proc_start "$$")" "$BASHPID" "$(proc_start "$BASHPID")" \
-			>"$made/owners"; } 2>&1); then	# a full TMPDIR: its reason, not a silent end
-			rm -rf -- "$made"
-			printf 'err %s\n' "${err//$'\n'/ }"
-			exit 0
-		fi
-		printf 'ok %s\n' "$made"
-		exec >/dev/null 2>&1
-		cat >/dev/null
-		# the runner at work: SIGTERM, then SIGKILL after the grace (a testcase_prepare
-		# that blocks every signal would outlive us otherwise)
-		if read -r pid <"$made/child" && kill -TERM "$pid"; then
-			for ((i = 0; i < RUNNER_GRACE_MS / 50; i++)); do
-				# (gone, or dead and not yet reaped: its new parent may reap late)
-				case $(ps -o stat= -p "$pid") in '' | Z*) break ;; esac
-				sleep 0.05
-			done
-			if [ "$i" -ge $((RUNNER_GRACE_MS / 50)) ]; then kill -KILL "$pid" || true; fi
-		fi
-		if read -r probe <"$made/probe"; then rm -f -- "$probe"; fi
-		# --tune's settings back (machine/machine.sh), once runtest.sh's lock is free
-		if { read -r tool && read -r saved; } <"$made/tuned"; then "$tool" restore "$saved" --with-lock; fi
-		# a run whose meta still says running was cut short (SIGKILL): say so (sb-rundir)
-		if { read -r tool && read -r run; } <"$made/active"; then "$tool" status "$run" interrupted --if running; fi
-		rm -rf -- "$made"
-	} 2>/dev/null
+	coproc JANITOR { exec "$tool_workdir" "$1" "$$" "$RUNNER_GRACE_MS"; }
 	# (a copy: bash keeps a coprocess's own descriptors from subshells, and a
 	# protected write that runtest.sh's death leaves running must hold the pipe too)
 	exec {janitor_fd}>&"${JANITOR[1]}"
@@ -706,7 +620,7 @@ installed_layout() {
 
 installed_tools() {	# -> tool_summary, tool_topology, tool_plan: the installed ones, nothing to build
 	readonly tool_summary=$sb_tools/sb-summary tool_topology=$sb_tools/sb-topology tool_plan=$sb_tools/sb-plan \
-		tool_rundir=$sb_tools/sb-rundir
+		tool_rundir=$sb_tools/sb-rundir tool_profile=$sb_tools/sb-profile
 }
 
 # check_fd_limit: enough descriptors for the sweep's own pipes and files (bash gives
@@ -759,6 +673,7 @@ main() {
 	if [ "${1-}" = --version ]; then print_version; exit 0; fi
 	if [ "${1-}" = --check-system ]; then machine_check_system "${@:2}"; fi
 
+	make_helpers
 	read_args "$@"		# the arguments, before anything else (sb-sweepargs)
 	make_workdir
 	find_testcases		# which testcases; make them and the tools

@@ -29,6 +29,7 @@
 #define QUICK_DURATION_MS 500
 #define QUICK_PERIOD 250
 #define QUICK_RUNS 2
+#define AUTO_WARMUP_MAX_S 2	/* the cap of a sweep run's steady-state warmup (--warmup auto) */
 
 static const char *me = "./runtest.sh";	/* the command as the user runs it (--me) */
 
@@ -716,6 +717,8 @@ static void emit(void)
 	sb_pair_n("max_runs", max_runs);
 	sb_pair_n("precision", precision);
 	sb_pair_n("point_budget_ms", point_budget_ms);
+	sb_pair_n("auto_warmup_max", AUTO_WARMUP_MAX_S);
+	sb_pair_n("auto_warmup_max_ms", AUTO_WARMUP_MAX_S * 1000L);
 	/* the times as meta and --dry-run say them: seconds, decimals only where there are some */
 	sb_pair("duration_text", secs(samples * period, s));
 	sb_pair("warmup_fixed_text", secs(warmup_samples * period, s));

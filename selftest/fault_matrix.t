@@ -151,7 +151,7 @@ printf '#!/bin/sh\nexit 0\n' >"$d/fake/true-make"
 printf '#!/bin/sh\nif [ "$1" = -o ] && [ -f "$3" ] && [ "$(wc -l <"$3")" -gt 1 ]; then : >"%s"; while [ ! -e "%s" ]; do sleep 0.05; done; fi\nexec "%s" "$@"\n' \
 	"$d/mark" "$d/go" "$PWD/$B/bin/sb-summary" >"$d/build/bin/sb-summary"
 chmod +x "$d/fake/true-make" "$d/build/bin/sb-summary"
-cp "$B/bin/sb-topology" "$B/bin/sb-sweepargs" "$B/bin/sb-machine" "$B/bin/sb-plan" "$B/bin/sb-rundir" "$d/build/bin/"
+cp "$B/bin/sb-topology" "$B/bin/sb-sweepargs" "$B/bin/sb-workdir" "$B/bin/sb-machine" "$B/bin/sb-plan" "$B/bin/sb-rundir" "$d/build/bin/"
 for s in INT TERM KILL; do
 	SB_BUILD=$d/build MAKE=$d/fake/true-make sweep phases --points 1,2 --mode processes "${TINY[@]}"
 	wait_until 30 have_mark

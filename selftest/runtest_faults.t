@@ -105,7 +105,7 @@ wait_for_file() {
 # when they run and then wait, so the signal arrives while runtest.sh is in
 # its first moments, whatever the machine's speed.
 mkdir -p "$T/fake"
-for c in dirname uname mktemp; do
+for c in dirname uname mktemp make; do
 	printf '#!/bin/sh\necho $$ >>"%s"\nexec sleep 60\n' "$T/fake.log" >"$T/fake/$c"
 	chmod +x "$T/fake/$c"
 done

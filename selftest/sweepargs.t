@@ -158,5 +158,59 @@ is "$rc,$err" "2,vm/boot.sh: --cpus 5: the host has 4 cores to pin vCPUs to" "mo
 run "$vmboot" shape 1 ''
 is "$rc" 2 "sb-vmboot shape without its four arguments: exit 2"
 
+# release IMAGE, module MODDIR NAME, closure MODDIR NAME... (vm/kernel.sh's facts; vm_kernel.t has more)
+img=$_sb_locks/sweepargs.img
+{ head -c 514 /dev/zero; printf 'HdrS'; head -c 8 /dev/zero; printf '\000\001'; head -c 240 /dev/zero
+	printf '6.9.0-x (a@b) #1\000'; } >"$img"
+is "$("$vmboot" release "$img")" 6.9.0-x "release: the setup header's version string"
+run "$vmboot" release "$0"
+is "$rc,$out" "1," "release of a file that is no bzImage: exit 1, nothing"
+md=$_sb_locks/sweepargs.mod
+mkdir -p "$md"
+printf 'k/a.ko.xz: k/b-c.ko.xz k/d.ko\nk/b-c.ko.xz: k/d.ko\nk/d.ko:\n' >"$md/modules.dep"
+printf 'k/e.ko\n' >"$md/modules.builtin"
+is "$("$vmboot" closure "$md" e a b_c | tr '\n' ' ')" "k/d.ko k/b-c.ko.xz k/a.ko.xz " "closure: dependencies first, each once, built-in ones left out"
+run "$vmboot" closure "$md" a zz
+is "$rc,$err" "1,zz" "closure: a driver that is neither names it, exit 1"
+is "$("$vmboot" module "$md" b_c),$("$vmboot" module "$md" e)" "module k/b-c.ko.xz,builtin" "module: a module, built in"
+is "$("$vmboot" drivers 9p | tr '\n' ' ')" "virtio_pci 9pnet_virtio 9p " "drivers: what 9p needs"
+mkdir -p "$md/tree"
+: >"$md/tree/bzImage"
+printf 'CONFIG_VIRTIO_PCI=y\nCONFIG_NET_9P=m\nCONFIG_NET_9P_VIRTIO=y\nCONFIG_9P_FS=y\nCONFIG_FUSE_FS=yes\n' >"$md/tree/.config"
+run "$vmboot" fs "$md/tree/bzImage" 0.0-sb-none 9p
+is "$rc" 0 "fs: 9p from the .config beside a bare image"
+run "$vmboot" fs "$md/tree/bzImage" 0.0-sb-none virtiofs
+is "$rc" 1 "fs: no virtiofs in that .config (FUSE_FS=yes is not y)"
+rm "$md/tree/.config"
+run "$vmboot" fs "$md/tree/bzImage" 0.0-sb-none 9p
+is "$rc" 2 "fs: a bare image with no .config cannot tell (2)"
+rm -rf "$md" "$img"
+
+# watch DIR QEMU_PID BOOT_TIMEOUT TIMEOUT NOTE: the guest's control port, QEMU, the clock (a sleep stands in)
+w=$_sb_locks/sweepargs.watch
+mkdir -p "$w"
+: >"$w/ctl"
+: >"$w/console"
+printf 'booted\r\nexit=3\r\n' >"$w/ctl"
+sleep 30 &
+q=$!
+(sleep 0.3; kill "$q") &
+run "$vmboot" watch "$w" "$q" 5 '' '(tcg, 1 vCPUs)'
+is "$rc,$out" "0,exit 3" "watch: the command's status, once QEMU has gone"
+is "$err" "vm/boot.sh: the guest is up after 0 s (tcg, 1 vCPUs)" "watch: the note when the guest is up"
+printf 'booted\nerror=lost the root\n' >"$w/ctl"
+is "$("$vmboot" watch "$w" $$ 5 '' '')" "failed the guest failed: lost the root" "watch: the guest's error"
+: >"$w/ctl"
+is "$("$vmboot" watch "$w" $$ 1 '' '')" "failed the guest did not boot within 1 s" "watch: the boot timeout"
+printf 'booted\n' >"$w/ctl"
+is "$("$vmboot" watch "$w" $$ 1 1 '')" "failed the guest did not finish within 1 s" "watch: the timeout"
+: >"$w/ctl"
+printf '[ 1.5] Kernel panic - not syncing: VFS\n' >"$w/console"
+is "$("$vmboot" watch "$w" 999999999 5 '' '')" "gone the guest kernel panicked: not syncing: VFS" "watch: QEMU gone after a panic"
+: >"$w/console"
+printf 'qemu: one\nqemu: could not load kernel\n' >"$w/qemu.err"
+is "$("$vmboot" watch "$w" 999999999 5 '' '')" "gone QEMU failed: qemu: could not load kernel" "watch: QEMU gone before the boot"
+rm -rf "$w"
+
 done_testing() { echo "1..$_n"; exit "$_failed"; }
 done_testing

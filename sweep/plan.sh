@@ -8,17 +8,18 @@
 # choose_warmup: each run's warmup -> warmup_args (the runner's options),
 # warmup_text (meta's warmup). --warmup S (and --quick) is a fixed count of
 # samples; otherwise, when the runner has it, --warmup auto: the warmup ends
-# when the rate has settled, after --warmup-min and at most AUTO_WARMUP_MAX
-# seconds (the runner's own rule; --warmup-min/--warmup-max pass through)
+# when the rate has settled, after --warmup-min and at most auto_warmup_max
+# seconds (sb-sweepargs'; the runner's own rule; --warmup-min/--warmup-max pass
+# through) -> warmup_max_ms (plan.conf's: empty unless auto)
 choose_warmup() {
 	local t=${runnable[0]} m
 	m=${t_run_modes[$t]%%,*}
-	warmup_args=(--warmup "$warmup_samples") warmup_text=$warmup_fixed_text
+	warmup_args=(--warmup "$warmup_samples") warmup_text=$warmup_fixed_text warmup_max_ms=''
 	if [ "$opt_fixed_warmup" = 0 ] &&
 		"$tests_dir/${t}_$m" --list-options 2>/dev/null | grep -q '^option=--warmup arg=N|auto '; then
-		warmup_args=(--warmup auto --warmup-max "$AUTO_WARMUP_MAX") warmup_text=auto
+		warmup_args=(--warmup auto --warmup-max "$auto_warmup_max") warmup_text=auto warmup_max_ms=$auto_warmup_max_ms
 	fi
-	readonly warmup_args warmup_text
+	readonly warmup_args warmup_text warmup_max_ms
 }
 
 # plan_conf: the sweep's options and the topology facts, for sb-plan -> $TMP/plan.conf
@@ -39,7 +40,7 @@ plan_conf() {
 		topology_points "$tp" min_runs "$min_runs" max_runs "$max_runs" adaptive "$adaptive" \
 		precision "$precision" point_budget_ms "$point_budget_ms" budget_ms "$opt_budget_ms" \
 		seed "$opt_seed" max_points "$opt_max_points" warmup_samples "$warmup_samples" samples "$samples" \
-		period_ms "$period" warmup_max_ms "$(if [ "$warmup_text" = auto ]; then echo "${AUTO_WARMUP_MAX}000"; fi)" \
+		period_ms "$period" warmup_max_ms "$warmup_max_ms" \
 		overhead_ms "$RUN_OVERHEAD_MS" \
 		extra "$profile_counts" >"$TMP/plan.conf"	# --profile's task counts: sb-plan measures them too
 }
@@ -48,7 +49,7 @@ plan_conf() {
 # that sb-plan init and next keep) -> points_list, npoints, largest, points_csv (the
 # counts planned so far: auto's seeds, then what it adds), plan_text (--dry-run's words),
 # max_points, capacity, cap_unit, plan_runs (runner runs at least), run_ms (one
-# run's estimate), budget_ms (the sweep's, empty when not adaptive), plan_timeout
+# run's estimate), plan_text[budget] (the sweep's budget in seconds, meta's; none when not adaptive), plan_timeout
 # and plan_round_timeout (a guest's --timeout: the whole sweep, one round),
 # plan_perf_guard (the seconds a perf recording of one run may last)
 plan_points() {
@@ -64,7 +65,6 @@ plan_points() {
 		largest) largest=$v ;;
 		max_points) max_points=$v ;;
 		runs_min) plan_runs=$v ;;
-		budget_ms) budget_ms=$v ;;
 		run_ms) run_ms=$v ;;
 		timeout_s) plan_timeout=$v ;;
 		round_timeout_s) plan_round_timeout=$v ;;
@@ -74,12 +74,11 @@ plan_points() {
 	done <<<"$out"
 	IFS=, read -ra points_list <<<"$points_csv"
 	npoints=${#points_list[@]}
-	if [ "$adaptive" = 0 ]; then budget_ms=''; fi
 	case $placement in
 	pus | none) capacity=${topo[pus]} cap_unit=PUs ;;
 	*) capacity=${topo[cores]} cap_unit=cores ;;
 	esac
-	readonly points_list npoints largest plan_text max_points capacity cap_unit plan_runs run_ms budget_ms \
+	readonly points_list npoints largest plan_text max_points capacity cap_unit plan_runs run_ms \
 		plan_timeout plan_round_timeout plan_perf_guard
 }
 
@@ -114,7 +113,7 @@ print_plan() {	# --dry-run
 		fi
 		printf '  modes:     %s\n' "${t_run_modes[$t]}"
 		printf '  each run:  %s warmup + %s s measured in %d ms samples\n' \
-			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (at most ${AUTO_WARMUP_MAX} s)"; else echo "$warmup_text s"; fi)" \
+			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (at most $auto_warmup_max s)"; else echo "$warmup_text s"; fi)" \
 			"$duration_text" "$period"
 		printf '  runs:      %s\n' "${plan_text[runs]}"
 		printf '  params:    %s\n' "${t_params[$t]:-none}"

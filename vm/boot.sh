@@ -12,15 +12,15 @@ trap 'exit 130' INT TERM HUP
 PROG=vm/boot.sh
 QEMU=${SB_QEMU:-qemu-system-x86_64}	# (testing: SB_QEMU, SB_BUSYBOX, SB_VIRTIOFSD name other binaries)
 VM_DIR=$(CDPATH='' cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=vm/kernel.sh
-. "$VM_DIR/kernel.sh"
-# shellcheck source=vm/initramfs.sh
-. "$VM_DIR/initramfs.sh"
 # the sb-* tools (sb-rundir marks --run-dir's meta, sb-topology gives the host's cores): an
 # installed copy's (SB_TOOLS_DIR), else this checkout's build
 TOOLS=${SB_TOOLS_DIR:-$VM_DIR/../${SB_BUILD:-build}/bin}
 case $TOOLS in /*) ;; *) TOOLS=$VM_DIR/../$TOOLS ;; esac
 HELPERS=${SB_HELPERS_DIR:-$TOOLS}	# sb-vmboot (its options, the guest's shape): LIBEXECDIR/scalebench installed
+# shellcheck source=vm/kernel.sh
+. "$VM_DIR/kernel.sh"
+# shellcheck source=vm/initramfs.sh
+. "$VM_DIR/initramfs.sh"
 
 TMP=''			# the working directory, removed at exit
 qemu_pid='' fsd_pids=()	# what cleanup stops
@@ -295,53 +295,25 @@ start_qemu() {	# -> qemu_pid, QEMU stopped before its first instruction, then pi
 	pin_vcpus
 }
 
-ctl_value() {	# ctl_value KEY: the value of the control line KEY=..., or status 1
-	local v
-	v=$(grep -a -m 1 "^$1=" "$TMP/ctl") || return 1
-	v=${v%$'\r'}
-	printf '%s' "${v#*=}"
-}
-
 # watch: until the command's status comes or the guest fails -> guest_rc, or die 1
+# (sb-vmboot watch reads the control port, the clock and QEMU; in the background,
+# so that a signal is handled at once)
 watch() {
-	local t0 now booted=0 rc v i
-	t0=$SECONDS
-	while :; do
-		if [ "$booted" = 0 ] && grep -aq '^booted' "$TMP/ctl"; then
-			booted=1
-			note "the guest is up after $((SECONDS - t0)) s ($accel, $cpus vCPUs, $mem MiB, root over $fs)"
-		fi
-		if v=$(ctl_value error); then guest_failed "the guest failed: $v"; fi
-		if v=$(ctl_value exit); then
-			guest_rc=$v
-			# the guest powers off; a guest that does not is stopped
-			for ((i = 0; i < 100; i++)); do
-				kill -0 "$qemu_pid" 2>/dev/null || break
-				sleep 0.1
-			done
-			stop_qemu
-			return 0
-		fi
-		if ! kill -0 "$qemu_pid" 2>/dev/null; then
-			rc=0
-			wait "$qemu_pid" 2>/dev/null || rc=$?
-			qemu_pid=''
-			if v=$(grep -a -m 1 'Kernel panic' "$TMP/console"); then
-				guest_failed "the guest kernel panicked: ${v#*Kernel panic - }"
-			elif [ "$booted" = 0 ] && [ -s "$TMP/qemu.err" ]; then
-				guest_failed "QEMU failed: $(tail -n 1 "$TMP/qemu.err")"
-			fi
-			guest_failed "the guest stopped without reporting the command's status (QEMU exit status $rc)"
-		fi
-		now=$SECONDS
-		if [ "$booted" = 0 ] && [ $((now - t0)) -ge "$boot_timeout" ]; then
-			guest_failed "the guest did not boot within $boot_timeout s"
-		fi
-		if [ -n "$opt_timeout" ] && [ $((now - t0)) -ge "$opt_timeout" ]; then
-			guest_failed "the guest did not finish within $opt_timeout s"
-		fi
-		sleep 0.2
-	done
+	local out='' rc=0
+	"$HELPERS/sb-vmboot" watch "$TMP" "$qemu_pid" "$boot_timeout" "$opt_timeout" \
+		"$(if [ "${opt_quiet:-0}" = 0 ]; then printf '(%s, %s vCPUs, %s MiB, root over %s)' "$accel" "$cpus" "$mem" "$fs"; fi)" \
+		>"$TMP/watch" &
+	wait "$!" || die 3 "sb-vmboot watch failed"
+	read -r out <"$TMP/watch" || true
+	case $out in
+	'exit '*) guest_rc=${out#exit }; stop_qemu; return 0 ;;
+	'failed '*) guest_failed "${out#failed }" ;;
+	esac
+	wait "$qemu_pid" 2>/dev/null || rc=$?
+	qemu_pid=''
+	out=${out#gone} out=${out# }
+	if [ -z "$out" ]; then out="the guest stopped without reporting the command's status (QEMU exit status $rc)"; fi
+	guest_failed "$out"
 }
 
 guest_failed() {	# guest_failed MESSAGE: exit 1, the console kept
@@ -350,16 +322,11 @@ guest_failed() {	# guest_failed MESSAGE: exit 1, the console kept
 	die 1 "$1"
 }
 
-stop_qemu() {	# ask QEMU to quit, then kill it
-	local i
+stop_qemu() {	# ask QEMU to quit, then kill it after 2 s
 	[ -n "$qemu_pid" ] || return 0
 	if kill -0 "$qemu_pid" 2>/dev/null; then
 		{ printf '%s\n' '{"execute":"quit"}' >&"$qmp_in"; } 2>/dev/null || true
-		for ((i = 0; i < 20; i++)); do
-			kill -0 "$qemu_pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL "$qemu_pid" 2>/dev/null || true
+		"$HELPERS/sb-workdir" --stop "$qemu_pid" 2000 QEMU >/dev/null || true
 	fi
 	wait "$qemu_pid" 2>/dev/null || true
 	qemu_pid=''
@@ -383,19 +350,15 @@ finish_runs() {
 }
 
 cleanup() {
-	local rc=$? p i live
+	local rc=$? p
 	trap - EXIT INT TERM HUP
 	stop_qemu
 	for p in "${fsd_pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-	# no wait without a limit: 5 s for every virtiofsd, then SIGKILL
-	for ((i = 0; i < 50; i++)); do
-		live=0
-		for p in "${fsd_pids[@]}"; do if kill -0 "$p" 2>/dev/null; then live=1; fi; done
-		[ "$live" = 1 ] || break
-		sleep 0.1
+	# no wait without a limit: 5 s for each virtiofsd, then SIGKILL
+	for p in "${fsd_pids[@]}"; do
+		"$HELPERS/sb-workdir" --stop "$p" 5000 virtiofsd >/dev/null || true
+		wait "$p" 2>/dev/null || true
 	done
-	for p in "${fsd_pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
-	for p in "${fsd_pids[@]}"; do wait "$p" 2>/dev/null || true; done
 	if [ "$rc" = 130 ]; then outcome=interrupted; fi
 	if [ -n "$outcome" ]; then finish_runs || true; fi
 	if [ -n "$TMP" ] && [ -s "$TMP/console" ]; then
