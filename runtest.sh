@@ -126,11 +126,11 @@ point_figure() { "$tool_summary" --point "$1:$2" "$3"; }
 table() { "$tool_summary" --table "$1"; }
 
 # (d) check_runner_values: the runner judges its own values: the --placement
-# name, the task counts (the largest the arguments name, before plan_points
-# lists them), --period-ms and what opt_pass hands on. Its exit 2 (or 3) and
-# its one-line message are the check. What the sweep computes with stays in
-# check_args: whole numbers, the seconds of --duration and --warmup, at least
-# one sample, --min-procs <= --max-procs.
+# name, the task counts (args_largest: the largest the arguments name, before
+# plan_points lists them), --period-ms and what opt_pass hands on. Its exit 2
+# (or 3) and its one-line message are the check. What the sweep computes with
+# is sb-sweepargs': whole numbers, the seconds of --duration and --warmup, at
+# least one sample, --min-procs <= --max-procs.
 check_runner_values() {
 	local t=${runnable[0]} bin rc=0 err
 	bin=$tests_dir/${t}_processes

@@ -297,6 +297,13 @@ static size_t read_list(const char *dir, const char *file, char ***lines)
 	return n;
 }
 
+static void free_list(char **lines, size_t n)
+{
+	while (n-- > 0)
+		free(lines[n]);
+	free(lines);
+}
+
 /* the line of lines[] whose module is called name, the first one (last: the last one); -1: none */
 static long find_module(char **lines, size_t n, const char *name, int last)
 {
@@ -317,16 +324,18 @@ static int module_state(const char *dir, const char *name)
 {
 	char **b, **d;
 	size_t nb = read_list(dir, "modules.builtin", &b), nd = read_list(dir, "modules.dep", &d);
-	long i;
+	long i = find_module(d, nd, name, 0);
+	int rc = SB_EXIT_OK;
 
-	if (find_module(b, nb, name, 0) >= 0) {
+	if (find_module(b, nb, name, 0) >= 0)
 		printf("builtin\n");
-		return SB_EXIT_OK;
-	}
-	if ((i = find_module(d, nd, name, 0)) < 0)
-		return SB_EXIT_FAIL;
-	printf("module %.*s\n", (int)strcspn(d[i], ":"), d[i]);
-	return SB_EXIT_OK;
+	else if (i >= 0)
+		printf("module %.*s\n", (int)strcspn(d[i], ":"), d[i]);
+	else
+		rc = SB_EXIT_FAIL;
+	free_list(b, nb);
+	free_list(d, nd);
+	return rc;
 }
 
 static char **seen;
@@ -355,28 +364,30 @@ static void visit(char **d, size_t n, const char *path, size_t len)
  * depends on; built-in drivers give nothing; exit 1 naming a driver that is neither */
 static int closure(const char *dir, int argc, char **argv)
 {
-	char **d, **b;
-	size_t nd = read_list(dir, "modules.dep", &d), nb = read_list(dir, "modules.builtin", &b);
-	char path[4096];
-	FILE *f;
+	char **d, **b, path[4096];
+	size_t nd, nb;
+	int rc = SB_EXIT_OK;
 
 	snprintf(path, sizeof(path), "%s/modules.dep", dir);
-	if ((f = fopen(path, "r")) == NULL) {
+	if (access(path, R_OK) != 0) {
 		fprintf(stderr, "no %s\n", path);
 		return SB_EXIT_FAIL;
 	}
-	fclose(f);
-	for (int k = 0; k < argc; k++) {
+	nd = read_list(dir, "modules.dep", &d);
+	nb = read_list(dir, "modules.builtin", &b);
+	for (int k = 0; k < argc && rc == SB_EXIT_OK; k++) {
 		long i = find_module(d, nd, argv[k], 1);
 
 		if (i >= 0) {
 			visit(d, nd, d[i], strcspn(d[i], ":"));
 		} else if (find_module(b, nb, argv[k], 0) < 0) {
 			fprintf(stderr, "%s\n", argv[k]);
-			return SB_EXIT_FAIL;
+			rc = SB_EXIT_FAIL;
 		}
 	}
-	return SB_EXIT_OK;
+	free_list(b, nb);
+	free_list(d, nd);
+	return rc;
 }
 
 /* the drivers a guest needs to mount its root over fs (NULL-terminated), or NULL */
@@ -430,11 +441,14 @@ static int fs_supported(const char *image, const char *rel, const char *fs)
 	snprintf(cfg, sizeof(cfg), "%s/modules.dep", mods);
 	if (*rel && access(cfg, R_OK) == 0) {
 		size_t nb = read_list(mods, "modules.builtin", &b), nd = read_list(mods, "modules.dep", &d);
+		int rc = SB_EXIT_OK;
 
-		for (; *drivers; drivers++)
+		for (; *drivers && rc == SB_EXIT_OK; drivers++)
 			if (find_module(b, nb, *drivers, 0) < 0 && find_module(d, nd, *drivers, 0) < 0)
-				return SB_EXIT_FAIL;
-		return SB_EXIT_OK;
+				rc = SB_EXIT_FAIL;
+		free_list(b, nb);
+		free_list(d, nd);
+		return rc;
 	}
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - image) : 1, slash ? image : ".");
 	if (!*dir)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# sb-sweepargs and sb-vmboot, runtest.sh's and vm/boot.sh's option tables: each bad value one line and exit 2, the NUL-separated pairs, --help, the run's and the guest's shape.
+# sb-sweepargs and sb-vmboot, runtest.sh's and vm/boot.sh's option tables: each bad value one line and exit 2, the NUL-separated pairs, --help, the run's and the guest's shape;
+# sb-workdir, runtest.sh's working directory, janitor and bounded wait (runtest_workdir.t drives it through runtest.sh).
 . "$(dirname "$0")/lib.sh"
-tool=$B/bin/sb-sweepargs vmboot=$B/bin/sb-vmboot
-[ -x "$tool" ] && [ -x "$vmboot" ] || make -s BUILD="$B" "$tool" "$vmboot" >/dev/null 2>&1
+tool=$B/bin/sb-sweepargs vmboot=$B/bin/sb-vmboot workdir=$B/bin/sb-workdir
+[ -x "$tool" ] && [ -x "$vmboot" ] && [ -x "$workdir" ] || make -s BUILD="$B" "$tool" "$vmboot" "$workdir" >/dev/null 2>&1
 unset SB_COMMIT
 
 # bad WANT ARG...: exit 2, nothing on stdout, one line on stderr: runtest.sh's, with the hint
@@ -211,6 +212,48 @@ is "$("$vmboot" watch "$w" 999999999 5 '' '')" "gone the guest kernel panicked: 
 printf 'qemu: one\nqemu: could not load kernel\n' >"$w/qemu.err"
 is "$("$vmboot" watch "$w" 999999999 5 '' '')" "gone QEMU failed: qemu: could not load kernel" "watch: QEMU gone before the boot"
 rm -rf "$w"
+
+# ---- sb-workdir DIR SWEEP_PID GRACE_MS: the working directory and its janitor ----
+wd=$_sb_locks/sweepargs.wd
+rm -rf "$wd"
+mkdir -p "$wd/runtest.deaddd" "$wd/runtest.livexx" "$wd/runtest.noownr"
+echo "999999999 - 999999998 -" >"$wd/runtest.deaddd/owners"	# both gone: removed
+echo "$$ - $$ -" >"$wd/runtest.livexx/owners"	# alive: kept
+coproc JAN { exec "$workdir" "$wd" $$ 300; }
+jin=${JAN[1]}
+read -r ans path <&"${JAN[0]}"
+is "$ans" ok "the janitor says ok"
+like "$path" "^$wd/runtest\.[A-Za-z0-9]{6}\$" "and the directory it made"
+like "$(cat "$path/owners" 2>/dev/null)" "^$$ [0-9-]+ [0-9]+ [0-9-]+\$" "owners: the sweep's and the janitor's pid and start"
+is "$(cd "$wd" && ls -d runtest.* | grep -v "^${path##*/}\$" | tr '\n' ' ')" "runtest.livexx runtest.noownr " \
+	"a dead sweep's directory removed; a live one's and a fresh one without owners kept"
+sleep 30 &
+child=$!
+echo "$child" >"$path/child"
+printf '%s\n' "$path/probe.file" >"$path/probe"
+: >"$path/probe.file"
+exec {jin}>&-	# runtest.sh's end (bash keeps the coprocess's descriptors from its other children)
+wait_until 10 test ! -e "$path"
+ok $? "at the pipe's end: the directory removed"
+wait_until 5 gone "$child"
+ok $? "the runner at work stopped"
+ok "$([ ! -e "$path/probe.file" ]; echo $?)" "the results probe removed"
+rm -rf "$wd"
+# --stop PID GRACE_MS WHAT: the bounded wait for a child that has had SIGTERM
+# (deaf to SIGTERM, and not this shell's child: no job notice when it is killed)
+deaf=$(sh -c 'trap "" TERM; sleep 30 >/dev/null 2>&1 & echo $!')
+kill -TERM "$deaf"
+run "$workdir" --stop "$deaf" 300 "the runner"
+is "$rc,$out" "0,warning: the runner (pid $deaf) had not stopped 0.3 s after SIGTERM: killed" "--stop: SIGKILL after the grace, and the warning"
+sleep 30 &
+p=$!
+kill -TERM "$p"
+run "$workdir" --stop "$p" 5000 x
+is "$rc,$out" "0," "--stop: a child that stops in time, no warning"
+run "$workdir" --stop 0 10 x
+is "$rc" 2 "--stop of pid 0: exit 2"
+run "$workdir" "$_sb_locks"
+is "$rc" 2 "sb-workdir without its arguments: exit 2"
 
 done_testing() { echo "1..$_n"; exit "$_failed"; }
 done_testing
