@@ -220,15 +220,21 @@ static void usage(void)
 
 /* ---- values ----------------------------------------------------------------------- */
 
-static long count(const char *opt, const char *s, long lo)
+static long count(const char *opt, const char *s, long lo)	/* a whole number >= lo */
 {
-	if (!*s || strspn(s, "0123456789") != strlen(s))
+	char *end;
+	long v;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s))	/* (no sign, no blank: strtol takes both) */
 		bad("%s: '%s' is not a whole number", opt, s);
 	if (strlen(s) > 9)
 		bad("%s: '%s' is too large", opt, s);
-	if (strtol(s, NULL, 10) < lo)
+	v = strtol(s, &end, 10);
+	if (*end)
+		bad("%s: '%s' is not a whole number", opt, s);
+	if (v < lo)
 		bad("%s: '%s' must be at least %ld", opt, s, lo);
-	return strtol(s, NULL, 10);
+	return v;
 }
 
 /* "5", "0.5", "1.25" seconds (or percent) as thousandths */

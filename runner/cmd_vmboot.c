@@ -175,9 +175,17 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-static long number(const char *s)	/* a value args() checked, or empty: NOTSET */
+static long number(const char *s)	/* a whole number (as args() checks them), or empty: NOTSET */
 {
-	return *s ? strtol(s, NULL, 10) : NOTSET;
+	char *end;
+	long v;
+
+	if (!*s)
+		return NOTSET;
+	v = strtol(s, &end, 10);
+	if (*end || v < 0 || v > 2147483647L)
+		sb_die(SB_EXIT_USAGE, "sb-vmboot: '%s' is not a whole number", s);
+	return v;
 }
 
 /* sb-vmboot shape CPUS MEM BOOT_TIMEOUT ACCEL, the host's cores on stdin ("CPU PACKAGE"
@@ -543,7 +551,7 @@ static int alive(long pid)	/* not gone, nor dead and waiting to be reaped */
 static int watch(char **argv)
 {
 	const char *dir = argv[0], *note = argv[4];
-	long pid = strtol(argv[1], NULL, 10), boot = number(argv[2]), limit = number(argv[3]);
+	long pid = number(argv[1]), boot = number(argv[2]), limit = number(argv[3]);
 	long t0 = now_ms(), t;
 	char v[4096], s[64];
 	int booted = 0;
