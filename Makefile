@@ -213,6 +213,8 @@ $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 # sb-options prints the testcase binaries' option table: it links their
 # option parser, which reaches the testcase API and so a mode (either will do).
 $(BUILD)/bin/sb-options: $(BUILD)/obj/runner/mode_processes.o
+# sb-sweepargs (runtest.sh's own option table) asks that table which runner options a sweep hands on.
+$(BUILD)/bin/sb-sweepargs: $(BUILD)/obj/runner/mode_processes.o
 
 # ---- version (ecosystem): VERSION and the git revision, baked in at build time ----
 # $(BUILD)/gen/sb_version.h is remade when VERSION or git's HEAD, branch or index

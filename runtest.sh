@@ -2,7 +2,7 @@
 # runtest.sh: the scaling sweep: runs testcases at every task count, as processes and threads, into results/.
 #
 # Orchestration only. main (at the end) runs the phases in order, their functions
-# in sweep/ (args.sh, testcases.sh, plan.sh, checks.sh, rundir.sh); a phase sets
+# in sweep/ (testcases.sh, plan.sh, checks.sh, rundir.sh); a phase sets
 # the variables its comment names ("-> x"), readonly from then on except the
 # sweep's per-run ones (start_run's run_*, sweep's t_dir/t_status). Shared at
 # run time: only what the traps need (the block below).
@@ -10,7 +10,8 @@
 # samples.csv rows, checks its values and owns its option table, sb-summary
 # shows the figures:
 # (a) runner_format, samples_header, samples_rows  (b) point_figure  (c) table
-# (d) check_runner_values  (e) sweep_options.  docs/ARCHITECTURE.md maps it all.
+# (d) check_runner_values  (e) read_args (sb-sweepargs: the options' table).
+# docs/ARCHITECTURE.md maps it all.
 set -eu
 # The signals that interrupt a sweep: a terminal's, and any a CI job or timeout(1)
 # may send. A signal before main has installed its handlers is an interruption
@@ -19,18 +20,10 @@ SIGNALS=(INT TERM HUP QUIT USR1 USR2 ALRM PIPE VTALRM PROF XCPU XFSZ)
 trap 'exit 130' "${SIGNALS[@]}"
 
 PROG=runtest.sh
-NAME_MAX=255		# the longest file name (Linux, the BSDs): bounds the run id
-RUN_ID_TAIL=20		# a run id is the label, -YYYYmmddTHHMMSS and maybe -N
 # make install rewrites the next line (build-aux/install.sh): the installed layout and version.
 SB_INSTALL=''
-# The shape of one run and the stopping rule of a point (docs/RUNTEST.md, "Measurement design")
-DEF_WARMUP_MS=1000 DEF_DURATION_MS=1000 DEF_PERIOD=500	# one run: 1 s (auto: 1-2 s) warmup + 1 s measured
-DEF_MIN_RUNS=3 DEF_MAX_RUNS=10	# independent runs a point
-DEF_PRECISION=2000		# target half-width of the 95% interval, in 1/1000 % of the mean
-DEF_POINT_BUDGET_MS=30000	# the most one point may take (its --min-runs always run)
-QUICK_WARMUP_MS=500 QUICK_DURATION_MS=500 QUICK_PERIOD=250 QUICK_RUNS=2	# --quick
+# The shape of one run and the stopping rule of a point are sb-sweepargs' (read_args).
 RUN_OVERHEAD_MS=300		# a run's start and stop of the tasks, for the estimates
-AUTO_WARMUP_MAX=2		# seconds: the cap of a sweep run's steady-state warmup
 # After SIGTERM, what a child has to stop before SIGKILL (docs/RUNTEST.md,
 # "Failures and interruptions"): the runner's own grace for a testcase_prepare or
 # testcase_cleanup that does not return is 2 s; a guest's boot.sh quits QEMU.
@@ -86,32 +79,8 @@ reason() {	# the end of a tool's error message: "cat: write error: No space left
 	printf '%s' "${m:-failed}"
 }
 
-fmt_ms() {	# milliseconds as seconds: 5000 -> 5, 500 -> 0.5
-	local s
-	fmt_ms_to s "$1"
-	printf '%s' "$s"
-}
-
-fmt_ms_to() {	# fmt_ms_to VAR MS: fmt_ms into VAR, without a subshell; MS '' gives ''
-	local f
-	if [ -z "$2" ]; then printf -v "$1" '%s' ''; return 0; fi
-	printf -v f '%03d' $(($2 % 1000))
-	while [ "${f%0}" != "$f" ]; do f=${f%0}; done
-	printf -v "$1" '%d%s' $(($2 / 1000)) "${f:+.$f}"
-}
-
 clock() {	# clock VAR: now, seconds since the epoch (microseconds where bash has them), for sb-plan
 	if [ -n "${EPOCHREALTIME-}" ]; then printf -v "$1" '%s' "$EPOCHREALTIME"; else printf -v "$1" '%(%s)T' -1; fi
-}
-
-now_ms() {	# now_ms VAR: milliseconds into VAR (no $(...): a ^C would leave it empty)
-	local t=${EPOCHREALTIME-}
-	if [ -n "$t" ]; then
-		t=${t/[.,]/}
-		printf -v "$1" '%d' $((10#$t / 1000))
-	else
-		printf -v "$1" '%d' $(($(date +%s) * 1000))
-	fi
 }
 
 # ---- the swap points: what the runner and sb-summary will do ---------------------
@@ -157,20 +126,16 @@ point_figure() { "$tool_summary" --point "$1:$2" "$3"; }
 table() { "$tool_summary" --table "$1"; }
 
 # (d) check_runner_values: the runner judges its own values: the --placement
-# name, the task counts (the largest the arguments name, before plan_points
-# lists them), --period-ms and what opt_pass hands on. Its exit 2 (or 3) and
-# its one-line message are the check. What the sweep computes with stays in
-# check_args: whole numbers, the seconds of --duration and --warmup, at least
-# one sample, --min-procs <= --max-procs.
+# name, the task counts (args_largest: the largest the arguments name, before
+# plan_points lists them), --period-ms and what opt_pass hands on. Its exit 2
+# (or 3) and its one-line message are the check. What the sweep computes with
+# is sb-sweepargs': whole numbers, the seconds of --duration and --warmup, at
+# least one sample, --min-procs <= --max-procs.
 check_runner_values() {
-	local t=${runnable[0]} bin n=1 c rc=0
+	local t=${runnable[0]} bin rc=0 err
 	bin=$tests_dir/${t}_processes
 	if [ ! -x "$bin" ]; then bin=$tests_dir/${t}_threads; fi
-	for c in "$opt_max" "$opt_min" "${opt_point_list[@]}"; do	# parse_count made them < 10^9
-		if [ -n "$c" ] && [ "$c" -gt "$n" ]; then n=$c; fi
-	done
-	local err
-	err=$("$bin" --check -t "$n" --placement "$placement" --period-ms "$period" "${opt_pass[@]}" 2>&1 >/dev/null) || rc=$?
+	err=$("$bin" --check -t "$args_largest" --placement "$placement" --period-ms "$period" "${opt_pass[@]}" 2>&1 >/dev/null) || rc=$?
 	if [ "$rc" != 0 ]; then
 		end_progress
 		printf '%s: %s\n' "$PROG" "${err%%$'\n'*}" >&2
@@ -178,30 +143,66 @@ check_runner_values() {
 	fi
 }
 
-# (e) The runner options a sweep takes and hands to every run: "OPTION ARG" a
-# line (ARG "-": a flag), read from the runner's own option table (the rows
-# sb-options --list-options marks sweep=yes), sb-options made first if need
-# be. Those parse_args does not read itself go to the runner as given
-# (opt_pass). parse_args asks only when it meets an option not its own, so
-# --help and sweeps without runner options need no build.
-sweep_options() {
-	local b=${SB_BUILD:-build} out list f a s name names sbo
+# made VAR [--installed DIR] NAME...: the directory of the tools NAME..., made first in a
+# checkout (SB_BUILD's bin/); installed, DIR's (nothing to build); into VAR
+made() {
+	local -n _dir=$1
+	local b=${SB_BUILD:-build} out n
+	shift
 	case $b in /*) ;; *) b=$ROOT/$b ;; esac
-	sbo=$b/bin/sb-options
-	if [ -n "$SB_INSTALL" ]; then sbo=$sb_helpers/sb-options; fi	# installed: nothing to build
+	_dir=$b/bin
+	if [ "$1" = --installed ]; then
+		if [ -n "$SB_INSTALL" ]; then _dir=$2; fi
+		shift 2
+	fi
 	if [ -z "$SB_INSTALL" ] && command -v "${MAKE:-make}" >/dev/null 2>&1 &&
-		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$sbo" 2>&1); then
+		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "${@/#/$b/bin/}" 2>&1); then
 		printf '%s\n' "$out" | tail -n 25 >&2
 		die 3 "the build failed (make output above)"
 	fi
-	[ -x "$sbo" ] || die 3 "$(shown "$sbo") is missing: run make"
-	list=$("$sbo" --list-options) || die 3 "sb-options --list-options failed"
-	while read -r f a s _; do
-		[ "$s" = sweep=yes ] || continue
-		a=${a#arg=}
-		IFS=, read -r -a names <<<"${f#option=}"
-		for name in "${names[@]}"; do printf '%s %s\n' "$name" "${a:--}"; done
-	done <<<"$list"
+	for n in "$@"; do [ -x "$_dir/$n" ] || die 3 "$(shown "$_dir/$n") is missing: run make"; done
+}
+
+# make_helpers: the helpers runtest.sh needs before it reads its arguments (installed:
+# LIBEXECDIR/scalebench's) -> tool_args (sb-sweepargs), tool_workdir (sb-workdir: the
+# working directory, its janitor)
+make_helpers() {
+	local dir
+	made dir --installed "${sb_helpers-}" sb-sweepargs sb-workdir
+	readonly tool_args=$dir/sb-sweepargs tool_workdir=$dir/sb-workdir
+}
+
+# (e) read_args ARG...: runtest.sh's options are one table in C (sb-sweepargs,
+# runner/cmd_sweepargs.c): it parses and checks the arguments, the runner
+# options the sweep hands on (its own option table's sweep=yes rows) included,
+# and answers NUL-terminated NAME VALUE pairs, one a list's element: the opt_*,
+# vm_* and the run's shape (period, samples, the stopping rule, the label ...).
+# Its one-line message and exit 2 are the check; -h/--help is its --usage.
+read_args() {
+	local tool=$tool_args pairs=() i n k v
+	# (its status as the last pair: a process substitution's is lost)
+	mapfile -d '' -t pairs < <(rc=0; "$tool" --me "$(me)" -- "$@" || rc=$?; printf 'status\0%s\0' "$rc")
+	n=${#pairs[@]}
+	if [ "$n" -lt 2 ] || [ "${pairs[n - 2]}" != status ]; then die 3 "sb-sweepargs gave no answer"; fi
+	if [ "${pairs[n - 1]}" != 0 ]; then exit "${pairs[n - 1]}"; fi	# it said why, in one line
+	opt_tests=() opt_params=() opt_pass=() opt_point_list=() vm_kernels=() vm_boot_opts=() vm_rest=()
+	for ((i = 0; i < n - 2; i += 2)); do
+		k=${pairs[i]} v=${pairs[i + 1]}
+		case $k in
+		help) "$tool" --me "$(me)" --usage; exit 0 ;;
+		opt_tests) opt_tests+=("$v") ;;
+		opt_params) opt_params+=("$v") ;;
+		opt_pass) opt_pass+=("$v") ;;
+		opt_point_list) opt_point_list+=("$v") ;;
+		vm_kernels) vm_kernels+=("$v") ;;
+		vm_boot_opts) vm_boot_opts+=("$v") ;;
+		vm_rest) vm_rest+=("$v") ;;
+		*) [[ $k =~ ^[a-z_]+$ ]] || die 3 "sb-sweepargs: bad name '$k'"; printf -v "$k" '%s' "$v" ;;
+		esac
+	done
+	results=${opt_results:-${default_results:-$ROOT/results}}
+	readonly opt_tests opt_params opt_pass opt_point_list points_mode placement period samples \
+		warmup_samples rounded_note label results adaptive min_runs max_runs precision point_budget_ms
 }
 
 # ---- files: complete or untouched -----------------------------------------------
@@ -256,21 +257,10 @@ interrupted_line() {
 # stop_child PID GRACE_MS WHAT [VAR]: a child that has had SIGTERM: wait for it
 # at most GRACE_MS, then SIGKILL it (and say so, naming WHAT, unless the caller's
 # stderr is muted: then stopped_note keeps the line); 130 into VAR. Never a
-# wait without a limit: a runner whose testcase_prepare waits for a server,
-# blind to the signal, would hold the sweep for good. Polled: bash reaps the
-# dead child while it waits for sleep.
+# wait without a limit: sb-workdir --stop polls (bash reaps the dead child
+# meanwhile) and SIGKILLs after the grace.
 stop_child() {
-	local start now killed=0
-	now_ms start
-	while kill -0 "$1" 2>/dev/null; do
-		now_ms now
-		if [ "$killed" = 0 ] && [ $((now - start)) -ge "$2" ]; then
-			stopped_note="warning: $3 (pid $1) had not stopped $(fmt_ms "$2") s after SIGTERM: killed"
-			kill -KILL "$1" 2>/dev/null || true
-			killed=1
-		fi
-		sleep 0.05 || true
-	done
+	stopped_note=$("$tool_workdir" --stop "$1" "$2" "$3") || true
 	# Gone, so bash has reaped it: no `wait` for its status. bash 5.2's wait for a
 	# child reaped while a trap ran can block for good in waitpid(-1), that is for
 	# the janitor, which waits for runtest.sh (seen in runtest_failures.t's SIGINT
@@ -323,51 +313,8 @@ make_workdir() {	# -> TMP (on_exit removes it; the janitor too if runtest.sh is 
 	"ok $dir/runtest."*) TMP=${line#ok } ;;
 	*) die 3 "cannot make a working directory in TMPDIR $dir: $(reason "${line#err }")" ;;
 	esac
-	remove_stale "$dir"
 	tmp_full line
 	if [ -n "$line" ]; then die 3 "$line"; fi
-}
-
-# proc_start PID: the process's start time in clock ticks since boot (Linux's
-# /proc), "-" where there is none: with the pid, it names one process for good
-proc_start() {
-	local line f
-	if { read -r line </proc/"$1"/stat; } 2>/dev/null; then
-		read -r -a f <<<"${line##*) }"
-		printf '%s' "${f[19]:--}"
-	else
-		printf -
-	fi
-}
-
-# gone PID START: 0 when that process provably no longer exists
-gone() {
-	if [ -d /proc/self ]; then
-		[ ! -e "/proc/$1" ] || { [ "$2" != - ] && [ "$(proc_start "$1")" != "$2" ]; }
-	else
-		[[ $(kill -0 "$1" 2>&1) == *"No such process"* ]]
-	fi
-}
-
-# remove_stale DIR: working directories of earlier sweeps killed with their
-# janitor (SIGKILL of the whole process group) are removed: only this user's
-# real directories (no link followed), whose owners file names a runtest.sh
-# and a janitor both provably gone. Anything else is left alone.
-remove_stale() {
-	local d sweep s_start jan j_start
-	for d in "$1"/runtest.??????; do
-		[ "$d" != "$TMP" ] && [ -d "$d" ] && [ ! -L "$d" ] && [ -O "$d" ] || continue
-		if [ ! -e "$d/owners" ] && [ ! -L "$d/owners" ]; then
-			# killed between mktemp and its owners file: empty, and 10 minutes old (a live
-			# sweep writes the file at once); rmdir removes nothing else
-			if [ -n "$(find "$d" -maxdepth 0 -empty -mmin +10 2>/dev/null)" ]; then rmdir -- "$d" 2>/dev/null || true; fi
-			continue
-		fi
-		[ -f "$d/owners" ] && [ ! -L "$d/owners" ] && [ -O "$d/owners" ] || continue
-		read -r sweep s_start jan j_start <"$d/owners" 2>/dev/null || continue
-		[[ $sweep =~ ^[0-9]+$ && $jan =~ ^[0-9]+$ ]] || continue
-		if gone "$sweep" "$s_start" && gone "$jan" "$j_start"; then rm -rf -- "$d" 2>/dev/null || true; fi
-	done
 }
 
 # tmp_full VAR: why the working directory takes no more data, into VAR (empty
@@ -382,48 +329,21 @@ tmp_full() {
 	printf -v "$1" '%s' "$m"
 }
 
-# start_janitor DIR: a process that outlives runtest.sh by design. It makes the
-# working directory in DIR (so that no moment exists when the directory is
-# there and nobody will remove it), says "ok PATH" (or "err MESSAGE"), then
-# reads its standard input, a pipe only runtest.sh writes, to its end: however
-# runtest.sh ended (SIGKILL included) it then stops the runner at work
-# ($TMP/child), marks the run in progress ($TMP/active) interrupted and
-# removes the directory. The runner and make do not get the
-# pipe (they may outlive runtest.sh). -> janitor_fd, janitor_out
+# start_janitor DIR: a process that outlives runtest.sh by design (sb-workdir,
+# runner/cmd_workdir.c). It makes the working directory in DIR (so that no
+# moment exists when the directory is there and nobody will remove it),
+# removes those of earlier sweeps killed with their janitor (SIGKILL of the
+# whole process group: only directories whose owners file names a runtest.sh
+# and a janitor both provably gone), says "ok PATH" (or "err MESSAGE"), then
+# reads its standard input, a pipe only runtest.sh writes, to its end:
+# however runtest.sh ended (SIGKILL included) it then stops the runner at work
+# ($TMP/child: SIGTERM, SIGKILL after RUNNER_GRACE_MS), removes a pending
+# results probe ($TMP/probe), restores --tune's settings ($TMP/tuned), marks
+# the run in progress ($TMP/active) interrupted and removes the directory.
+# The runner and make do not get the pipe (they may outlive runtest.sh).
+# -> janitor_fd, janitor_out
 start_janitor() {
-	coproc JANITOR {
-		trap '' "${SIGNALS[@]}"
-		if ! made=$(mktemp -d "$1/runtest.XXXXXX" 2>&1); then
-			printf 'err %s\n' "${made//$'\n'/ }"
-			exit 0
-		fi
-		# who owns it, for a later sweep that finds it after a SIGKILL of us both (remove_stale)
-		if ! err=$({ printf '%s %s %s %s\n' "$$" "$(proc_start "$$")" "$BASHPID" "$(proc_start "$BASHPID")" \
-			>"$made/owners"; } 2>&1); then	# a full TMPDIR: its reason, not a silent end
-			rm -rf -- "$made"
-			printf 'err %s\n' "${err//$'\n'/ }"
-			exit 0
-		fi
-		printf 'ok %s\n' "$made"
-		exec >/dev/null 2>&1
-		cat >/dev/null
-		# the runner at work: SIGTERM, then SIGKILL after the grace (a testcase_prepare
-		# that blocks every signal would outlive us otherwise)
-		if read -r pid <"$made/child" && kill -TERM "$pid"; then
-			for ((i = 0; i < RUNNER_GRACE_MS / 50; i++)); do
-				# (gone, or dead and not yet reaped: its new parent may reap late)
-				case $(ps -o stat= -p "$pid") in '' | Z*) break ;; esac
-				sleep 0.05
-			done
-			if [ "$i" -ge $((RUNNER_GRACE_MS / 50)) ]; then kill -KILL "$pid" || true; fi
-		fi
-		if read -r probe <"$made/probe"; then rm -f -- "$probe"; fi
-		# --tune's settings back (machine/machine.sh), once runtest.sh's lock is free
-		if { read -r tool && read -r saved; } <"$made/tuned"; then "$tool" restore "$saved" --with-lock; fi
-		# a run whose meta still says running was cut short (SIGKILL): say so (sb-rundir)
-		if { read -r tool && read -r run; } <"$made/active"; then "$tool" status "$run" interrupted --if running; fi
-		rm -rf -- "$made"
-	} 2>/dev/null
+	coproc JANITOR { exec "$tool_workdir" "$1" "$$" "$RUNNER_GRACE_MS"; }
 	# (a copy: bash keeps a coprocess's own descriptors from subshells, and a
 	# protected write that runtest.sh's death leaves running must hold the pipe too)
 	exec {janitor_fd}>&"${JANITOR[1]}"
@@ -685,13 +605,14 @@ installed_dir() {
 }
 
 # installed_layout: -> ROOT (the data directory: plot/), SB_TESTS_DIR (the testcase binaries),
-# sb_tools (sb-summary and sb-topology), sb_helpers (sb-options, an internal helper in
+# sb_tools (sb-summary and sb-topology), sb_helpers (sb-sweepargs, sb-vmboot: internal helpers in
 # LIBEXECDIR/scalebench), default_results (./results): nothing in a checkout
 installed_layout() {
 	[ -n "$SB_INSTALL" ] || return 0
 	sb_tools=$ROOT
 	export SB_TOOLS_DIR=$sb_tools	# plot.py's tools
 	sb_helpers=$(installed_dir "$sb_rel_libexec" "$sb_libexec")
+	export SB_HELPERS_DIR=$sb_helpers	# vm/boot.sh's sb-vmboot
 	export SB_TESTS_DIR=${SB_TESTS_DIR:-$sb_helpers}
 	ROOT=$(installed_dir "$sb_rel_data" "$sb_datadir")
 	default_results=$PWD/results
@@ -699,7 +620,7 @@ installed_layout() {
 
 installed_tools() {	# -> tool_summary, tool_topology, tool_plan: the installed ones, nothing to build
 	readonly tool_summary=$sb_tools/sb-summary tool_topology=$sb_tools/sb-topology tool_plan=$sb_tools/sb-plan \
-		tool_rundir=$sb_tools/sb-rundir
+		tool_rundir=$sb_tools/sb-rundir tool_profile=$sb_tools/sb-profile
 }
 
 # check_fd_limit: enough descriptors for the sweep's own pipes and files (bash gives
@@ -737,10 +658,8 @@ main() {
 	. "$ROOT/vm/sweep.sh" || die 3 "cannot read $ROOT/vm/sweep.sh"
 	# shellcheck source=machine/machine.sh
 	. "$ROOT/machine/machine.sh" || die 3 "cannot read $ROOT/machine/machine.sh"
-	# the phases' functions (sweep/*.sh): the arguments, the testcases, the plan,
+	# the phases' functions (sweep/*.sh): the testcases, the plan,
 	# the checks before a run, a run directory's files
-	# shellcheck source=sweep/args.sh
-	. "$ROOT/sweep/args.sh" || die 3 "cannot read $ROOT/sweep/args.sh"
 	# shellcheck source=sweep/testcases.sh
 	. "$ROOT/sweep/testcases.sh" || die 3 "cannot read $ROOT/sweep/testcases.sh"
 	# shellcheck source=sweep/plan.sh
@@ -754,9 +673,8 @@ main() {
 	if [ "${1-}" = --version ]; then print_version; exit 0; fi
 	if [ "${1-}" = --check-system ]; then machine_check_system "${@:2}"; fi
 
-	vm_take_args "$@"	# --kernel, --vm-*: -> vm_kernels ...; the rest -> vm_rest
-	parse_args "${vm_rest[@]}"	# the arguments, before anything else
-	check_args
+	make_helpers
+	read_args "$@"		# the arguments, before anything else (sb-sweepargs)
 	make_workdir
 	find_testcases		# which testcases; make them and the tools
 	build_tools

@@ -9,6 +9,7 @@
 
 #include "msg.h"
 #include "exit.h"
+#include "rundir/facts.h"
 #include "rundir/keys.h"
 #include "rundir/writer.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
@@ -28,6 +29,7 @@ static const char usage_text[] =
 	"       sb-rundir adopt DIR FILE [KEY=VALUE...]\n"
 	"       sb-rundir get DIR KEY\n"
 	"       sb-rundir keys [--markdown]\n"
+	"       sb-rundir facts PID\n"
 	"The one writer of a run directory's meta (results/README.md). create: makes\n"
 	"PARENT/LABEL-YYYYmmddTHHMMSS (-2, -3 ... when taken) with meta (status running,\n"
 	"run_id, date) and room kept for the final status; prints the id. latest: the\n"
@@ -35,7 +37,9 @@ static const char usage_text[] =
 	"KEY=VALUE lines). status: running, complete, failed or interrupted, with error\n"
 	"and failed_mode/failed_tasks (empty unless given); --if: only when the status is\n"
 	"one of those. adopt: meta becomes FILE's keys (a guest's meta) and these. get: a\n"
-	"key's value (exit 1: absent). keys: the key table. Every write is a rename.\n"
+	"key's value (exit 1: absent). keys: the key table. facts: the machine's facts\n"
+	"meta records (host, kernel, arch, os, cpu; start: PID's boot id and start time),\n"
+	"key=value lines. Every write is a rename.\n"
 	"Exit: 0, 1 (get: absent), 2 bad input, 3 cannot write.\n";
 
 static void check(int rc, const char *err)
@@ -273,6 +277,16 @@ int main(int argc, char **argv)
 		if (argc == 3 && strcmp(argv[2], "--markdown") != 0)
 			sb_usage_die(HINT, "keys: unknown option '%s'", argv[2]);
 		return finish(cmd_keys(argc == 3));
+	}
+	if (strcmp(cmd, "facts") == 0 && argc == 3) {
+		char *end;
+		long pid = strtol(argv[2], &end, 10);
+
+		if (!*argv[2] || *end || pid <= 0)
+			sb_usage_die(HINT, "facts: '%s' is not a process id", argv[2]);
+		if (sb_rundir_facts(pid, stdout) != 0)
+			sb_die(SB_EXIT_ENV, "facts: uname failed");
+		return finish(SB_EXIT_OK);
 	}
 	if (strcmp(cmd, "get") == 0 && argc == 4)
 		return finish(cmd_get(argv[2], argv[3]));

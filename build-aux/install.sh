@@ -35,8 +35,8 @@ configure() {
 	mv -f "$2.tmp" "$2"
 }
 
-# Commands that are no user's: the runner's option table for runtest.sh (in LIBEXECDIR/scalebench).
-INTERNAL='sb-options'
+# Commands that are no user's: runtest.sh's and vm/boot.sh's helpers (in LIBEXECDIR/scalebench).
+INTERNAL='sb-options sb-sweepargs sb-vmboot sb-workdir'
 
 # tool_names: the sb-* tools, from their sources (runner/, machine/, analysis/cmd_*.c), one a line
 tool_names() {

@@ -23,19 +23,10 @@ machine_tool() {	# the path of sb-machine
 
 # machine_check_system: ./runtest.sh --check-system: the full report, nothing changed
 machine_check_system() {
-	local b=${SB_BUILD:-build} out
+	local dir
 	[ $# = 0 ] || usage_error "--check-system takes no other argument"
-	if [ -n "$SB_INSTALL" ]; then
-		exec "$sb_tools/sb-machine" --as "$PROG" check
-	fi
-	case $b in /*) ;; *) b=$ROOT/$b ;; esac
-	if command -v "${MAKE:-make}" >/dev/null 2>&1 &&
-		! out=$("${MAKE:-make}" -s -C "$ROOT" BUILD="$b" "$b/bin/sb-machine" 2>&1); then
-		printf '%s\n' "$out" | tail -n 25 >&2
-		die 3 "the build failed (make output above)"
-	fi
-	[ -x "$b/bin/sb-machine" ] || die 3 "$(shown "$b/bin/sb-machine") is missing: run make"
-	exec "$b/bin/sb-machine" --as "$PROG" check
+	made dir --installed "${sb_tools-}" sb-machine	# (runtest.sh's)
+	exec "$dir/sb-machine" --as "$PROG" check
 }
 
 # machine_hold: before the sweep: the machine lock (waiting for the sweep that
@@ -44,9 +35,6 @@ machine_check_system() {
 # for the runners (they warn about any other holder)
 machine_hold() {
 	local tool rc=0 line busy='' nowait=() parent=0
-	if [ "$opt_tune" = 1 ] && [ "$opt_no_lock" = 1 ]; then
-		usage_error "--tune needs the machine lock: the settings it saves and restores are the machine's, not --no-lock's"
-	fi
 	tool=$(machine_tool)
 	[ -x "$tool" ] || die 3 "$(shown "$tool") is missing: run make"
 	# its directory and the file made and checked (exit 3, one line, when another user could plant them)

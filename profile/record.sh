@@ -9,23 +9,6 @@ PROFILE_SCRIPT_FIELDS=comm,tid,period,event,ip,sym,dso	# what sb-profile script 
 PROFILE_FREQ=999	# samples per second and CPU: a third of perf's default, less perturbation
 profile_pid=''		# the perf recording now, for on_exit
 
-# profile_check_args: --profile's list (numbers, peak, max); --profile-keep only with it
-profile_check_args() {
-	local item list=()
-	if [ -z "${opt_profile-}" ]; then
-		[ "${opt_profile_keep:-0}" = 0 ] || usage_error "--profile-keep needs --profile"
-		return 0
-	fi
-	IFS=, read -ra list <<<"$opt_profile"
-	case $opt_profile in ,* | *, | *,,*) list=('') ;; esac
-	for item in "${list[@]}"; do
-		case $item in
-		peak | max) ;;
-		'' | *[!0-9]* | 0 | 0*) usage_error "--profile: '$item' is not a task count, 'peak' or 'max'" ;;
-		esac
-	done
-}
-
 # profile_plan: every task count of --profile is a point of the sweep (after plan_points)
 profile_plan() {
 	local item
@@ -43,13 +26,10 @@ sysctl_value() {	# sysctl_value NAME: kernel.NAME's value, empty when unreadable
 }
 
 # profile_preflight: perf can record system-wide with call chains, before any
-# point runs; else exit 3 naming the fix -> tool_profile, profile_event, profile_locks
+# point runs; else exit 3 naming the fix -> profile_event, profile_locks (tool_profile: build_tools')
 profile_preflight() {
 	local err paranoid kptr ev probe=$TMP/probe.data
 	[ -n "${opt_profile-}" ] || return 0
-	"${MAKE:-make}" -s -C "$ROOT" BUILD="$build" "$build/bin/sb-profile" >"$TMP/make.log" 2>&1 ||
-		die 3 "--profile: cannot build sb-profile: $(reason "$(cat "$TMP/make.log")")"
-	tool_profile=$build_abs/bin/sb-profile
 	command -v perf >/dev/null 2>&1 ||
 		die 3 "--profile: perf not found: install the package linux-perf (Debian; perf on Fedora), or run 'make deps'"
 	if ! err=$(perf --version 2>&1); then
@@ -85,7 +65,7 @@ profile_preflight() {
 	fi
 	rm -f -- "$probe" "$TMP/lock.probe"
 	note "note: --profile $opt_profile: one extra run per point and mode under perf ($profile_event)${profile_locks:+, one more for lock contention ($profile_locks)}"
-	readonly tool_profile profile_event profile_locks
+	readonly profile_event profile_locks
 }
 
 profile_stop() {	# the perf recording ends (SIGTERM: perf writes its file and exits)

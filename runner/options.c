@@ -228,6 +228,20 @@ static const struct opt *by_key(int c)
 	return NULL;
 }
 
+int sb_options_sweep(const char *opt, int *takes_arg)
+{
+	for (const struct opt *p = table; p < table + NOPTS; p++) {
+		if (!p->sweep)
+			continue;
+		if ((p->name && strncmp(opt, "--", 2) == 0 && strcmp(opt + 2, p->name) == 0) ||
+		    (p->letter && opt[0] == '-' && opt[1] == p->letter && opt[2] == '\0')) {
+			*takes_arg = p->arg != NULL;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 void sb_options_parse(int argc, char **argv, struct sb_options *o)
 {
 	struct option longopts[NOPTS + 1];

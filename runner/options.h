@@ -31,6 +31,8 @@ struct sb_options {
 
 /* Parse argv (applying --param as it goes); --help and --list-options answer and exit 0; exits 2 on any error. */
 void sb_options_parse(int argc, char **argv, struct sb_options *o);
+/* Is OPT ("--stall-timeout") a row runtest.sh hands to every run (sweep=yes)? 1, and whether it takes a value. */
+int sb_options_sweep(const char *opt, int *takes_arg);
 const char *sb_placement_name(enum sb_policy p);
 
 #endif

@@ -99,8 +99,8 @@ INTR='^runtest\.sh: interrupted$'
 sig_rc() { case $1 in KILL) echo 137 ;; *) echo 130 ;; esac; }
 
 # ---- signals of runtest.sh in its setup (a make that waits while its parent lives) ----
-# (the sb-options build that parse_args asks for is let through: it is up to date)
-printf '#!/bin/sh\ncase "$*" in *sb-options*) exit 0 ;; esac\necho $$ >"%s"\ntrap "exit 130" INT TERM\nwhile kill -0 $PPID 2>/dev/null; do sleep 0.05; done\n' "$d/mark" >"$d/fake/make"
+# (the sb-sweepargs build that read_args asks for is let through: it is up to date)
+printf '#!/bin/sh\ncase "$*" in *sb-sweepargs*) exit 0 ;; esac\necho $$ >"%s"\ntrap "exit 130" INT TERM\nwhile kill -0 $PPID 2>/dev/null; do sleep 0.05; done\n' "$d/mark" >"$d/fake/make"
 chmod +x "$d/fake/make"
 for s in INT TERM KILL; do
 	MAKE=$d/fake/make sweep phases --points 1 "${TINY[@]}"
@@ -151,7 +151,7 @@ printf '#!/bin/sh\nexit 0\n' >"$d/fake/true-make"
 printf '#!/bin/sh\nif [ "$1" = -o ] && [ -f "$3" ] && [ "$(wc -l <"$3")" -gt 1 ]; then : >"%s"; while [ ! -e "%s" ]; do sleep 0.05; done; fi\nexec "%s" "$@"\n' \
 	"$d/mark" "$d/go" "$PWD/$B/bin/sb-summary" >"$d/build/bin/sb-summary"
 chmod +x "$d/fake/true-make" "$d/build/bin/sb-summary"
-cp "$B/bin/sb-topology" "$B/bin/sb-options" "$B/bin/sb-machine" "$B/bin/sb-plan" "$B/bin/sb-rundir" "$d/build/bin/"
+cp "$B/bin/sb-topology" "$B/bin/sb-sweepargs" "$B/bin/sb-workdir" "$B/bin/sb-machine" "$B/bin/sb-plan" "$B/bin/sb-rundir" "$d/build/bin/"
 for s in INT TERM KILL; do
 	SB_BUILD=$d/build MAKE=$d/fake/true-make sweep phases --points 1,2 --mode processes "${TINY[@]}"
 	wait_until 30 have_mark

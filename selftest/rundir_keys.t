@@ -1,6 +1,7 @@
 #!/bin/bash
 # rundir_keys.t: sb-rundir, the run directory's one writer: the key table (results/README.md is it), the run id
-# rule, refused keys and values, the status and its --if, every write a rename, the final status on a full disk.
+# rule, refused keys and values, the status and its --if, every write a rename, the final status on a full disk;
+# facts, the machine's facts runtest.sh records.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'umount "$tmp/mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -74,5 +75,20 @@ else
 	skip "a full disk"
 	skip "a full disk"
 fi
+# facts PID: the machine's facts, one key=value line each, the start id as the abandoned check reads it
+run "$B/bin/sb-rundir" facts $$
+is "$rc" 0 "facts: exit 0"
+is "$(sed 's/=.*//' <<<"$out" | tr '\n' ' ')" "host kernel arch os cpu start " "facts: host, kernel, arch, os, cpu, start"
+is "$(sed -n 's/^host=//p' <<<"$out")" "$(uname -n)" "facts: host is the node name"
+is "$(sed -n 's/^kernel=//p' <<<"$out")" "$(uname -srvm)" "facts: kernel is uname -srvm"
+if [ -r /proc/sys/kernel/random/boot_id ]; then
+	like "$(sed -n 's/^start=//p' <<<"$out")" "^$(cat /proc/sys/kernel/random/boot_id)/[0-9]+\$" "facts: start is BOOT_ID/STARTTIME"
+else
+	skip "no /proc: no start id"
+fi
+run "$B/bin/sb-rundir" facts 0
+is "$rc" 2 "facts 0: exit 2"
+run "$B/bin/sb-rundir" facts x1
+is "$rc" 2 "facts x1: exit 2"
 echo "1..$_n"
 exit $_failed

@@ -105,7 +105,7 @@ wait_for_file() {
 # when they run and then wait, so the signal arrives while runtest.sh is in
 # its first moments, whatever the machine's speed.
 mkdir -p "$T/fake"
-for c in dirname uname mktemp; do
+for c in dirname uname mktemp make; do
 	printf '#!/bin/sh\necho $$ >>"%s"\nexec sleep 60\n' "$T/fake.log" >"$T/fake/$c"
 	chmod +x "$T/fake/$c"
 done
@@ -123,7 +123,8 @@ is "$rc" 130 "SIGTERM during runtest.sh's first command: exit 130"
 
 # SIGTERM during the build (setup): 130 and its working directory gone
 mkdir -p "$T/tmp"
-printf '#!/bin/sh\necho $$ >>"%s"\nexec sleep 60\n' "$T/make.log" >"$T/fake/make"
+# (the sb-sweepargs build that read_args asks for first is let through: it is up to date)
+printf '#!/bin/sh\ncase "$*" in *sb-sweepargs*) exit 0 ;; esac\necho $$ >>"%s"\nexec sleep 60\n' "$T/make.log" >"$T/fake/make"
 chmod +x "$T/fake/make"
 : >"$T/make.log"
 TMPDIR=$T/tmp MAKE=$T/fake/make ./runtest.sh getppid1 --dry-run >/dev/null 2>"$T/err" &

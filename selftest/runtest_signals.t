@@ -142,7 +142,7 @@ is "$rc" 130 "runtest.sh --list into a closed pipe, stderr too: exit 130, no cra
 
 # during the build (a make that holds until it gets the signal too): exit 130 and the line all the same
 mkdir "$d/fake"
-printf '#!/bin/sh\ncase "$*" in *sb-options*) exit 0 ;; esac\n: >"%s"\nwhile kill -0 $PPID 2>/dev/null; do sleep 0.05; done\n' "$d/mark" >"$d/fake/make"
+printf '#!/bin/sh\ncase "$*" in *sb-sweepargs*) exit 0 ;; esac\n: >"%s"\nwhile kill -0 $PPID 2>/dev/null; do sleep 0.05; done\n' "$d/mark" >"$d/fake/make"
 chmod +x "$d/fake/make"
 for s in ALRM USR1; do
 	MAKE=$d/fake/make sweep phases --mode processes --points 1 "${TINY[@]}"

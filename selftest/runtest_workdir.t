@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # runtest_workdir.t: the working directory: too few descriptors, a TMPDIR with a newline, and the stale ones a SIGKILLed process group leaves, removed by the next sweep (only those provably dead, this user's, no link followed).
-# sb-san: skip: runtest.sh's shell; no C of its own
+# sb-san: skip: runtest.sh's shell; sb-workdir's C runs under the sanitizers in sweepargs.t
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/selftest/phases_processes" "$SB_BUILD/selftest/phases_threads"
 private_bins "$SB_BUILD/selftest" phases

@@ -81,5 +81,15 @@ no_leak "sb-history: an unknown command" 2 "$H" frobnicate
 no_leak "sb-rundir keys" 0 "$B/bin/sb-rundir" keys
 no_leak "sb-machine check" 0 "$B/bin/sb-machine" check --probe-ms 10
 no_leak "sb-topology" 0 "$B/bin/sb-topology"
+no_leak "sb-rundir facts" 0 "$B/bin/sb-rundir" facts $$
+# runtest.sh's and vm/boot.sh's option tables and helpers
+no_leak "sb-sweepargs" 0 "$B/bin/sb-sweepargs" -- t --points 4,1,2 --param a=1 --stall-timeout 3 --kernel "$0" --kernel "$0" --vm-mem 9 --profile 1,peak
+no_leak "sb-sweepargs: a bad value" 2 "$B/bin/sb-sweepargs" -- t --duration x
+no_leak "sb-vmboot args" 0 "$B/bin/sb-vmboot" args -- --kernel k --share a --share b -- cmd
+no_leak "sb-vmboot shape" 0 sh -c '"$1" --cores 4 | "$2" shape "" "" "" kvm' sh "$B/bin/sb-topology" "$B/bin/sb-vmboot"
+printf 'k/a.ko: k/b.ko\nk/b.ko:\n' >"$d/modules.dep"
+no_leak "sb-vmboot closure" 0 "$B/bin/sb-vmboot" closure "$d" a
+no_leak "sb-vmboot module" 0 "$B/bin/sb-vmboot" module "$d" b
+no_leak "sb-workdir --stop" 0 "$B/bin/sb-workdir" --stop 999999999 10 x
 plan "$_n"
 exit "$_failed"

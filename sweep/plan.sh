@@ -1,24 +1,25 @@
 # shellcheck shell=bash disable=SC2154  # the variables are runtest.sh's
 # sweep/plan.sh: the sweep's plan: the warmup, sb-plan's configuration and points, --dry-run's plan with each point's placement.
 #
-# Sourced by runtest.sh at the top of main (it uses note, warn, die, fmt_ms, the testcases' t_* and opt_*); functions only, nothing runs here.
+# Sourced by runtest.sh at the top of main (it uses note, warn, die, the testcases' t_* and opt_*); functions only, nothing runs here.
 
 # ---- phase: the plan ------------------------------------------------------------
 
 # choose_warmup: each run's warmup -> warmup_args (the runner's options),
 # warmup_text (meta's warmup). --warmup S (and --quick) is a fixed count of
 # samples; otherwise, when the runner has it, --warmup auto: the warmup ends
-# when the rate has settled, after --warmup-min and at most AUTO_WARMUP_MAX
-# seconds (the runner's own rule; --warmup-min/--warmup-max pass through)
+# when the rate has settled, after --warmup-min and at most auto_warmup_max
+# seconds (sb-sweepargs'; the runner's own rule; --warmup-min/--warmup-max pass
+# through) -> warmup_max_ms (plan.conf's: empty unless auto)
 choose_warmup() {
 	local t=${runnable[0]} m
 	m=${t_run_modes[$t]%%,*}
-	warmup_args=(--warmup "$warmup_samples") warmup_text=$(fmt_ms $((warmup_samples * period)))
-	if [ -z "$opt_warmup_ms" ] && [ "$opt_quick" = 0 ] &&
+	warmup_args=(--warmup "$warmup_samples") warmup_text=$warmup_fixed_text warmup_max_ms=''
+	if [ "$opt_fixed_warmup" = 0 ] &&
 		"$tests_dir/${t}_$m" --list-options 2>/dev/null | grep -q '^option=--warmup arg=N|auto '; then
-		warmup_args=(--warmup auto --warmup-max "$AUTO_WARMUP_MAX") warmup_text=auto
+		warmup_args=(--warmup auto --warmup-max "$auto_warmup_max") warmup_text=auto warmup_max_ms=$auto_warmup_max_ms
 	fi
-	readonly warmup_args warmup_text
+	readonly warmup_args warmup_text warmup_max_ms
 }
 
 # plan_conf: the sweep's options and the topology facts, for sb-plan -> $TMP/plan.conf
@@ -39,25 +40,16 @@ plan_conf() {
 		topology_points "$tp" min_runs "$min_runs" max_runs "$max_runs" adaptive "$adaptive" \
 		precision "$precision" point_budget_ms "$point_budget_ms" budget_ms "$opt_budget_ms" \
 		seed "$opt_seed" max_points "$opt_max_points" warmup_samples "$warmup_samples" samples "$samples" \
-		period_ms "$period" warmup_max_ms "$(if [ "$warmup_text" = auto ]; then echo "${AUTO_WARMUP_MAX}000"; fi)" \
+		period_ms "$period" warmup_max_ms "$warmup_max_ms" \
 		overhead_ms "$RUN_OVERHEAD_MS" \
-		extra "$(profile_counts)" >"$TMP/plan.conf"
-}
-
-profile_counts() {	# the task counts --profile names ("1,2,peak" -> "1,2"): sb-plan measures them too
-	local c out='' list
-	IFS=, read -ra list <<<"${opt_profile-}"
-	for c in "${list[@]}"; do
-		case $c in '' | *[!0-9]*) ;; *) out=$out${out:+,}$c ;; esac
-	done
-	printf '%s' "$out"
+		extra "$profile_counts" >"$TMP/plan.conf"	# --profile's task counts: sb-plan measures them too
 }
 
 # plan_points: sb-plan's plan (and $TMP/plan.sweep, the sweep's clock and budget
 # that sb-plan init and next keep) -> points_list, npoints, largest, points_csv (the
 # counts planned so far: auto's seeds, then what it adds), plan_text (--dry-run's words),
 # max_points, capacity, cap_unit, plan_runs (runner runs at least), run_ms (one
-# run's estimate), budget_ms (the sweep's, empty when not adaptive), plan_timeout
+# run's estimate), plan_text[budget] (the sweep's budget in seconds, meta's; none when not adaptive), plan_timeout
 # and plan_round_timeout (a guest's --timeout: the whole sweep, one round),
 # plan_perf_guard (the seconds a perf recording of one run may last)
 plan_points() {
@@ -73,7 +65,6 @@ plan_points() {
 		largest) largest=$v ;;
 		max_points) max_points=$v ;;
 		runs_min) plan_runs=$v ;;
-		budget_ms) budget_ms=$v ;;
 		run_ms) run_ms=$v ;;
 		timeout_s) plan_timeout=$v ;;
 		round_timeout_s) plan_round_timeout=$v ;;
@@ -83,12 +74,11 @@ plan_points() {
 	done <<<"$out"
 	IFS=, read -ra points_list <<<"$points_csv"
 	npoints=${#points_list[@]}
-	if [ "$adaptive" = 0 ]; then budget_ms=''; fi
 	case $placement in
 	pus | none) capacity=${topo[pus]} cap_unit=PUs ;;
 	*) capacity=${topo[cores]} cap_unit=cores ;;
 	esac
-	readonly points_list npoints largest plan_text max_points capacity cap_unit plan_runs run_ms budget_ms \
+	readonly points_list npoints largest plan_text max_points capacity cap_unit plan_runs run_ms \
 		plan_timeout plan_round_timeout plan_perf_guard
 }
 
@@ -123,8 +113,8 @@ print_plan() {	# --dry-run
 		fi
 		printf '  modes:     %s\n' "${t_run_modes[$t]}"
 		printf '  each run:  %s warmup + %s s measured in %d ms samples\n' \
-			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (at most ${AUTO_WARMUP_MAX} s)"; else echo "$warmup_text s"; fi)" \
-			"$(fmt_ms $((samples * period)))" "$period"
+			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (at most $auto_warmup_max s)"; else echo "$warmup_text s"; fi)" \
+			"$duration_text" "$period"
 		printf '  runs:      %s\n' "${plan_text[runs]}"
 		printf '  params:    %s\n' "${t_params[$t]:-none}"
 		printf '  placement: %s, at %d tasks:\n' "$placement" "$largest"

@@ -5,49 +5,6 @@
 
 # ---- phase: the machine (meta's facts) ---------------------------------------------
 
-# The machine's facts are read with bash's own read where the system has the
-# file (each exec a sweep saves is 4-10 ms on a VM); uname and sysctl elsewhere.
-
-os_name() {	# PRETTY_NAME of /etc/os-release, else the system's name
-	local v
-	if [ -r /etc/os-release ]; then
-		while IFS= read -r v; do
-			case $v in PRETTY_NAME=*)
-				v=${v#PRETTY_NAME=} v=${v#\"}
-				printf '%s' "${v%\"}"
-				return 0
-				;;
-			esac
-		done </etc/os-release
-	fi
-	uname -s
-}
-
-cpu_model() {	# the first "model name", "Model", "Hardware", "cpu model" or "cpu" line of /proc/cpuinfo
-	local line model=''
-	if [ -r /proc/cpuinfo ]; then
-		while IFS= read -r line; do
-			if [[ $line =~ ^(model\ name|Model|Hardware|cpu\ model|cpu)[[:blank:]]*: ]]; then
-				model=${line#*:} model=${model#"${model%%[! ]*}"} model=${model%%:*}
-				break
-			fi
-		done </proc/cpuinfo
-	fi
-	if [ -z "$model" ]; then model=$(sysctl -n hw.model 2>/dev/null || uname -m); fi
-	printf '%s' "$model"
-}
-
-kernel_facts() {	# -> m_host, m_kernel ("uname -srvm"), m_arch (uname -m)
-	local s r v
-	m_arch=$(uname -m)
-	if { read -r m_host </proc/sys/kernel/hostname && read -r s </proc/sys/kernel/ostype &&
-		read -r r </proc/sys/kernel/osrelease && read -r v </proc/sys/kernel/version; } 2>/dev/null; then
-		m_kernel="$s $r $v $m_arch"
-	else
-		m_host=$(uname -n) m_kernel=$(uname -srvm)
-	fi
-}
-
 git_revision() {
 	local line rev='' dirty=''
 	if [ -n "$SB_INSTALL" ]; then printf '%s' "$sb_git"; return 0; fi
@@ -64,9 +21,15 @@ git_revision() {
 
 # machine_facts ARG...: -> aslr, aslr_wrap (the runner's prefix), m_* (meta's facts); then machine_hold
 machine_facts() {
-	local cc va=2 m_arch
+	local cc va=2 m_arch k v out
 	aslr=off aslr_wrap=()
-	kernel_facts
+	# the machine's (sb-rundir facts): host, kernel, arch, os, cpu, and this sweep's start
+	# (BOOT_ID/STARTTIME: with sweep_host and sweep_pid a reader tells a live sweep's
+	# `running` from an abandoned one, pid reuse included)
+	out=$("$tool_rundir" facts "$$") || die 3 "sb-rundir facts failed"
+	while IFS='=' read -r k v; do
+		case $k in host | kernel | arch | os | cpu | start) printf -v "m_$k" '%s' "$v" ;; esac
+	done <<<"$out"
 	{ read -r va </proc/sys/kernel/randomize_va_space; } 2>/dev/null || va=2
 	if [ "$va" = 0 ]; then
 		:
@@ -77,7 +40,6 @@ machine_facts() {
 		warn "warning: cannot turn address-space randomisation off (setarch -R failed): runs with it on"
 	fi
 	read -ra cc <<<"${CC:-cc}"
-	m_os=$(os_name) m_cpu=$(cpu_model) m_start=$(start_id)
 	m_compiler=$("${cc[@]}" --version 2>/dev/null || true)
 	m_compiler=${m_compiler%%$'\n'*}
 	m_cflags=${CFLAGS:--O2 -g} m_git=$(git_revision)
@@ -85,16 +47,6 @@ machine_facts() {
 	m_command=${m_command% }
 	readonly aslr aslr_wrap m_host m_kernel m_os m_cpu m_compiler m_cflags m_git m_command m_start
 	machine_hold	# one sweep at a time, --tune, the system check (machine/machine.sh)
-}
-
-# start_id: this sweep's boot id and start time ("BOOT_ID/TICKS", /proc's; empty
-# where there is none), meta's sweep_start: with sweep_host and sweep_pid a
-# reader tells a live sweep's `running` from an abandoned one, pid reuse included
-start_id() {
-	local boot stat f
-	{ read -r boot </proc/sys/kernel/random/boot_id && read -r stat <"/proc/$$/stat"; } 2>/dev/null || return 0
-	read -ra f <<<"${stat##*) }"	# (after the name, which may hold anything): field 3 on
-	printf '%s/%s' "$boot" "${f[19]-}"
 }
 
 # ---- one run directory ----------------------------------------------------------
@@ -110,11 +62,7 @@ meta_lines() {	# meta_lines KEY VALUE...: key=value lines, each value on one lin
 
 meta_text() {	# meta_text: the current run's meta (sb-rundir sets run_id, date and the status keys)
 	# (no $(...) here: it runs after every run, and each subshell is a fork)
-	local dur prec pbud bud maxp='' order=alternate
-	fmt_ms_to dur $((samples * period))
-	fmt_ms_to prec "$precision"
-	fmt_ms_to pbud "$point_budget_ms"
-	fmt_ms_to bud "$budget_ms"
+	local maxp='' order=alternate	# (the times' words: sb-sweepargs' and sb-plan's)
 	if [ "$points_mode" = auto ]; then maxp=$max_points; fi
 	if [ -n "$opt_seed" ]; then order=shuffle; fi
 	meta_lines test "$run_test" description "${t_desc[$run_test]}" label "$label" \
@@ -122,9 +70,9 @@ meta_text() {	# meta_text: the current run's meta (sb-rundir sets run_id, date a
 		topology "${topo[topology]}" hwloc_version "${topo[hwloc_version]}" \
 		placement "$placement" aslr "$aslr" modes "${t_run_modes[$run_test]}" points "$points_csv" \
 		points_mode "$points_mode" max_points "$maxp" \
-		duration "$dur" warmup "$warmup_text" \
+		duration "$duration_text" warmup "$warmup_text" \
 		period_ms "$period" repeat "$opt_repeat" min_runs "$min_runs" max_runs "$max_runs" \
-		precision "$prec" point_budget "$pbud" budget "$bud" \
+		precision "$precision_text" point_budget "$point_budget_text" budget "${plan_text[budget]-}" \
 		order "$order" seed "$opt_seed" \
 		schedule "$schedule${schedule:+${round_sched:+ }}$round_sched" unmet "${plan_unmet-}" \
 		late_warnings "$late_warnings" params "${t_params[$run_test]}" commit "$opt_commit" \

@@ -55,10 +55,11 @@ known_tests() {	# the testcase names, one a line
 	fi
 }
 
-build_tools() {	# make what the sweep runs -> tool_summary, tool_topology, tool_plan, tool_rundir
+build_tools() {	# make what the sweep runs -> tool_summary, tool_topology, tool_plan, tool_rundir, tool_profile
 	local t targets=("$build/bin/sb-summary" "$build/bin/sb-topology" "$build/bin/sb-plan" "$build/bin/sb-machine"
 		"$build/bin/sb-rundir")
 	if [ "$opt_no_history" = 0 ]; then targets+=("$build/bin/sb-history"); fi	# sweep/history.sh
+	if [ -n "$opt_profile" ]; then targets+=("$build/bin/sb-profile"); fi	# profile/record.sh
 	if [ -n "$SB_INSTALL" ]; then installed_tools; return 0; fi
 	if [ "$own_tests" = 1 ]; then
 		for t in "${selected[@]}"; do
@@ -75,7 +76,7 @@ build_tools() {	# make what the sweep runs -> tool_summary, tool_topology, tool_
 	fi
 	if [ -s "$TMP/make.log" ] && [ "$opt_quiet" = 0 ]; then cat "$TMP/make.log" >&2; fi
 	readonly tool_summary=$build_abs/bin/sb-summary tool_topology=$build_abs/bin/sb-topology \
-		tool_plan=$build_abs/bin/sb-plan tool_rundir=$build_abs/bin/sb-rundir
+		tool_plan=$build_abs/bin/sb-plan tool_rundir=$build_abs/bin/sb-rundir tool_profile=$build_abs/bin/sb-profile
 }
 
 read_topology() {	# -> topo[key], sb-topology's key=value lines

@@ -12,95 +12,50 @@ trap 'exit 130' INT TERM HUP
 PROG=vm/boot.sh
 QEMU=${SB_QEMU:-qemu-system-x86_64}	# (testing: SB_QEMU, SB_BUSYBOX, SB_VIRTIOFSD name other binaries)
 VM_DIR=$(CDPATH='' cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=vm/kernel.sh
-. "$VM_DIR/kernel.sh"
-# shellcheck source=vm/initramfs.sh
-. "$VM_DIR/initramfs.sh"
 # the sb-* tools (sb-rundir marks --run-dir's meta, sb-topology gives the host's cores): an
 # installed copy's (SB_TOOLS_DIR), else this checkout's build
 TOOLS=${SB_TOOLS_DIR:-$VM_DIR/../${SB_BUILD:-build}/bin}
 case $TOOLS in /*) ;; *) TOOLS=$VM_DIR/../$TOOLS ;; esac
+HELPERS=${SB_HELPERS_DIR:-$TOOLS}	# sb-vmboot (its options, the guest's shape): LIBEXECDIR/scalebench installed
+# shellcheck source=vm/kernel.sh
+. "$VM_DIR/kernel.sh"
+# shellcheck source=vm/initramfs.sh
+. "$VM_DIR/initramfs.sh"
 
 TMP=''			# the working directory, removed at exit
 qemu_pid='' fsd_pids=()	# what cleanup stops
 outcome=''		# what cleanup marks the runs with: '', interrupted, failed
 
-usage() {
-	cat <<'EOF_USAGE'
-usage: vm/boot.sh --kernel IMAGE [options] -- COMMAND [ARG...]
-       vm/boot.sh --kernel IMAGE [options] --check    say what a boot would use, boot nothing
-
-  --kernel IMAGE       the kernel (an x86 bzImage: /boot/vmlinuz-*, arch/x86/boot/bzImage)
-  --modules DIR        its modules (default /lib/modules/<its release>, when there)
-  --cpus N             vCPUs, each pinned to one host core (default: the host's cores)
-  --mem MIB            guest memory in MiB (default 1024, 2048 from 8 vCPUs, at most half the host's)
-  --fs FS              9p, virtiofs or auto (default: what the kernel has, 9p first)
-  --accel A            kvm, tcg or auto (default: kvm when /dev/kvm is usable)
-  --append ARGS        more kernel command line (e.g. mitigations=off)
-  --share DIR          a directory the guest may write (repeatable; same path inside)
-  --keep DIR           a host directory the command needs (repeatable): visible even
-                       under /tmp, /run, /var/tmp or /root, where the guest has tmpfs
-                       (the working directory is kept)
-  --boot-timeout S     seconds until the guest must be up (default 60 with KVM, 300 with TCG)
-  --timeout S          seconds the whole boot may take (default: none)
-  --console FILE       where the guest console's last lines go (default: stderr on failure)
-  --run-dir DIR        a run directory (with a meta) the boot works for (repeatable): if the
-                       boot fails or is stopped while its meta says running, the meta says
-                       failed (with the error) or interrupted, and console.log is left in it
-  --quiet              no notes
-Exit: the command's status; 1 the guest failed (no boot in time, panic, lost mount),
-2 usage error, 3 missing qemu, busybox, modules or virtiofsd, 130 interrupted.
-EOF_USAGE
-}
-
 note() { if [ "${opt_quiet:-0}" = 0 ]; then printf '%s: %s\n' "$PROG" "$*" >&2; fi; }
 warn() { printf '%s: %s\n' "$PROG" "$*" >&2; }
 die() { warn "${*:2}"; exit "$1"; }
-usage_error() { die 2 "$* (try 'vm/boot.sh --help')"; }
 
-whole() {	# whole VAR OPTION VALUE: a whole number >= 1 into VAR
-	case $3 in '' | *[!0-9]* | 0*) usage_error "$2: '$3' is not a whole number >= 1" ;; esac
-	[ "${#3}" -le 7 ] || usage_error "$2: '$3' is too large"
-	printf -v "$1" '%d' "$3"
-}
-
-parse_args() {	# -> opt_*, cmd (the command)
+# args ARG...: sb-vmboot's table judges the arguments (one line, exit 2) and hands
+# them back as NUL-terminated NAME VALUE pairs -> opt_*, cmd (the command)
+args() {
+	local pairs=() i n
 	opt_kernel='' opt_modules='' opt_cpus='' opt_mem='' opt_fs=auto opt_accel=auto opt_append=''
 	opt_shares=() opt_keep=() opt_boot_timeout='' opt_timeout='' opt_console='' opt_runs=() opt_check=0 opt_quiet=0
 	cmd=()
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-h | --help) usage; exit 0 ;;
-		--check) opt_check=1; shift; continue ;;
-		--quiet) opt_quiet=1; shift; continue ;;
-		--) shift; cmd=("$@"); break ;;
-		--kernel | --modules | --cpus | --mem | --fs | --accel | --append | --share | --keep | --boot-timeout | \
-			--timeout | --console | --run-dir)
-			[ $# -ge 2 ] || usage_error "$1 needs a value" ;;
-		*) usage_error "unknown argument '$1'" ;;
+	[ -x "$HELPERS/sb-vmboot" ] || die 3 "$HELPERS/sb-vmboot is missing: run make"
+	# (its status as the last pair: a process substitution's is lost)
+	mapfile -d '' -t pairs < <(rc=0; "$HELPERS/sb-vmboot" args -- "$@" || rc=$?; printf 'status\0%s\0' "$rc")
+	n=${#pairs[@]}
+	if [ "$n" -lt 2 ] || [ "${pairs[n - 2]}" != status ]; then die 3 "sb-vmboot gave no answer"; fi
+	if [ "${pairs[n - 1]}" != 0 ]; then exit "${pairs[n - 1]}"; fi	# it said why, in one line
+	for ((i = 0; i < n - 2; i += 2)); do
+		case ${pairs[i]} in
+		help) "$HELPERS/sb-vmboot" usage; exit 0 ;;
+		opt_shares) opt_shares+=("${pairs[i + 1]}") ;;
+		opt_keep) opt_keep+=("${pairs[i + 1]}") ;;
+		opt_runs) opt_runs+=("${pairs[i + 1]}") ;;
+		cmd) cmd+=("${pairs[i + 1]}") ;;
+		opt_[a-z_]*) printf -v "${pairs[i]}" '%s' "${pairs[i + 1]}" ;;
 		esac
-		case $1 in
-		--kernel) opt_kernel=$2 ;;
-		--modules) opt_modules=$2 ;;
-		--cpus) whole opt_cpus "$1" "$2" ;;
-		--mem) whole opt_mem "$1" "$2" ;;
-		--fs) case $2 in auto | 9p | virtiofs) opt_fs=$2 ;; *) usage_error "--fs: '$2' is not 9p, virtiofs or auto" ;; esac ;;
-		--accel) case $2 in auto | kvm | tcg) opt_accel=$2 ;; *) usage_error "--accel: '$2' is not kvm, tcg or auto" ;; esac ;;
-		--append) opt_append=$2 ;;
-		--share) opt_shares+=("$2") ;;
-		--keep) opt_keep+=("$2") ;;
-		--boot-timeout) whole opt_boot_timeout "$1" "$2" ;;
-		--timeout) whole opt_timeout "$1" "$2" ;;
-		--console) opt_console=$2 ;;
-		--run-dir) opt_runs+=("$2") ;;
-		esac
-		shift 2
 	done
-	[ -n "$opt_kernel" ] || usage_error "no --kernel IMAGE"
 	if [ ${#opt_runs[@]} -gt 0 ] && [ ! -x "$TOOLS/sb-rundir" ]; then
 		die 3 "$TOOLS/sb-rundir is missing (--run-dir needs it): run make"
 	fi
-	[ "$opt_check" = 1 ] || [ ${#cmd[@]} -gt 0 ] || usage_error "no command after --"
 }
 
 # ---- the host: what the boot needs ----------------------------------------------
@@ -124,8 +79,7 @@ host_cores() {
 # plan: -> image, release, moddir, fs, accel, cpus, mem, pin (host CPUs),
 # smp (QEMU's -smp), topology (a line for meta)
 plan() {
-	local n host_mib lines p k sockets=0 fsd all
-	local -A pk=()
+	local n lines p k fsd all
 	image=$opt_kernel
 	[ -e "$image" ] || die 2 "--kernel $image: no such file"
 	[ -f "$image" ] || die 2 "--kernel $image: not a file (a kernel image, bzImage)"
@@ -164,24 +118,20 @@ plan() {
 	elif [ "$accel" = kvm ] && ! kvm_usable; then
 		die 3 "--accel kvm: /dev/kvm is not usable here (missing, no access, or no vmx/svm in the CPU)"
 	fi
+	# the vCPUs pinned to host cores, sockets, memory, the boot timeout: sb-vmboot's rules
 	all=$(host_cores 1000000) || exit 3
-	n=$(printf '%s\n' "$all" | grep -c .)
-	cpus=${opt_cpus:-$n}
-	if [ "$cpus" -gt "$n" ]; then die 2 "--cpus $cpus: the host has $n cores to pin vCPUs to"; fi
-	mapfile -t lines < <(printf '%s\n' "$all" | head -n "$cpus")
 	pin=()
-	for p in "${lines[@]}"; do
-		pin+=("${p%% *}")
-		if [ -z "${pk[${p#* }]+x}" ]; then pk[${p#* }]=1; sockets=$((sockets + 1)); fi
+	mapfile -d '' -t lines < <(rc=0; "$HELPERS/sb-vmboot" shape "$opt_cpus" "$opt_mem" "$opt_boot_timeout" "$accel" \
+		<<<"$all" || rc=$?; printf 'status\0%s\0' "$rc")
+	n=${#lines[@]}
+	if [ "$n" -lt 2 ] || [ "${lines[n - 2]}" != status ]; then die 3 "sb-vmboot gave no answer"; fi
+	if [ "${lines[n - 1]}" != 0 ]; then exit "${lines[n - 1]}"; fi
+	for ((k = 0; k < n - 2; k += 2)); do
+		case ${lines[k]} in
+		pin) pin+=("${lines[k + 1]}") ;;
+		cpus | smp | topology | mem | boot_timeout) printf -v "${lines[k]}" '%s' "${lines[k + 1]}" ;;
+		esac
 	done
-	if [ $((cpus % sockets)) != 0 ]; then sockets=1; fi
-	smp="$cpus,sockets=$sockets,cores=$((cpus / sockets)),threads=1"
-	topology="$sockets socket(s) x $((cpus / sockets)) core(s) x 1 thread, pinned to host CPUs $(IFS=,; printf '%s' "${pin[*]}")"
-	host_mib=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
-	mem=${opt_mem:-1024}
-	if [ -z "$opt_mem" ] && [ "$cpus" -ge 8 ]; then mem=2048; fi
-	if [ -z "$opt_mem" ] && [ -n "$host_mib" ] && [ "$mem" -gt $((host_mib / 2)) ]; then mem=$((host_mib / 2)); fi
-	boot_timeout=${opt_boot_timeout:-$([ "$accel" = kvm ] && echo 60 || echo 300)}
 	for p in "${opt_keep[@]}"; do
 		[ -d "$p" ] || die 3 "--keep $p: no such directory"
 		case $p in *[[:space:]]*) die 2 "--keep $p: a kept path cannot contain spaces" ;; esac
@@ -345,53 +295,25 @@ start_qemu() {	# -> qemu_pid, QEMU stopped before its first instruction, then pi
 	pin_vcpus
 }
 
-ctl_value() {	# ctl_value KEY: the value of the control line KEY=..., or status 1
-	local v
-	v=$(grep -a -m 1 "^$1=" "$TMP/ctl") || return 1
-	v=${v%$'\r'}
-	printf '%s' "${v#*=}"
-}
-
 # watch: until the command's status comes or the guest fails -> guest_rc, or die 1
+# (sb-vmboot watch reads the control port, the clock and QEMU; in the background,
+# so that a signal is handled at once)
 watch() {
-	local t0 now booted=0 rc v i
-	t0=$SECONDS
-	while :; do
-		if [ "$booted" = 0 ] && grep -aq '^booted' "$TMP/ctl"; then
-			booted=1
-			note "the guest is up after $((SECONDS - t0)) s ($accel, $cpus vCPUs, $mem MiB, root over $fs)"
-		fi
-		if v=$(ctl_value error); then guest_failed "the guest failed: $v"; fi
-		if v=$(ctl_value exit); then
-			guest_rc=$v
-			# the guest powers off; a guest that does not is stopped
-			for ((i = 0; i < 100; i++)); do
-				kill -0 "$qemu_pid" 2>/dev/null || break
-				sleep 0.1
-			done
-			stop_qemu
-			return 0
-		fi
-		if ! kill -0 "$qemu_pid" 2>/dev/null; then
-			rc=0
-			wait "$qemu_pid" 2>/dev/null || rc=$?
-			qemu_pid=''
-			if v=$(grep -a -m 1 'Kernel panic' "$TMP/console"); then
-				guest_failed "the guest kernel panicked: ${v#*Kernel panic - }"
-			elif [ "$booted" = 0 ] && [ -s "$TMP/qemu.err" ]; then
-				guest_failed "QEMU failed: $(tail -n 1 "$TMP/qemu.err")"
-			fi
-			guest_failed "the guest stopped without reporting the command's status (QEMU exit status $rc)"
-		fi
-		now=$SECONDS
-		if [ "$booted" = 0 ] && [ $((now - t0)) -ge "$boot_timeout" ]; then
-			guest_failed "the guest did not boot within $boot_timeout s"
-		fi
-		if [ -n "$opt_timeout" ] && [ $((now - t0)) -ge "$opt_timeout" ]; then
-			guest_failed "the guest did not finish within $opt_timeout s"
-		fi
-		sleep 0.2
-	done
+	local out='' rc=0
+	"$HELPERS/sb-vmboot" watch "$TMP" "$qemu_pid" "$boot_timeout" "$opt_timeout" \
+		"$(if [ "${opt_quiet:-0}" = 0 ]; then printf '(%s, %s vCPUs, %s MiB, root over %s)' "$accel" "$cpus" "$mem" "$fs"; fi)" \
+		>"$TMP/watch" &
+	wait "$!" || die 3 "sb-vmboot watch failed"
+	read -r out <"$TMP/watch" || true
+	case $out in
+	'exit '*) guest_rc=${out#exit }; stop_qemu; return 0 ;;
+	'failed '*) guest_failed "${out#failed }" ;;
+	esac
+	wait "$qemu_pid" 2>/dev/null || rc=$?
+	qemu_pid=''
+	out=${out#gone} out=${out# }
+	if [ -z "$out" ]; then out="the guest stopped without reporting the command's status (QEMU exit status $rc)"; fi
+	guest_failed "$out"
 }
 
 guest_failed() {	# guest_failed MESSAGE: exit 1, the console kept
@@ -400,16 +322,11 @@ guest_failed() {	# guest_failed MESSAGE: exit 1, the console kept
 	die 1 "$1"
 }
 
-stop_qemu() {	# ask QEMU to quit, then kill it
-	local i
+stop_qemu() {	# ask QEMU to quit, then kill it after 2 s
 	[ -n "$qemu_pid" ] || return 0
 	if kill -0 "$qemu_pid" 2>/dev/null; then
 		{ printf '%s\n' '{"execute":"quit"}' >&"$qmp_in"; } 2>/dev/null || true
-		for ((i = 0; i < 20; i++)); do
-			kill -0 "$qemu_pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL "$qemu_pid" 2>/dev/null || true
+		"$HELPERS/sb-workdir" --stop "$qemu_pid" 2000 QEMU >/dev/null || true
 	fi
 	wait "$qemu_pid" 2>/dev/null || true
 	qemu_pid=''
@@ -433,19 +350,15 @@ finish_runs() {
 }
 
 cleanup() {
-	local rc=$? p i live
+	local rc=$? p
 	trap - EXIT INT TERM HUP
 	stop_qemu
 	for p in "${fsd_pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-	# no wait without a limit: 5 s for every virtiofsd, then SIGKILL
-	for ((i = 0; i < 50; i++)); do
-		live=0
-		for p in "${fsd_pids[@]}"; do if kill -0 "$p" 2>/dev/null; then live=1; fi; done
-		[ "$live" = 1 ] || break
-		sleep 0.1
+	# no wait without a limit: 5 s for each virtiofsd, then SIGKILL
+	for p in "${fsd_pids[@]}"; do
+		"$HELPERS/sb-workdir" --stop "$p" 5000 virtiofsd >/dev/null || true
+		wait "$p" 2>/dev/null || true
 	done
-	for p in "${fsd_pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
-	for p in "${fsd_pids[@]}"; do wait "$p" 2>/dev/null || true; done
 	if [ "$rc" = 130 ]; then outcome=interrupted; fi
 	if [ -n "$outcome" ]; then finish_runs || true; fi
 	if [ -n "$TMP" ] && [ -s "$TMP/console" ]; then
@@ -461,7 +374,7 @@ cleanup() {
 }
 
 main() {
-	parse_args "$@"
+	args "$@"
 	plan
 	if [ "$opt_check" = 1 ]; then
 		print_plan

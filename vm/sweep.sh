@@ -10,43 +10,9 @@
 # runs the whole sweep; with several, round r boots each kernel in turn for
 # one run of every point (run number r), so host drift cannot pass for a
 # kernel difference. Inside a guest, SB_VM* (set by vm/boot.sh) add meta keys.
-
-# vm_take_args ARG...: the VM options out of the arguments -> vm_kernels,
-# vm_boot_opts (for vm/boot.sh), vm_cpus, vm_rest (everything else, in order)
-vm_take_args() {
-	local arg opt val
-	vm_kernels=() vm_boot_opts=() vm_cpus='' vm_rest=()
-	while [ $# -gt 0 ]; do
-		arg=$1
-		shift
-		case $arg in
-		--) vm_rest+=(-- "$@"); break ;;
-		--kernel | --kernel=* | --vm-cpus | --vm-cpus=* | --vm-mem | --vm-mem=* | --vm-fs | --vm-fs=* | \
-			--vm-accel | --vm-accel=* | --vm-append | --vm-append=* | --vm-boot-timeout | --vm-boot-timeout=*)
-			opt=${arg%%=*}
-			if [ "$opt" != "$arg" ]; then
-				val=${arg#*=}
-			else
-				[ $# -gt 0 ] || usage_error "$opt needs a value"
-				val=$1
-				shift
-			fi
-			case $opt in
-			--kernel)
-				[ -n "$val" ] || usage_error "--kernel: empty file name"
-				# bad input, exit 2 as elsewhere (vm/boot.sh says 3 only for an unreadable one)
-				[ -e "$val" ] || die 2 "--kernel $val: no such file"
-				[ -f "$val" ] || die 2 "--kernel $val: not a file (a kernel image, bzImage)"
-				vm_kernels+=("$val")
-				;;
-			--vm-cpus) parse_count vm_cpus "$opt" "$val" 1 ;;
-			*) vm_boot_opts+=("--${opt#--vm-}" "$val") ;;
-			esac
-			;;
-		*) vm_rest+=("$arg") ;;
-		esac
-	done
-}
+# The VM options are rows of runtest.sh's table (sb-sweepargs, read_args):
+# vm_kernels, vm_boot_opts (for vm/boot.sh), vm_cpus, vm_rounds (several
+# kernels), vm_rest (the arguments less the VM ones, in order, for the guest).
 
 vm_meta_lines() {	# inside a guest: meta lines about the VM and the host; nothing elsewhere
 	[ -n "${SB_VM-}" ] || return 0
@@ -98,7 +64,7 @@ vm_main() {
 	# one kernel: one boot, the sweep's own runs; several: one run a point a round
 	rounds=1 per=''
 	if [ ${#vm_kernels[@]} -gt 1 ]; then
-		rounds=$(vm_rounds) per=1
+		rounds=$vm_rounds per=1	# sb-sweepargs: --repeat, else the least runs; no stopping rule
 	fi
 	phase=sweep		# a signal from here on stops the sweep; vm_finish marks the runs
 	vm_make_runs
@@ -133,17 +99,6 @@ vm_make_runs() {
 			rundir latest "$(shown "$vm_results/$t")" "$id"
 		done
 	done
-}
-
-# vm_rounds: several kernels: the rounds, one run of every point each: --repeat
-# (else the sweep's least number of runs); a stopping rule is not applied
-# across guests, so its options are refused
-vm_rounds() {
-	local o
-	for o in "${opt_precision-}" "${opt_min_runs-}" "${opt_max_runs-}" "${opt_point_budget_ms-}" "${opt_budget_ms-}"; do
-		[ -z "$o" ] || usage_error "several --kernel run in fixed rounds: give --repeat R (R rounds), not --precision, --min-runs, --max-runs or budgets"
-	done
-	printf '%s' "${opt_repeat:-${min_runs:-3}}"
 }
 
 # vm_round K BASE [PER]: one boot of kernel K whose sweep runs PER runs of every

@@ -50,7 +50,7 @@ int sb_meta_read(const char *path, sb_meta_fn fn, void *ctx, char **text, char *
 }
 
 /* "BOOT_ID/STARTTIME" of process pid (what runtest.sh records as sweep_start); -1 where /proc cannot tell. */
-static int start_id(long pid, char *buf, size_t size)
+int sb_start_id(long pid, char *buf, size_t size)
 {
 	char path[64], stat[1024], boot[64];
 	const char *p;
@@ -106,7 +106,7 @@ const char *sb_status_now(const char *status, const char *host, const char *pid,
 		return status;
 	if (kill((pid_t)v, 0) < 0 && errno == ESRCH)
 		return "abandoned";
-	if (*start && start_id(v, now, sizeof(now)) == 0 && strcmp(now, start) != 0)
+	if (*start && sb_start_id(v, now, sizeof(now)) == 0 && strcmp(now, start) != 0)
 		return "abandoned";
 	return status;
 }

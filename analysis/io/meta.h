@@ -27,4 +27,7 @@ int sb_meta_read(const char *path, sb_meta_fn fn, void *ctx, char **text, char *
 const char *sb_status_now(const char *status, const char *host, const char *pid,
 			  const char *start);
 
+/* "BOOT_ID/STARTTIME" of process pid (meta's sweep_start) into buf; -1 where /proc cannot tell. */
+int sb_start_id(long pid, char *buf, size_t size);
+
 #endif

@@ -35,6 +35,8 @@ void sb_plan_print_texts(const struct sb_plan *plan, const struct sb_plan_estima
 	unsigned long last = 0;
 	int first = 1;
 
+	if (c->adaptive)	/* meta's budget, in seconds (none when not adaptive) */
+		printf("text_budget=%s\n", fmt_ms(e->budget_ms, d, sizeof(d)));
 	if (!c->adaptive)
 		printf("text_runs=exactly %u a point\n", c->min_runs);
 	else
