@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "janitor.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "util.h"
 
@@ -79,20 +79,6 @@ static int gone(long pid, const char *start)
 	return strcmp(start, "-") != 0 && strcmp(now, start) != 0;
 }
 
-static int remove_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	(void)remove(p);
-	return 0;
-}
-
-static void remove_tree(const char *dir)
-{
-	(void)nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 static int is_empty_dir(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -142,7 +128,7 @@ static void remove_stale(const char *parent, const char *mine)
 		if (fgets(line, sizeof(line), f) != NULL &&
 		    sscanf(line, "%ld %31s %ld %31s", &sweep, s_start, &jan, j_start) == 4 && sweep > 0 && jan > 0 &&
 		    gone(sweep, s_start) && gone(jan, j_start))
-			remove_tree(dir);
+			sb_remove_tree(dir);
 		fclose(f);
 	}
 	closedir(d);
@@ -238,7 +224,7 @@ static void clean_up(const char *made, long grace_ms)
 		run((char *const[]){ l[0], "restore", l[1], "--with-lock", NULL });
 	if (read_lines(made, "active", l, 2))
 		run((char *const[]){ l[0], "status", l[1], "interrupted", "--if", "running", NULL });
-	remove_tree(made);
+	sb_remove_tree(made);
 }
 
 /* sb-workdir DIR SWEEP_PID GRACE_MS: makes DIR/runtest.XXXXXX (so that no moment exists when
@@ -282,7 +268,7 @@ int main(int argc, char **argv)
 	if (f == NULL) {
 		int e = errno;	/* a full TMPDIR: its reason, not a silent end */
 
-		remove_tree(made);
+		sb_remove_tree(made);
 		printf("err %s\n", strerror(e));
 		return SB_EXIT_OK;
 	}

@@ -38,6 +38,11 @@ static int remove_one(const char *p, const struct stat *st, int flag, struct FTW
 	return 0;
 }
 
+void sb_remove_tree(const char *dir)
+{
+	(void)nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /* Keep only fd: the runner's output must not stay open (a reader would wait for us). */
 static void close_others(int fd)
 {
@@ -93,13 +98,13 @@ static void janitor(int fd, char *tmpl)
 		strncpy(a.path, tmpl, sizeof(a.path) - 1);
 	if (write(fd, &a, sizeof(a)) != (ssize_t)sizeof(a) || a.err) {
 		if (!a.err)
-			nftw(tmpl, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+			sb_remove_tree(tmpl);
 		_exit(0);
 	}
 	while ((r = read(fd, &c, 1)) < 0 && errno == EINTR)
 		;
 	if (r != 1)	/* end of file (or a broken socket): nobody will remove it but us */
-		nftw(tmpl, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+		sb_remove_tree(tmpl);
 	_exit(0);
 }
 

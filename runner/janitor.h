@@ -12,5 +12,7 @@
 int sb_janitor_mkdtemp(char *tmpl);
 /* The runner removed the directory itself: the janitor leaves at once. */
 void sb_janitor_release(void);
+/* Removes dir and everything below it, as far as it can (links not followed). */
+void sb_remove_tree(const char *dir);
 
 #endif

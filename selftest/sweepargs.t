@@ -247,6 +247,14 @@ run "$workdir" --stop "$deaf" 300 "the runner"
 is "$rc,$out" "0,warning: the runner (pid $deaf) had not stopped 0.3 s after SIGTERM: killed" "--stop: SIGKILL after the grace, and the warning"
 sleep 30 &
 p=$!
+# (a SIGTERM that lands while the job is still the shell's fork can be held
+# pending across the exec: sleep would then outlive the grace; it is sleep first)
+c=''
+for ((i = 0; i < 200; i++)); do
+	{ read -r c <"/proc/$p/comm"; } 2>/dev/null || c=''
+	if [ "$c" = sleep ]; then break; fi
+	nap 0.05
+done
 kill -TERM "$p"
 run "$workdir" --stop "$p" 5000 x
 is "$rc,$out" "0," "--stop: a child that stops in time, no warning"
