@@ -86,8 +86,8 @@ endif
 FIXTURES := $(patsubst selftest/fixtures/%.c,%,$(wildcard selftest/fixtures/*.c))
 
 # runner/*.c is the harness library; runner/cmd_<x>.c is the main of tool sb-<x>;
-# mode_<m>.c picks processes or threads at link time.
-LIB_SRC := $(filter-out runner/cmd_% runner/mode_% runner/os_%,$(wildcard runner/*.c)) runner/os_$(OS).c
+# mode_<m>.c picks processes or threads at link time; sweepargs_*.c are sb-sweepargs' own.
+LIB_SRC := $(filter-out runner/cmd_% runner/mode_% runner/os_% runner/sweepargs_%,$(wildcard runner/*.c)) runner/os_$(OS).c
 LIB_OBJ := $(patsubst runner/%.c,$(BUILD)/obj/runner/%.o,$(LIB_SRC))
 LIB := $(BUILD)/libscalebench.a
 TOOLS := $(patsubst runner/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard runner/cmd_*.c))
@@ -214,7 +214,11 @@ $(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
 # option parser, which reaches the testcase API and so a mode (either will do).
 $(BUILD)/bin/sb-options: $(BUILD)/obj/runner/mode_processes.o
 # sb-sweepargs (runtest.sh's own option table) asks that table which runner options a sweep hands on.
-$(BUILD)/bin/sb-sweepargs: $(BUILD)/obj/runner/mode_processes.o
+# Its own recipe: its table and parser, sweepargs_table.o, go before the harness library they call.
+$(BUILD)/bin/sb-sweepargs: $(BUILD)/obj/runner/cmd_sweepargs.o $(BUILD)/obj/runner/sweepargs_table.o \
+		$(LIB) $(BUILD)/obj/runner/mode_processes.o
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
 
 # ---- version (ecosystem): VERSION and the git revision, baked in at build time ----
 # $(BUILD)/gen/sb_version.h is remade when VERSION or git's HEAD, branch or index
