@@ -71,16 +71,8 @@ static void usage(void)
 	printf("usage: vm/boot.sh --kernel IMAGE [options] -- COMMAND [ARG...]\n"
 	       "       vm/boot.sh --kernel IMAGE [options] --check    say what a boot would use, boot nothing\n\n");
 	for (const struct opt *p = table; p < table + NOPTS; p++) {
-		char head[64];
-		const char *h = p->help, *nl;
-
-		if (h == NULL)
-			continue;
-		snprintf(head, sizeof(head), "%s%s%s", p->name, p->arg ? " " : "", p->arg ? p->arg : "");
-		printf("  %-20s", head);
-		for (int first = 1; (nl = strchr(h, '\n')) != NULL; h = nl + 1, first = 0)
-			printf("%*s%.*s\n", first ? 1 : 23, "", (int)(nl - h), h);
-		printf("%*s%s\n", h == p->help ? 1 : 23, "", h);
+		if (p->help != NULL)
+			sb_help_row(p->name, p->arg, p->help, 20);
 	}
 	printf("Exit: the command's status; 1 the guest failed (no boot in time, panic, lost mount),\n"
 	       "2 usage error, 3 missing qemu, busybox, modules or virtiofsd, 130 interrupted.\n");

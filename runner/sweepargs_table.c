@@ -172,20 +172,12 @@ void usage(void)
 	printf("usage: %s TEST... [options]     run a scaling sweep of each TEST (\"all\": every one)\n", me);
 	printf("       %s --list                 the testcases: name, modes, description, parameters\n", me);
 	for (const struct opt *p = table; p < table + NOPTS; p++) {
-		char head[64];
-		const char *h = p->help, *nl;
-
 		if (p->help == NULL)
 			continue;
-		if (p->kind == TITLE) {
+		if (p->kind == TITLE)
 			printf("%s%s\n", p == table + 1 ? "\n" : "", p->name);	/* after --list's row */
-			continue;
-		}
-		snprintf(head, sizeof(head), "%s%s%s", p->name, p->arg ? " " : "", p->arg ? p->arg : "");
-		printf("  %-19s", head);
-		for (int first = 1; (nl = strchr(h, '\n')) != NULL; h = nl + 1, first = 0)
-			printf("%*s%.*s\n", first ? 1 : 22, "", (int)(nl - h), h);
-		printf("%*s%s\n", h == p->help ? 1 : 22, "", h);
+		else
+			sb_help_row(p->name, p->arg, p->help, 19);
 	}
 	printf("\nWrites DIR/<test>/<label>-<YYYYmmddTHHMMSS>/{summary.csv,samples.csv,meta} and prints\n"
 	       "the run directory on standard output. Exit: 0 done, 1 a point failed, 2 usage error,\n"
