@@ -33,14 +33,18 @@
 # own, so the medians need not add up exactly.
 #
 # The sweep: ./runtest.sh TEST --points 1 --mode processes --repeat R --quiet
-# --no-history --results TMP, timed whole, then again under strace -f
-# --seccomp-bpf (only execve is traced: the tasks' own system calls are not
-# stopped) for when each runner started and exited. The sweep's own overhead is
-# its wall time minus the runners': "before" is until the first runner's exec
-# (arguments, checks, planner, run directory), "between" the mean gap from one
-# runner's exit to the next one's exec (the run's rows, sb-plan next, status),
-# "after" from the last runner's exit to the sweep's (summary, results).
-# strace costs a little at each fork; the plain sweep's wall time is beside it.
+# --no-history --results TMP, once untimed (it makes the tools it needs and
+# warms the caches), then timed whole: its overhead is its wall time minus its
+# runners', which are the elapsed_s of every sample row it wrote (warmup and
+# measured) plus R times a runner's spawn + teardown (the 1-process row's
+# medians). Then once more under strace -f --seccomp-bpf (only execve is
+# traced: the tasks' own system calls are not stopped) for when each runner
+# started and exited: "before" is until the first runner's exec (arguments,
+# make, checks, planner, run directory), "between" the mean gap from one
+# runner's exit to the next one's exec (the run's rows, summary, sb-plan next,
+# status), "after" from the last runner's exit to the sweep's (summary,
+# results). strace costs at each fork and exec: that row's overheads are
+# larger than the plain sweep's, and are there for where the time goes.
 #
 # Run it alone: it measures the machine as much as the runner.
 set -eu
@@ -129,25 +133,35 @@ runner_table() {
 			done
 			printf '| %s | %d | %s | %s (%s) | %s (%s) | %s | %s (%s) |\n' "$m" "$n" "${c[5]}" "${c[1]}" "${c[6]}" \
 				"${c[2]}" "${c[8]%.000}" "${c[3]}" "${c[4]}" "${c[7]}"
+			if [ "$m" = processes ] && [ "$n" = 1 ]; then
+				awk '{ print $1 + $4 }' "$tmp/runs" | median >"$tmp/edges"
+			fi
 		done
 	done
 }
 
-# sweep_table TEST R: the sweep's own overhead around R runs of one point
+# sweep_table TEST R EDGES: the sweep's own overhead around R runs of one point;
+# EDGES is a runner's spawn + teardown in seconds (the median of the runner table's)
 sweep_table() {
-	local test=$1 r=$2 t0 t1 plain traced
+	local test=$1 r=$2 edges=$3 t0 t1 plain traced sampled
 	local -a sweep=(./runtest.sh "$test" --points 1 --mode processes --repeat "$r" --quiet --no-history)
+	# untimed: makes what the sweep makes (sb-sweepargs, sb-workdir...) and warms the caches
+	./runtest.sh "$test" --points 1 --mode processes --repeat 1 --quiet --no-history --results "$tmp/res0" >"$tmp/sweep.out" 2>&1 ||
+		die 1 "the sweep failed: $(tail -n 3 "$tmp/sweep.out")"
 	t0=$(now_us)
 	"${sweep[@]}" --results "$tmp/res1" >"$tmp/sweep.out" 2>&1 || die 1 "the sweep failed: $(tail -n 3 "$tmp/sweep.out")"
 	t1=$(now_us)
 	plain=$(((t1 - t0) / 1000))
+	# its runners' sampled time: the elapsed_s of every row (warmup and measured) of its samples.csv
+	sampled=$(find "$tmp/res1" -name samples.csv -exec awk -F, 'FNR > 1 { s += $6 } END { printf "%.6f\n", s }' {} +)
 	t0=$(now_us)
 	strace -f -q --seccomp-bpf -ttt -e trace=execve -e signal=none -o "$tmp/strace" \
 		"${sweep[@]}" --results "$tmp/res2" >"$tmp/sweep.out" 2>&1 || die 1 "the traced sweep failed: $(tail -n 3 "$tmp/sweep.out")"
 	t1=$(now_us)
 	traced=$(((t1 - t0) / 1000))
 	# the runs: the pids that exec'ed the testcase's binary with -s (not --check, --info...), exec to exit
-	awk -v bin="/${test}_processes\"" -v t0="$t0" -v t1="$t1" -v r="$r" -v plain="$plain" -v traced="$traced" '
+	awk -v bin="/${test}_processes\"" -v t0="$t0" -v t1="$t1" -v r="$r" -v plain="$plain" -v traced="$traced" \
+		-v sampled="$sampled" -v edges="$edges" '
 		$3 ~ /^execve\(/ && index($3, bin) && index($0, "\"-s\", ") && $0 ~ /= 0$/ { start[$1] = $2; pids[++n] = $1; next }
 		$3 == "+++" && ($1 in start) { stop[$1] = $2 }
 		END {
@@ -157,16 +171,18 @@ sweep_table() {
 				if (i > 1) gap += start[p] - stop[pids[i - 1]]
 			}
 			before = start[pids[1]] - t0 / 1e6; after = t1 / 1e6 - stop[pids[n]]
-			print "| sweep of R runs | wall s | runners s | overhead s | before s | between s (mean) | after s | overhead a run s |"
+			runners = sampled + r * edges
+			print "| sweep of R runs, one point | wall s | its runners s | overhead s | overhead a run s | before s | between s (mean) | after s |"
 			print "|---|---:|---:|---:|---:|---:|---:|---:|"
+			printf "| R = %d | %.3f | %.3f | %.3f | %.3f | | | |\n", r, plain / 1e3, runners,
+				plain / 1e3 - runners, (plain / 1e3 - runners) / r
 			printf "| R = %d, under strace | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", r, traced / 1e3, run,
-				traced / 1e3 - run, before, (n > 1 ? gap / (n - 1) : 0), after, (traced / 1e3 - run) / n
-			printf "| R = %d, plain | %.3f | | | | | | |\n", r, plain / 1e3
+				traced / 1e3 - run, (traced / 1e3 - run) / n, before, (n > 1 ? gap / (n - 1) : 0), after
 		}' "$tmp/strace" || die 1 "cannot read the runners' times from the traced sweep"
 }
 
 main() {
-	local runs=3 tasks=1,2,96 modes=processes,threads test=getppid1 repeat=5 sweep=1 m
+	local runs=3 tasks=1,2,96 modes=processes,threads test=getppid1 repeat=5 sweep=1 m i
 	build=${SB_BUILD:-build} fifo=0
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -206,8 +222,13 @@ main() {
 	printf 'load average before: %s\n\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 	runner_table "$test" "$runs" "$modes" "$tasks"
 	if [ "$sweep" = 1 ]; then
+		if [ ! -s "$tmp/edges" ]; then	# (the table had no 1-process row)
+			: >"$tmp/runs"
+			for ((i = 0; i < runs; i++)); do one_run "$build/bin/${test}_processes" 1 >>"$tmp/runs"; done
+			awk '{ print $1 + $4 }' "$tmp/runs" | median >"$tmp/edges"
+		fi
 		echo
-		sweep_table "$test" "$repeat"
+		sweep_table "$test" "$repeat" "$(cat "$tmp/edges")"
 	fi
 	printf '\nload average after: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 }
