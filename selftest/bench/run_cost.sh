@@ -11,7 +11,9 @@
 #   --sweep-repeat R  the sweep measured for its own overhead runs one point R times (default 5)
 #   --no-sweep        the runner table only
 #
-# The build is SB_BUILD's (default build/); the testcase and the sweep's tools are made first.
+# The build is SB_BUILD's (default build/): the testcase is made first, the sweep's
+# tools by an untimed first sweep. Needs strace for the sweep's table; root for the stamps'
+# SCHED_FIFO. The tables are markdown, on stdout.
 #
 # The runner, at the sweep's default run shape (what runtest.sh passes it: -s 2
 # --warmup auto --warmup-max 2 --period-ms 500 --placement cores --format
@@ -49,7 +51,7 @@
 # Run it alone: it measures the machine as much as the runner.
 set -eu
 
-tmp=''
+tmp='' build='' fifo=0
 cleanup() {
 	if [ -n "$tmp" ]; then rm -rf -- "$tmp"; fi
 }
@@ -183,7 +185,7 @@ sweep_table() {
 
 main() {
 	local runs=3 tasks=1,2,96 modes=processes,threads test=getppid1 repeat=5 sweep=1 m i
-	build=${SB_BUILD:-build} fifo=0
+	build=${SB_BUILD:-build}
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--runs | --tasks | --modes | --test | --sweep-repeat)
