@@ -184,7 +184,7 @@ sweep_table() {
 }
 
 main() {
-	local runs=3 tasks=1,2,96 modes=processes,threads test=getppid1 repeat=5 sweep=1 m i
+	local runs=3 task_list=1,2,96 mode_list=processes,threads test=getppid1 repeat=5 do_sweep=1 m i
 	build=${SB_BUILD:-build}
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -192,15 +192,15 @@ main() {
 			[ $# -ge 2 ] || die 2 "$1 needs a value"
 			case $1 in
 			--runs) runs=$2 ;;
-			--tasks) tasks=$2 ;;
-			--modes) modes=$2 ;;
+			--tasks) task_list=$2 ;;
+			--modes) mode_list=$2 ;;
 			--test) test=$2 ;;
 			--sweep-repeat) repeat=$2 ;;
 			esac
 			shift 2
 			;;
 		--no-sweep)
-			sweep=0
+			do_sweep=0
 			shift
 			;;
 		-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -209,21 +209,21 @@ main() {
 	done
 	[[ $runs =~ ^[1-9][0-9]*$ ]] || die 2 "--runs $runs: a whole number of runs, at least 1"
 	[[ $repeat =~ ^[1-9][0-9]*$ ]] || die 2 "--sweep-repeat $repeat: a whole number of runs, at least 1"
-	[[ $tasks =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die 2 "--tasks $tasks: task counts, e.g. 1,2,96"
-	[[ $modes =~ ^(processes|threads)(,(processes|threads))*$ ]] || die 2 "--modes $modes: processes, threads or both"
+	[[ $task_list =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die 2 "--tasks $task_list: task counts, e.g. 1,2,96"
+	[[ $mode_list =~ ^(processes|threads)(,(processes|threads))*$ ]] || die 2 "--modes $mode_list: processes, threads or both"
 	[[ $test =~ ^[A-Za-z0-9_]+$ ]] || die 2 "--test $test: a testcase name"
 	cd "$(dirname "$0")/../.."
 	local -a targets=()
 	for m in processes threads; do targets+=("$build/bin/${test}_$m"); done
 	make -s BUILD="$build" "${targets[@]}" >/dev/null || die 3 "cannot make ${targets[*]}"
-	if [ "$sweep" = 1 ] && ! command -v strace >/dev/null; then die 3 "strace is missing (or --no-sweep)"; fi
+	if [ "$do_sweep" = 1 ] && ! command -v strace >/dev/null; then die 3 "strace is missing (or --no-sweep)"; fi
 	tmp=$(mktemp -d)
 	fifo=0
 	if chrt -f 2 true 2>/dev/null; then fifo=1; fi
 	printf 'stamps at SCHED_FIFO 2: %s\n' "$([ "$fifo" = 1 ] && echo yes || echo 'no (not root: spawn may read late under load)')"
 	printf 'load average before: %s\n\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-	runner_table "$test" "$runs" "$modes" "$tasks"
-	if [ "$sweep" = 1 ]; then
+	runner_table "$test" "$runs" "$mode_list" "$task_list"
+	if [ "$do_sweep" = 1 ]; then
 		if [ ! -s "$tmp/edges" ]; then	# (the table had no 1-process row)
 			: >"$tmp/runs"
 			for ((i = 0; i < runs; i++)); do one_run "$build/bin/${test}_processes" 1 >>"$tmp/runs"; done
