@@ -23,7 +23,7 @@ PROG=runtest.sh
 # make install rewrites the next line (build-aux/install.sh): the installed layout and version.
 SB_INSTALL=''
 # The shape of one run and the stopping rule of a point are sb-sweepargs' (read_args).
-RUN_OVERHEAD_MS=300		# a run's start and stop of the tasks, for the estimates
+RUN_OVERHEAD_MS=150		# a run's start and stop, and the sweep's work between two runs: 0.1 s measured (docs/RUNTEST.md)
 # After SIGTERM, what a child has to stop before SIGKILL (docs/RUNTEST.md,
 # "Failures and interruptions"): the runner's own grace for a testcase_prepare or
 # testcase_cleanup that does not return is 2 s; a guest's boot.sh quits QEMU.

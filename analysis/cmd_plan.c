@@ -112,11 +112,12 @@ static void set_modes(struct sb_plan_conf *c, const char *s, const char *where)
 struct conf_ctx {
 	struct sb_plan_conf *c;
 	const char *path;
-	long shape[5];	/* warmup_samples, samples, period_ms, warmup_max_ms (-1: fixed), overhead_ms */
+	/* warmup_samples, samples, period_ms, warmup_max_ms (-1: fixed), overhead_ms, warmup_min_ms */
+	long shape[6];
 };
 
 static const char *const shape_keys[] = { "warmup_samples", "samples", "period_ms", "warmup_max_ms",
-					  "overhead_ms" };
+					  "overhead_ms", "warmup_min_ms" };
 
 static int conf_key(void *ctx, const char *k, const char *v)
 {
@@ -180,7 +181,7 @@ static int conf_key(void *ctx, const char *k, const char *v)
 		c->run_ms = *v ? snumber(k, v, w) : 0;
 	else if (strcmp(k, "max_points") == 0)
 		c->max_points = *v ? (unsigned)number(k, v, w) : SB_PLAN_MAX_POINTS;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		if (strcmp(k, shape_keys[i]) == 0)
 			x->shape[i] = *v ? snumber(k, v, w) : -1;
 	/* other keys: for other readers */
@@ -189,7 +190,7 @@ static int conf_key(void *ctx, const char *k, const char *v)
 
 static void conf_read(const char *path, struct sb_plan_conf *c, char **text)
 {
-	struct conf_ctx x = { c, path, { -1, -1, -1, -1, -1 } };
+	struct conf_ctx x = { c, path, { -1, -1, -1, -1, -1, -1 } };
 	char err[PATH_MAX + 256];
 	int rc;
 
@@ -202,10 +203,15 @@ static void conf_read(const char *path, struct sb_plan_conf *c, char **text)
 	rc = sb_meta_read(path, conf_key, &x, text, err, sizeof(err));
 	if (rc != 0)
 		sb_die(rc, "%s", err);
-	/* one run's estimate: its warmup (auto: at its cap), the samples measured, the start and stop */
-	if (x.shape[1] >= 0 && x.shape[2] >= 0)
-		c->run_ms = (x.shape[3] >= 0 ? x.shape[3] : (x.shape[0] > 0 ? x.shape[0] : 0) * x.shape[2]) +
-			    x.shape[1] * x.shape[2] + (x.shape[4] > 0 ? x.shape[4] : 0);
+	/* one run's estimate: its warmup (auto: at its cap; at least: its window), the samples
+	 * measured, the start and stop */
+	if (x.shape[1] >= 0 && x.shape[2] >= 0) {
+		long rest = x.shape[1] * x.shape[2] + (x.shape[4] > 0 ? x.shape[4] : 0);
+
+		c->run_ms = (x.shape[3] >= 0 ? x.shape[3] : (x.shape[0] > 0 ? x.shape[0] : 0) * x.shape[2]) + rest;
+		if (x.shape[3] >= 0 && x.shape[5] >= 0 && x.shape[5] <= x.shape[3])
+			c->run_min_ms = x.shape[5] + rest;
+	}
 	if (c->min_runs < 1 || c->max_runs < c->min_runs)
 		sb_die(SB_EXIT_USAGE, "%s: min_runs %u and max_runs %u: need 1 <= min_runs <= max_runs", path,
 		       c->min_runs, c->max_runs);

@@ -9,6 +9,7 @@
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "sweepargs.h"
 #include "util.h"
+#include "warmup.h"
 
 #define NAME_MAX_LEN 255	/* the longest file name (Linux, the BSDs): bounds the run id */
 #define RUN_ID_TAIL 20		/* a run id is the label, -YYYYmmddTHHMMSS and maybe -N */
@@ -25,7 +26,7 @@
 #define QUICK_DURATION_MS 500
 #define QUICK_PERIOD 250
 #define QUICK_RUNS 2
-#define AUTO_WARMUP_MAX_S 2	/* the cap of a sweep run's steady-state warmup (--warmup auto) */
+#define AUTO_WARMUP_MAX_S 1	/* the cap of a sweep run's steady-state warmup (--warmup auto) */
 
 /* milliseconds as seconds: 5000 -> "5", 500 -> "0.5" (buf of 32) */
 static const char *secs(long ms, char *buf)
@@ -296,6 +297,8 @@ static void emit(void)
 	sb_pair_n("point_budget_ms", point_budget_ms);
 	sb_pair_n("auto_warmup_max", AUTO_WARMUP_MAX_S);
 	sb_pair_n("auto_warmup_max_ms", AUTO_WARMUP_MAX_S * 1000L);
+	/* the shortest steady-state warmup: the window, in the runner's warmup samples (warmup.c) */
+	sb_pair_n("auto_warmup_min_ms", SB_WARMUP_WINDOW * (period < SB_WARMUP_PERIOD_MS ? period : SB_WARMUP_PERIOD_MS));
 	/* the times as meta and --dry-run say them: seconds, decimals only where there are some */
 	sb_pair("duration_text", secs(samples * period, s));
 	sb_pair("warmup_fixed_text", secs(warmup_samples * period, s));

@@ -59,9 +59,11 @@ static const struct opt table[] = {
 	OPT_AUTO_NUMBER("warmup", "N|auto", warmup, 0, 100000000, NOSWEEP,
 			"N samples discarded first, or auto: until the rate settles (default auto)"),
 	OPT_NUMBER(0, "warmup-min", "S", warmup_min, 0, 86400, SWEEP,
-		   "--warmup auto: at least S seconds of warmup (default 1)"),
+		   "--warmup auto: at least S seconds of warmup (default 0)"),
 	OPT_NUMBER(0, "warmup-max", "S", warmup_max, 0, 86400, SWEEP,
 		   "--warmup auto: at most S seconds of warmup (default 5)"),
+	OPT_NUMBER(0, "warmup-period-ms", "MS", warmup_period_ms, 1, 3600000, SWEEP,
+		   "--warmup auto: judge it on samples of MS (default 100, at most --period-ms)"),
 	OPT_NUMBER(0, "period-ms", "MS", period_ms, 1, 3600000, SWEEP,
 		   "sample period in milliseconds (default 1000)"),
 	OPT_CHOICE("placement", "P", placement, placement_names, SWEEP,
@@ -91,7 +93,7 @@ static const struct opt table[] = {
 #define NOPTS (sizeof(table) / sizeof(table[0]))
 
 static const struct sb_options defaults = {
-	.tasks = 1, .samples = 5, .warmup = SB_WARMUP_AUTO, .warmup_min = 1, .warmup_max = 5,
+	.tasks = 1, .samples = 5, .warmup = SB_WARMUP_AUTO, .warmup_min = 0, .warmup_max = 5,
 	.period_ms = 1000, .stall_timeout = 30, .run = 1,
 };
 

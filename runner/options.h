@@ -14,6 +14,7 @@ struct sb_options {
 	unsigned long warmup;		/* samples, or SB_WARMUP_AUTO */
 	unsigned long warmup_min;	/* seconds, --warmup auto */
 	unsigned long warmup_max;	/* seconds, --warmup auto */
+	unsigned long warmup_period_ms;	/* --warmup auto: a warmup sample's period; 0: the default (warmup.c) */
 	unsigned long period_ms;
 	unsigned long stall_timeout;	/* seconds */
 	unsigned long run;		/* the run column of --format samples */

@@ -158,6 +158,12 @@ static void next_deadline(struct timespec *deadline, unsigned long ms)
 		ts_add_ms(deadline, ms);
 }
 
+/* The next sample's period: --warmup auto's own while it warms up (warmup.c), else --period-ms. */
+static unsigned long sample_ms(const struct sb_options *o, const struct sb_warmup *w)
+{
+	return sb_warmup_on(w) ? w->period_ms : o->period_ms;
+}
+
 /* Lateness above this share of the period is warned about, once. */
 #define LATE_SHARE 0.01
 
@@ -182,7 +188,6 @@ double sb_sampler_run(const struct sb_options *o, const struct sb_placement *pl)
 	struct sb_warmup warm;
 	struct timespec start, deadline;
 	double sum = 0, last_progress, now;
-	double period = (double)o->period_ms / 1000;
 	unsigned long long measured_ops = 0;
 	unsigned long measured = 0;
 	char prio[64];
@@ -199,7 +204,7 @@ double sb_sampler_run(const struct sb_options *o, const struct sb_placement *pl)
 	sm.begun = ts_s(&start);
 	sb_tasks_release(rt);
 	deadline = start;
-	ts_add_ms(&deadline, o->period_ms);
+	ts_add_ms(&deadline, sample_ms(o, &warm));
 	last_progress = ts_s(&start);
 
 	for (unsigned long k = 0; o->samples == 0 || measured < o->samples; k++) {
@@ -207,7 +212,7 @@ double sb_sampler_run(const struct sb_options *o, const struct sb_placement *pl)
 				       .task_rates = sm.rates, .task_min = INFINITY };
 
 		sleep_until(&deadline);
-		read_sample(&sm, &s, period, &now);
+		read_sample(&sm, &s, (double)sample_ms(o, &warm) / 1000, &now);
 		/* A task that died during this sample makes it worthless. */
 		sb_tasks_check_or_exit();
 		s.late_ms = (sm.begun - ts_s(&deadline)) * 1000;
@@ -232,7 +237,7 @@ double sb_sampler_run(const struct sb_options *o, const struct sb_placement *pl)
 		else if (now - last_progress >= o->stall_timeout)
 			sb_die(SB_EXIT_FAIL, "no progress: no task counted an operation for %.1f s",
 			       now - last_progress);
-		next_deadline(&deadline, o->period_ms);
+		next_deadline(&deadline, sample_ms(o, &warm));
 	}
 	sb_os_restore_priority();
 	warn_late(&sm, o->period_ms);

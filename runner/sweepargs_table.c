@@ -94,7 +94,7 @@ static const struct opt table[] = {
 	/* a budget of 0 s: nothing beyond --min-runs, or no limit? Neither: refused */
 	OPT_SECONDS("--point-budget", "S", point_budget_ms, 1,
 		    "seconds a point may take (default 30, more than 0); --min-runs always run"),
-	OPT_SECONDS("--budget", "S", budget_ms, 1, "seconds the whole sweep may take (default 11 s times the points)"),
+	OPT_SECONDS("--budget", "S", budget_ms, 1, "seconds the whole sweep may take (default 4.375 s times the points)"),
 	OPT_COUNT("--repeat", "R", repeat, 1, "exactly R runs of each point (no stopping rule, no budgets)"),
 	OPT_COUNT("--seed", "N", seed, 0, "shuffle each round's order with seed N (default: alternate the direction)"),
 	OPT_FLAG("--quick", quick, "exploration: 2 runs of 0.5 s warmup + 0.5 s measured a point"),

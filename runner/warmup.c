@@ -10,14 +10,19 @@ static unsigned long samples_in(unsigned long seconds, unsigned long period_ms)
 
 void sb_warmup_init(struct sb_warmup *w, const struct sb_options *o)
 {
-	*w = (struct sb_warmup){ .automatic = o->warmup == SB_WARMUP_AUTO };
+	*w = (struct sb_warmup){ .automatic = o->warmup == SB_WARMUP_AUTO, .period_ms = o->period_ms };
 	if (!w->automatic) {
 		w->min = w->max = o->warmup;
 		return;
 	}
+	/* Short samples see a settled rate sooner; never longer than the measured ones by default. */
+	if (o->warmup_period_ms)
+		w->period_ms = o->warmup_period_ms;
+	else if (o->period_ms > SB_WARMUP_PERIOD_MS)
+		w->period_ms = SB_WARMUP_PERIOD_MS;
 	/* The rule needs a full window; the cap wins over both minimums. */
-	w->max = samples_in(o->warmup_max, o->period_ms);
-	w->min = samples_in(o->warmup_min, o->period_ms);
+	w->max = samples_in(o->warmup_max, w->period_ms);
+	w->min = samples_in(o->warmup_min, w->period_ms);
 	if (w->min < SB_WARMUP_WINDOW)
 		w->min = SB_WARMUP_WINDOW;
 	if (w->min > w->max)

@@ -8,10 +8,14 @@
 #define SB_WARMUP_WINDOW 3
 /* ...and ends the warmup when each is within this share of their mean. */
 #define SB_WARMUP_TOLERANCE 0.02
+/* --warmup auto judges on samples this short (or --period-ms, when shorter): a steady
+ * testcase leaves its warmup after the window, 0.3 s, instead of 3 measured periods. */
+#define SB_WARMUP_PERIOD_MS 100
 
 struct sb_warmup {
 	int automatic;
 	unsigned long min, max;		/* warmup samples: at least, at most (fixed: min == max) */
+	unsigned long period_ms;	/* a warmup sample's period (fixed: --period-ms) */
 	unsigned long done;		/* warmup samples so far */
 	double last[SB_WARMUP_WINDOW];	/* the rates of the last ones, a ring */
 };

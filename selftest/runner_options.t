@@ -99,7 +99,7 @@ is "$rc:$err" "0:" "--list-options exits 0"
 bad=$(printf '%s\n' "$list" | grep -Ev '^option=(-[a-zA-Z]|--[a-z][a-z-]*|-[a-zA-Z],--[a-z][a-z-]*) arg=[^ ]* sweep=(yes|no) help=[^ ].*$')
 is "$bad" "" "every line is option=NAMES arg=ARG sweep=yes|no help=TEXT"
 is "$(printf '%s\n' "$list" | awk '/ sweep=yes / { sub(/^option=/, "", $1); print $1 }' | tr '\n' ' ')" \
-	"--warmup-min --warmup-max --period-ms --placement --stall-timeout --param " "sweep=yes marks what runtest.sh passes through"
+	"--warmup-min --warmup-max --warmup-period-ms --period-ms --placement --stall-timeout --param " "sweep=yes marks what runtest.sh passes through"
 # --help's option lines, rebuilt from --list-options: the same table makes both.
 rebuilt=$(printf '%s\n' "$list" | sed -E 's/^option=([^ ]*) arg=([^ ]*) sweep=[a-z]+ help=(.*)$/\1\t\2\t\3/' |
 	awk -F'\t' '{

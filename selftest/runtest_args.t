@@ -123,7 +123,7 @@ is "$rc" 0 "--dry-run exits 0"
 like "$(grep 'points:' "$T/out")" 'points: +1,2 \(2\)' "--dry-run prints the points"
 like "$(grep 'modes:' "$T/out")" 'modes: +processes,threads' "--dry-run prints the modes"
 ok "$(grep -q '^    task pu core numa package' "$T/out"; echo $?)" "--dry-run prints the placement"
-like "$(grep 'estimated:' "$T/out")" 'estimated: 12 to 40 runner runs, [0-9hms]+ to [0-9hms]+ \(budget 44s\)' \
+like "$(grep 'estimated:' "$T/out")" 'estimated: 12 to 40 runner runs, [0-9hms]+ to [0-9hms]+ \(budget 18s\)' \
 	"--dry-run estimates the time: 3 to 10 runs a point, within the budget"
 is "$(ls -A "$R")" "" "--dry-run writes nothing"
 
@@ -138,7 +138,7 @@ like "$(grep 'points:' "$T/out")" 'points: +1,2,8 \(3\)' "--points sorted, dupli
 # judged by the runner's --check, not by a copy in runtest.sh.
 need_build "$SB_BUILD/bin/sb-options"
 swept=$("$SB_BUILD/bin/sb-options" --list-options | sed -n 's/^option=\([^ ]*\) arg=\([^ ]*\) sweep=yes.*/\1/p' | tr '\n' ' ')
-is "$swept" "--warmup-min --warmup-max --period-ms --placement --stall-timeout --param " "sb-options lists the runner's sweep options"
+is "$swept" "--warmup-min --warmup-max --warmup-period-ms --period-ms --placement --stall-timeout --param " "sb-options lists the runner's sweep options"
 rejected "--stall-timeout: '0' is out of range" getppid1 "${FAST[@]}" --stall-timeout 0
 rc=0
 ./runtest.sh getppid1 --stall-timeout 7 --dry-run --results "$R" >"$T/out" 2>"$T/err" || rc=$?

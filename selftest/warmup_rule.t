@@ -3,13 +3,22 @@
 # runner_start.t runs it on a clock-paced fixture, where a late task can move the end; here no clock decides.
 . "$(dirname "$0")/lib.sh"
 U=$B/selftest/unit_warmup
-plan 10
+plan 14
 
-# ends PERIOD_MS MIN_S MAX_S RATE...: the warmup samples the rule took (or "more after N")
+# ends PERIOD_MS MIN_S MAX_S RATE...: the warmup samples the rule took (or "more after N"), each
+# of PERIOD_MS (--warmup-period-ms PERIOD_MS)
 ends() {
 	local p=$1 lo=$2 hi=$3
 	shift 3
 	printf '%s\n' "$@" | "$U" "$p" "$lo" "$hi"
+}
+
+# ends_default PERIOD_MS MIN_S MAX_S RATE...: the same with the runner's default warmup period:
+# "N x MS ms"
+ends_default() {
+	local p=$1 lo=$2 hi=$3
+	shift 3
+	printf '%s\n' "$@" | "$U" "$p" "$lo" "$hi" 0
 }
 
 # A ramp of 3 samples, then flat: the window of 3 is first flat at sample 6.
@@ -26,6 +35,11 @@ is "$(ends 400 2 30 7 7 7 7 7 7 7 7)" 5 "--warmup-min 2 at 400 ms: 5 samples (2 
 is "$(ends 400 0 1 1 2 3 4 5 6)" 3 "--warmup-max 1 at 400 ms caps a rising rate at 3 samples"
 is "$(ends 1000 5 2 7 7 7 7 7 7)" 2 "--warmup-max 2 below --warmup-min 5: the cap wins (2 samples)"
 is "$(ends 1000 0 30 1 2 3)" "more after 3" "a rising rate asks for more samples"
+# The default: judged on 100 ms samples, or on the period when that is shorter (issue 35).
+is "$(ends_default 500 0 1 7 7 7 7)" "3 x 100 ms" "at --period-ms 500 the rule judges 100 ms samples: a flat rate leaves after 0.3 s"
+is "$(ends_default 500 0 1 1 2 3 4 5 6 7 8 9 10 11 12)" "10 x 100 ms" "--warmup-max 1 caps 100 ms samples at 10"
+is "$(ends_default 50 0 1 7 7 7 7)" "3 x 50 ms" "a period shorter than 100 ms is the warmup's too"
+is "$(ends_default 500 1 5 7 7 7 7 7 7 7 7 7 7 7 7)" "10 x 100 ms" "--warmup-min 1 in 100 ms samples: 10 of them"
 run "$U" 0 0 30
 is "$rc" 2 "a period of 0 is refused"
 exit $_failed

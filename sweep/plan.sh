@@ -10,16 +10,18 @@
 # samples; otherwise, when the runner has it, --warmup auto: the warmup ends
 # when the rate has settled, after --warmup-min and at most auto_warmup_max
 # seconds (sb-sweepargs'; the runner's own rule; --warmup-min/--warmup-max pass
-# through) -> warmup_max_ms (plan.conf's: empty unless auto)
+# through) -> warmup_max_ms, warmup_min_ms (plan.conf's: empty unless auto; the
+# shortest is the rule's window of 100 ms samples)
 choose_warmup() {
 	local t=${runnable[0]} m
 	m=${t_run_modes[$t]%%,*}
-	warmup_args=(--warmup "$warmup_samples") warmup_text=$warmup_fixed_text warmup_max_ms=''
+	warmup_args=(--warmup "$warmup_samples") warmup_text=$warmup_fixed_text warmup_max_ms='' warmup_min_ms=''
 	if [ "$opt_fixed_warmup" = 0 ] &&
 		"$tests_dir/${t}_$m" --list-options 2>/dev/null | grep -q '^option=--warmup arg=N|auto '; then
-		warmup_args=(--warmup auto --warmup-max "$auto_warmup_max") warmup_text=auto warmup_max_ms=$auto_warmup_max_ms
+		warmup_args=(--warmup auto --warmup-max "$auto_warmup_max") warmup_text=auto
+		warmup_max_ms=$auto_warmup_max_ms warmup_min_ms=$auto_warmup_min_ms
 	fi
-	readonly warmup_args warmup_text warmup_max_ms
+	readonly warmup_args warmup_text warmup_max_ms warmup_min_ms
 }
 
 # plan_conf: the sweep's options and the topology facts, for sb-plan -> $TMP/plan.conf
@@ -40,7 +42,7 @@ plan_conf() {
 		topology_points "$tp" min_runs "$min_runs" max_runs "$max_runs" adaptive "$adaptive" \
 		precision "$precision" point_budget_ms "$point_budget_ms" budget_ms "$opt_budget_ms" \
 		seed "$opt_seed" max_points "$opt_max_points" warmup_samples "$warmup_samples" samples "$samples" \
-		period_ms "$period" warmup_max_ms "$warmup_max_ms" \
+		period_ms "$period" warmup_max_ms "$warmup_max_ms" warmup_min_ms "$warmup_min_ms" \
 		overhead_ms "$RUN_OVERHEAD_MS" \
 		extra "$profile_counts" >"$TMP/plan.conf"	# --profile's task counts: sb-plan measures them too
 }

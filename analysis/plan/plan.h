@@ -39,9 +39,10 @@ struct sb_plan_conf {
 	int adaptive;			/* 0: exactly min_runs runs a point */
 	long precision;			/* the 95% interval's target half-width, 1/1000 % (0: none) */
 	long point_budget_ms;		/* 0: none */
-	long budget_ms;			/* the whole sweep's --budget, 0: the default (11 s a point) */
+	long budget_ms;			/* the whole sweep's --budget, 0: the default (SB_PLAN_POINT_MS a point) */
 	long seed;			/* --seed; -1: alternate the direction */
-	long run_ms;			/* one run's estimate, start and stop included */
+	long run_ms;			/* one run's estimate, start and stop included (auto: the warmup's cap) */
+	long run_min_ms;		/* the same at the shortest warmup (auto: its window), 0: run_ms */
 	unsigned max_points;		/* auto: counts a mode at most */
 };
 
@@ -72,8 +73,12 @@ struct sb_plan {
 	int refined[SB_NMODES];		/* auto: nothing left to add in this mode */
 };
 
-/* The default budget in ms (11 s a point) and the points it counts: plans' totals. */
-#define SB_PLAN_POINT_MS 11000L
+/*
+ * The default budget in ms a point, times the points it counts: plans' totals. 4.375 s is three
+ * quiet default runs (docs/RUNTEST.md), and puts --points auto on 96 cores (at most 48 points)
+ * within 3.5 min, a tenth of will-it-scale's 192 counts of 11 s.
+ */
+#define SB_PLAN_POINT_MS 4375L
 
 /*
  * The counts of conf before any run, into plan (with origin and reason);

@@ -58,7 +58,7 @@ void sb_plan_estimate(const struct sb_plan *plan, struct sb_plan_estimate *e)
 	most = e->budget_points;
 	e->runs_min = e->npoints * modes * c->min_runs;
 	e->runs_max = most * modes * c->max_runs;
-	e->min_ms = (long)e->runs_min * c->run_ms;
+	e->min_ms = (long)e->runs_min * (c->run_min_ms > 0 ? c->run_min_ms : c->run_ms);
 	e->max_ms = e->min_ms;
 	e->budget_ms = 0;
 	if (!c->adaptive) {

@@ -1,4 +1,4 @@
-/* sb-plan's words: --dry-run's runs, order, estimate and seeds; an ETA as "42s", "5m", "1h05m". */
+/* sb-plan's words: --dry-run's runs, order, estimate and seeds; an ETA as "42s", "3m30s", "12m", "1h05m". */
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +9,8 @@ void sb_plan_fmt_eta(char *buf, size_t len, long s)
 {
 	if (s < 60)
 		snprintf(buf, len, "%lds", s);
+	else if (s < 600 && s % 60)	/* to the second: "4m" for 3m30s would hide half a minute in ten */
+		snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
 	else if (s < 3600)
 		snprintf(buf, len, "%ldm", (s + 30) / 60);
 	else

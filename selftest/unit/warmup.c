@@ -5,8 +5,10 @@
 
 #include "warmup.h"
 
-/* usage: unit_warmup PERIOD_MS MIN_S MAX_S < rates (one per line)
- * Prints how many warmup samples the rule took; exit 1 if the series ran out first, 2 on bad input. */
+/* usage: unit_warmup PERIOD_MS MIN_S MAX_S [WARMUP_PERIOD_MS] < rates (one per line)
+ * WARMUP_PERIOD_MS is --warmup-period-ms (default PERIOD_MS; 0: the runner's default, 100 ms at most).
+ * Prints how many warmup samples the rule took and, when WARMUP_PERIOD_MS is given, their period
+ * ("5 x 100 ms"); exit 1 if the series ran out first, 2 on bad input. */
 static unsigned long number(const char *s, const char *what)
 {
 	char *end;
@@ -27,13 +29,14 @@ int main(int argc, char **argv)
 	struct sb_warmup w;
 	char line[64];
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: unit_warmup PERIOD_MS MIN_S MAX_S < rates\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: unit_warmup PERIOD_MS MIN_S MAX_S [WARMUP_PERIOD_MS] < rates\n");
 		return 2;
 	}
 	o.period_ms = number(argv[1], "PERIOD_MS");
 	o.warmup_min = number(argv[2], "MIN_S");
 	o.warmup_max = number(argv[3], "MAX_S");
+	o.warmup_period_ms = argc == 5 ? number(argv[4], "WARMUP_PERIOD_MS") : o.period_ms;
 	if (o.period_ms == 0) {
 		fprintf(stderr, "unit_warmup: PERIOD_MS must be above 0\n");
 		return 2;
@@ -54,6 +57,9 @@ int main(int argc, char **argv)
 		}
 		sb_warmup_add(&w, rate);
 	}
-	printf("%lu\n", w.done);
+	if (argc == 5)
+		printf("%lu x %lu ms\n", w.done, w.period_ms);
+	else
+		printf("%lu\n", w.done);
 	return 0;
 }
