@@ -9,6 +9,7 @@
 #   --modes LIST      processes,threads (the default) or one of them
 #   --test NAME       the testcase (default getppid1: steady, no prepare worth the name)
 #   --sweep-repeat R  the sweep measured for its own overhead runs one point R times (default 5)
+#   --warmup-max S    the runs' --warmup-max (default 1, the sweep's cap since issue 35; it was 2)
 #   --no-sweep        the runner table only
 #
 # The build is SB_BUILD's (default build/): the testcase is made first, the sweep's
@@ -16,7 +17,7 @@
 # SCHED_FIFO. The tables are markdown, on stdout.
 #
 # The runner, at the sweep's default run shape (what runtest.sh passes it: -s 2
-# --warmup auto --warmup-max 2 --period-ms 500 --placement cores --format
+# --warmup auto --warmup-max 1 --period-ms 500 --placement cores --format
 # samples), and --timing. Its stdout goes through a bash loop that stamps each
 # line with EPOCHREALTIME when it arrives (the runner flushes each line; the
 # loop runs at SCHED_FIFO 2, above the runner's sampler, when it may):
@@ -89,7 +90,7 @@ one_run() {
 	# 96 busy tasks do not delay the stamps
 	if [ "$fifo" = 1 ]; then chrt -f -p 2 "$sp" >/dev/null; fi
 	t0=${EPOCHREALTIME/[.,]/}
-	"$bin" -t "$n" -s 2 --warmup auto --warmup-max 2 --period-ms 500 --placement cores \
+	"$bin" -t "$n" -s 2 --warmup auto --warmup-max "$warmup_max" --period-ms 500 --placement cores \
 		--format samples --timing >"$tmp/pipe" 2>"$tmp/err" || die 1 "$bin -t $n failed: $(tail -n 1 "$tmp/err")"
 	t1=${EPOCHREALTIME/[.,]/}
 	wait "$sp"
@@ -185,10 +186,11 @@ sweep_table() {
 
 main() {
 	local runs=3 task_list=1,2,96 mode_list=processes,threads test=getppid1 repeat=5 do_sweep=1 m i
+	warmup_max=1
 	build=${SB_BUILD:-build}
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--runs | --tasks | --modes | --test | --sweep-repeat)
+		--runs | --tasks | --modes | --test | --sweep-repeat | --warmup-max)
 			[ $# -ge 2 ] || die 2 "$1 needs a value"
 			case $1 in
 			--runs) runs=$2 ;;
@@ -196,6 +198,7 @@ main() {
 			--modes) mode_list=$2 ;;
 			--test) test=$2 ;;
 			--sweep-repeat) repeat=$2 ;;
+			--warmup-max) warmup_max=$2 ;;
 			esac
 			shift 2
 			;;
@@ -212,6 +215,7 @@ main() {
 	[[ $task_list =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die 2 "--tasks $task_list: task counts, e.g. 1,2,96"
 	[[ $mode_list =~ ^(processes|threads)(,(processes|threads))*$ ]] || die 2 "--modes $mode_list: processes, threads or both"
 	[[ $test =~ ^[A-Za-z0-9_]+$ ]] || die 2 "--test $test: a testcase name"
+	[[ $warmup_max =~ ^[0-9]+$ ]] || die 2 "--warmup-max $warmup_max: whole seconds"
 	cd "$(dirname "$0")/../.."
 	local -a targets=()
 	for m in processes threads; do targets+=("$build/bin/${test}_$m"); done
