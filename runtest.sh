@@ -394,7 +394,7 @@ run_once() {
 			stop_child "$child" "$RUNNER_GRACE_MS" "the runner" rc
 		fi
 		child=''
-		rm -f -- "$TMP/child"
+		: >"$TMP/child"	# (no rm a run: the janitor reads an empty file as no child)
 	} 2>/dev/null
 	if [ -n "$stopped_note" ]; then warn "$stopped_note"; fi
 	if [ "$rc" = 0 ] && samples_rows "$m" "$n" "$4" "$TMP/out" >>"$TMP/point"; then

@@ -63,7 +63,7 @@ static const struct opt table[] = {
 	OPT_NUMBER(0, "warmup-max", "S", warmup_max, 0, 86400, SWEEP,
 		   "--warmup auto: at most S seconds of warmup (default 5)"),
 	OPT_NUMBER(0, "warmup-period-ms", "MS", warmup_period_ms, 1, 3600000, SWEEP,
-		   "--warmup auto: judge it on samples of MS (default 100, at most --period-ms)"),
+		   "--warmup auto: judge it on samples of MS (default 50, at most --period-ms)"),
 	OPT_NUMBER(0, "period-ms", "MS", period_ms, 1, 3600000, SWEEP,
 		   "sample period in milliseconds (default 1000)"),
 	OPT_CHOICE("placement", "P", placement, placement_names, SWEEP,

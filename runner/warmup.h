@@ -9,8 +9,9 @@
 /* ...and ends the warmup when each is within this share of their mean. */
 #define SB_WARMUP_TOLERANCE 0.02
 /* --warmup auto judges on samples this short (or --period-ms, when shorter): a steady
- * testcase leaves its warmup after the window, 0.3 s, instead of 3 measured periods. */
-#define SB_WARMUP_PERIOD_MS 100
+ * testcase leaves its warmup after the window, 0.15 s, instead of 3 measured periods
+ * (docs/RUNTEST.md "What a run costs": 100 ms left the cost of a point just short of half). */
+#define SB_WARMUP_PERIOD_MS 50
 
 struct sb_warmup {
 	int automatic;

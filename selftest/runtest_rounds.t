@@ -156,11 +156,11 @@ like "$(grep 'each run:' <<<"$out")" 'each run: +(1 s|steady-state \(at most 1 s
 like "$(grep 'runs:' <<<"$out")" 'runs: +3 to 10 a point, until the 95% interval is within \+-2% \(at most 30 s a point\)$' \
 	"default stopping rule"
 like "$(grep 'order:' <<<"$out")" 'each round in the other direction' "default order"
-# a run: its warmup's window (0.3 s) to its cap (1 s), 1 s measured, 0.15 s around it; 4.375 s a point
-is "$(grep 'estimated:' <<<"$out")" "estimated: 12 to 40 runner runs, 18s to 18s (budget 18s)" \
-	"estimate: 3 runs of 1.45 s a point at least, at most the budget of 4.375 s a point"
-is "$(plan --repeat 2 | grep 'estimated:')" "estimated: 8 runner runs, about 12s" "--repeat 2: exactly 8 runs"
-is "$(plan --budget 60 --point-budget 12 | grep 'estimated:')" "estimated: 12 to 40 runner runs, 18s to 48s (budget 1m)" \
+# a run: its warmup's window (0.15 s) to its cap (1 s), 1 s measured, 0.15 s around it; 4.375 s a point
+is "$(grep 'estimated:' <<<"$out")" "estimated: 12 to 40 runner runs, 16s to 18s (budget 18s)" \
+	"estimate: 3 runs of 1.3 s a point at least, at most the budget of 4.375 s a point"
+is "$(plan --repeat 2 | grep 'estimated:')" "estimated: 8 runner runs, about 11s" "--repeat 2: exactly 8 runs"
+is "$(plan --budget 60 --point-budget 12 | grep 'estimated:')" "estimated: 12 to 40 runner runs, 16s to 48s (budget 1m)" \
 	"estimate: bounded by --point-budget when it is the smaller"
 out=$(plan --quick)
 like "$(grep 'each run:' <<<"$out")" '0\.5 s warmup \+ 0\.5 s measured in 250 ms samples$' "--quick: short runs"

@@ -35,11 +35,11 @@ is "$(ends 400 2 30 7 7 7 7 7 7 7 7)" 5 "--warmup-min 2 at 400 ms: 5 samples (2 
 is "$(ends 400 0 1 1 2 3 4 5 6)" 3 "--warmup-max 1 at 400 ms caps a rising rate at 3 samples"
 is "$(ends 1000 5 2 7 7 7 7 7 7)" 2 "--warmup-max 2 below --warmup-min 5: the cap wins (2 samples)"
 is "$(ends 1000 0 30 1 2 3)" "more after 3" "a rising rate asks for more samples"
-# The default: judged on 100 ms samples, or on the period when that is shorter (issue 35).
-is "$(ends_default 500 0 1 7 7 7 7)" "3 x 100 ms" "at --period-ms 500 the rule judges 100 ms samples: a flat rate leaves after 0.3 s"
-is "$(ends_default 500 0 1 1 2 3 4 5 6 7 8 9 10 11 12)" "10 x 100 ms" "--warmup-max 1 caps 100 ms samples at 10"
-is "$(ends_default 50 0 1 7 7 7 7)" "3 x 50 ms" "a period shorter than 100 ms is the warmup's too"
-is "$(ends_default 500 1 5 7 7 7 7 7 7 7 7 7 7 7 7)" "10 x 100 ms" "--warmup-min 1 in 100 ms samples: 10 of them"
+# The default: judged on 50 ms samples, or on the period when that is shorter (issue 35).
+is "$(ends_default 500 0 1 7 7 7 7)" "3 x 50 ms" "at --period-ms 500 the rule judges 50 ms samples: a flat rate leaves after 0.15 s"
+is "$(ends_default 500 0 1 $(seq 1 25))" "20 x 50 ms" "--warmup-max 1 caps 50 ms samples at 20"
+is "$(ends_default 20 0 1 7 7 7 7)" "3 x 20 ms" "a period shorter than 50 ms is the warmup's too"
+is "$(ends_default 500 1 5 $(seq 1 21 | sed 's/.*/7/'))" "20 x 50 ms" "--warmup-min 1 in 50 ms samples: 20 of them"
 run "$U" 0 0 30
 is "$rc" 2 "a period of 0 is refused"
 exit $_failed
