@@ -2,7 +2,7 @@
 # The start and the sampler: a first sample the CPUs can deliver, late_ms, the sampler's raised priority, --warmup auto, --timing.
 . "$(dirname "$0")/lib.sh"
 F=$B/selftest
-plan 24
+plan 25
 ncpu=$(nproc)
 
 # rate COLUMN ROW: a field of a --format csv row (1 = the first sample)
@@ -92,16 +92,17 @@ fi
 # runner applies it to a live rate (settle: paced by the clock, a ramp for settle_ms, then flat), and
 # asserts only what no timing can change: at least the window of 3 samples, at most the cap (15 s:
 # 30 samples). Where it ends on a live rate, quiet and beside busy loops, is measured by
-# selftest/bench/warmup_live.sh (docs/SELFTEST.md), not asserted: a starved task moves it.
+# selftest/bench/warmup_live.sh (docs/SELFTEST.md), not asserted: a starved task moves it. These
+# give --warmup-period-ms the measured period, for round counts; the default (50 ms) is last.
 warmups() { printf '%s\n' "$out" | sed 1d | grep -c '^warmup,' || true; }
-run "$F/settle_processes" -t 2 --period-ms 500 -s 1 --warmup auto --warmup-min 0 --warmup-max 15 --param settle_ms=1500 --format csv
+run "$F/settle_processes" -t 2 --period-ms 500 --warmup-period-ms 500 -s 1 --warmup auto --warmup-min 0 --warmup-max 15 --param settle_ms=1500 --format csv
 w=$(warmups)
 is "$rc" 0 "--warmup auto runs${err:+ ($err)}"
 [ "$w" -ge 3 ] && [ "$w" -le 30 ]
 ok $? "a live ramp of 1.5 s at 500 ms samples: between the window and the cap ($w samples; 6 on a quiet machine)"
-run "$F/settle_processes" -t 1 --period-ms 400 -s 1 --warmup auto --warmup-max 1 --param settle_ms=100000 --format csv
+run "$F/settle_processes" -t 1 --period-ms 400 --warmup-period-ms 400 -s 1 --warmup auto --warmup-max 1 --param settle_ms=100000 --format csv
 is "$(warmups)" 3 "--warmup-max 1 caps a rate that never settles at 1 s (3 samples of 400 ms)"
-run "$F/settle_processes" -t 1 --period-ms 400 -s 1 --warmup auto --warmup-min 2 --param settle_ms=0 --format csv
+run "$F/settle_processes" -t 1 --period-ms 400 --warmup-period-ms 400 -s 1 --warmup auto --warmup-min 2 --param settle_ms=0 --format csv
 w=$(warmups)
 [ "$w" -ge 5 ]
 ok $? "--warmup-min 2: a flat rate still warms up 2 s (5 samples of 400 ms, got $w)"
@@ -111,6 +112,12 @@ is "$(printf '%s\n' "$out" | sed 1d | cut -d, -f1,2 | tr '\n' ' ')" \
 run "$F/settle_processes" -t 1 --period-ms 100 -s 1 --param settle_ms=0 --format csv
 [ "$(warmups)" -ge 3 ]
 ok $? "the default is --warmup auto (at least the 3 samples the rule looks at)"
+# The default warmup period (50 ms) at --period-ms 500: warmup rows short, measured rows 500 ms
+# (the shortest warmup row, so that a late wake-up or two cannot fail it)
+run "$F/settle_processes" -t 1 --period-ms 500 -s 2 --param settle_ms=0 --format samples
+is "$(printf '%s\n' "$out" | awk -F, 'NR > 1 && $4 == "warmup" && (w == "" || $6 < w) { w = $6 }
+	NR > 1 && $4 == "measure" && $6 >= 0.45 { m++ } END { print (w != "" && w < 0.45) ":" m }')" "1:2" \
+	"--warmup auto judges 50 ms samples by default; the measured ones keep --period-ms"
 run "$B/bin/null1_processes" --check --warmup soon
 is "$rc:$err" "2:null1_processes: --warmup: 'soon' is neither a whole number nor auto" "--warmup soon is a usage error, in one line"
 

@@ -30,7 +30,7 @@ cleanup() {
 
 # one BUILD: one run of the settle fixture -> its warmup samples on stdout
 one() {
-	"$1/selftest/settle_processes" -t 2 --period-ms 500 -s 1 --warmup auto --warmup-min 0 \
+	"$1/selftest/settle_processes" -t 2 --period-ms 500 --warmup-period-ms 500 -s 1 --warmup auto --warmup-min 0 \
 		--warmup-max 15 --param settle_ms=1500 --format csv |
 		sed 1d | grep -c '^warmup,' || true
 }
