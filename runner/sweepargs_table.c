@@ -84,7 +84,7 @@ static const struct opt table[] = {
 	OPT_SECONDS("--duration", "S", duration_ms, 0, "measured seconds of each run (default 1; decimals allowed)"),
 	OPT_SECONDS("--warmup", "S", warmup_ms, 0,
 		    "seconds of warmup each run discards first (default: until the rate\n"
-		    "settles, at most 2 s, where the runner can tell; else 1)"),
+		    "settles, at most 1 s, where the runner can tell; else 1)"),
 	OPT_COUNT("--period-ms", "MS", period, 1, "sample period (default 500)"),
 	{ "--precision", "PCT", PERCENT, AT(precision), 0, NULL,
 	  "run a point until its 95% interval is within +-PCT % of its mean\n"

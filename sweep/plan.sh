@@ -11,7 +11,7 @@
 # when the rate has settled, after --warmup-min and at most auto_warmup_max
 # seconds (sb-sweepargs'; the runner's own rule; --warmup-min/--warmup-max pass
 # through) -> warmup_max_ms, warmup_min_ms (plan.conf's: empty unless auto; the
-# shortest is the rule's window of 100 ms samples)
+# shortest is the rule's window of its short samples, runner/warmup.h)
 choose_warmup() {
 	local t=${runnable[0]} m
 	m=${t_run_modes[$t]%%,*}

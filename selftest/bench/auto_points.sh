@@ -45,7 +45,7 @@ secs() { if [ "$1" -lt 0 ]; then echo -; else awk -v v="$1" 'BEGIN { printf "%.0
 argmax() {
 	case $1 in
 	peak6) echo 6-6 ;;
-	smt) echo "$cores-$2" ;;
+	smt) if [ "$cores" -lt "$2" ]; then echo "$cores-$2"; else echo "$2-$2"; fi ;;	# flat from cores on
 	plateau) echo "16-$2" ;;
 	*) echo "$2-$2" ;;
 	esac

@@ -3,7 +3,9 @@
 # Not part of make check (it takes minutes and measures the machine). For each
 # testcase and task count, one sweep of RUNS runs of the default shape
 # (./runtest.sh --repeat RUNS --points N --mode MODE); the precision after the
-# first k runs is sb-summary's HALF_PCT of a copy holding runs 1..k only; a
+# first k runs is sb-summary's HALF_PCT of a copy holding runs 1..k only ("+-% at
+# all": of all RUNS runs, the same n on every row, so it compares how well the
+# runs of two builds agree where "to +-2%" depends on the order they came in); a
 # run's wall time is the sweep's wall time, less runtest.sh's own start
 # (a --dry-run's), divided by RUNS. "-" : not reached in RUNS runs.
 # TESTS (default "getppid1 pipe1 page_fault1"), POINTS ("1 2"), MODE
@@ -44,7 +46,7 @@ to_target() {
 }
 
 main() {
-	local tests points mode runs extra=() tmp t n t0 t1 start per k3 k2 k1 k11 h11 run
+	local tests points mode runs extra=() tmp t n t0 t1 start per k3 k2 k1 k11 h11 hall run
 	cd "$(dirname "$0")/../.."
 	read -ra tests <<<"${TESTS:-getppid1 pipe1 page_fault1}"
 	read -ra points <<<"${POINTS:-1 2}"
@@ -56,7 +58,8 @@ main() {
 	trap "if [ -z \"\${KEEP:-}\" ]; then rm -rf -- '$tmp'; else echo 'kept: $tmp' >&2; fi" EXIT
 	make -s >/dev/null
 	log "precision.sh: ${tests[*]} at ${points[*]} tasks, $mode, $runs runs each; load $(cut -d ' ' -f 1-3 /proc/loadavg); $(date -u +%FT%TZ)"
-	printf '%-12s %5s %8s %10s %10s %10s %12s %6s\n' test tasks "s/run" "to +-3%" "to +-2%" "to +-1%" "+-% in 11 s" "runs"
+	printf '%-12s %5s %8s %10s %10s %10s %14s %6s %9s\n' test tasks "s/run" "to +-3%" "to +-2%" "to +-1%" "+-% in 11 s" "runs" \
+		"+-% at all"
 	for t in "${tests[@]}"; do
 		for n in "${points[@]}"; do
 			point=$mode:$n
@@ -76,9 +79,10 @@ main() {
 			if [ "$k11" -gt "$runs" ]; then k11=$runs; fi
 			h11=-
 			if [ "$k11" -ge 2 ]; then h11=$(prefix_half "$run" "$k11" "$tmp/work"); fi
-			printf '%-12s %5s %8.2f %10s %10s %10s %12s %6s\n' "$t" "$n" "$(awk -v p="$per" 'BEGIN { print p / 1000 }')" \
+			hall=$(prefix_half "$run" "$runs" "$tmp/work")
+			printf '%-12s %5s %8.2f %10s %10s %10s %14s %6s %9s\n' "$t" "$n" "$(awk -v p="$per" 'BEGIN { print p / 1000 }')" \
 				"$(to_target "$k3" "$per" "$runs")" "$(to_target "$k2" "$per" "$runs")" "$(to_target "$k1" "$per" "$runs")" \
-				"$h11 ($k11 runs)" "$runs"
+				"$h11 ($k11 runs)" "$runs" "$hall"
 		done
 	done
 	log "precision.sh: done; load $(cut -d ' ' -f 1-3 /proc/loadavg); $(date -u +%FT%TZ)"
