@@ -153,6 +153,39 @@ is "$rc" 0 "--no-wait on a free machine runs"
 "$SB_BUILD/selftest/paced_processes" -t 1 -s 1 --warmup 0 --period-ms 50 >/dev/null 2>"$T/hand.err"
 is "$(hand_warnings)" "" "a runner run by hand on a free machine says nothing"
 
+# ---- a lock held (shared, as a stall would) by a process that wrote no name: held all the same ----
+if command -v flock >/dev/null 2>&1; then
+	rm -f "$T/held"
+	bash -c 'exec 9<"$1"; flock -s 9 && : >"$2"; exec sleep 60' _ "$LOCK" "$T/held" &
+	sp=$!
+	wait_file "$T/held"
+	rc=0
+	out=$("$SB_BUILD/bin/sb-machine" holder 2>&1) || rc=$?
+	is "$rc:$out" "0:held, without a name" "sb-machine holder: a shared hold that wrote no name is 'held, without a name'"
+	rc=0
+	./runtest.sh paced "${ONE[@]}" --repeat 1 --no-wait >"$T/b.out" 2>"$T/b.err" || rc=$?
+	is "$rc:$(cat "$T/b.out")" 3: "--no-wait: exit 3 (held, though shared)"
+	kill "$sp"
+	wait "$sp" 2>/dev/null
+	rc=0
+	"$SB_BUILD/bin/sb-machine" holder >/dev/null 2>&1 || rc=$?
+	is "$rc" 1 "released: nobody holds it (exit 1)"
+else
+	for i in 1 2 3; do ok 0 "# SKIP no flock(1)"; done
+fi
+
+# ---- the default path (SB_MACHINE_ROOT standing for /): root's in run/scalebench, 0700; a user's apart ----
+M=$T/m
+mkdir -p "$M/run/lock" && chmod 755 "$M" "$M/run" && chmod 1777 "$M/run/lock"
+if [ "$(id -u)" = 0 ]; then
+	want=$M/run/scalebench/scalebench.lock mode=700
+else
+	want=$M/run/lock/scalebench-$(id -u)/scalebench.lock mode=755
+fi
+is "$(env -u SB_MACHINE_LOCK SB_MACHINE_ROOT="$M" "$SB_BUILD/bin/sb-machine" path 2>&1)" "$want" \
+	"the default lock of uid $(id -u): ${want#"$M"}"
+is "$(stat -c %a "$(dirname "$want")")" "$mode" "its directory: $mode"
+
 # ---- --no-lock: recorded in meta; the busy warning, once ----
 ./runtest.sh paced "${ONE[@]}" --repeat 2 --no-lock >"$T/b.out" 2>"$T/b.err" &
 pb=$!
