@@ -82,7 +82,8 @@ open(sys.argv[2], "w").close(); time.sleep(8)' "$DB" "$tmp/locked" &
 	wait_until 10 test -e "$tmp/locked"
 	run "$H" --db "$DB" --timeout 0.3 add "$R"/unix1/*/
 	is "$rc:$(printf '%s\n' "$err" | wc -l)" "2:1" "a locked database: exit 2 after --timeout, one line"
-	like "$err" "database is locked \(another sb-history holds it: try again\)" "saying so"
+	like "$err" "database is locked \(another process is writing it, an sb-history or any SQLite client: try again\)" \
+		"saying so (the writer here is python's sqlite3, not an sb-history)"
 	kill "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null
 else

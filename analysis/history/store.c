@@ -47,7 +47,7 @@ int sb_hist_dberr(struct sqlite3 *db, char *err, size_t errlen)
 	const char *hint = "";
 
 	if ((code & 0xff) == SQLITE_BUSY)
-		hint = " (another sb-history holds it: try again)";
+		hint = " (another process is writing it, an sb-history or any SQLite client: try again)";
 	else if ((code & 0xff) == SQLITE_READONLY)
 		hint = " (read-only: no change made)";
 	else if ((code & 0xff) == SQLITE_CORRUPT || (code & 0xff) == SQLITE_NOTADB)
