@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# machine_security.t: the machine lock and --tune's restore trust nothing another local user (nobody) can write: planted files, links, names.
+# machine_security.t: the machine lock and --tune's restore trust nothing another local user (nobody) can write: planted files, links, names;
+# and the user nobody can neither open root's lock (a shared flock stalled every root sweep) nor make its directory first.
 # sb-san: skip: runtest.sh's and sb-machine's file handling, as two users; the C is run under the sanitizers by runtest_machine.t
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/sb-machine" "$SB_BUILD/selftest/paced_processes"
