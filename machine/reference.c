@@ -132,7 +132,8 @@ void sb_reference_words(FILE *out, const struct sb_reference *r)
 		"iterations/s, %d slices)%s\n", unsteady ? "unsteady" : "steady",
 		slice_words(r->slice_ms, sl, sizeof(sl)), r->span_pct, r->seconds, r->sd_pct,
 		sb_rate_human(r->median, rate, sizeof(rate)), r->nslices,
-		unsteady ? ": sweeps minutes apart will differ by more than their runs say" : "");
+		unsteady ? ": sweeps minutes apart will differ by more than their runs say" :
+		": seconds only; minutes may still drift (selftest/bench/steadiness.sh watches longer)");
 }
 
 int sb_reference_cmd(int argc, char **argv)
@@ -162,8 +163,10 @@ int sb_reference_cmd(int argc, char **argv)
 		for (int i = 0; i < r.nslices; i++)
 			printf("%d\t%.3f\t%.0f\n", i + 1, r.ends[i], r.rates[i]);
 	}
-	if (!brief)
+	if (!brief) {
 		sb_reference_words(stdout, &r);
+		printf("as meta's reference_start and reference_end record it: ");
+	}
 	sb_reference_line(stdout, &r);
 	sb_flush_stdout();
 	return SB_EXIT_OK;
