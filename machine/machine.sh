@@ -33,16 +33,18 @@ machine_ms() {
 # machine_check_system: ./runtest.sh --check-system: the full report, then how steady
 # the machine runs (the reference loop for $SB_MACHINE_STEADY_MS, default 5 s), nothing changed
 machine_check_system() {
-	local dir ms
+	local dir ms out line
 	[ $# = 0 ] || usage_error "--check-system takes no other argument"
 	ms=$(machine_ms SB_MACHINE_STEADY_MS 5000) || exit
 	made dir --installed "${sb_tools-}" sb-machine	# (runtest.sh's)
 	"$dir/sb-machine" --as "$PROG" check || exit
 	if [ "$ms" = 0 ]; then exit 0; fi
-	printf '\nHow steady this machine runs: a fixed user-space CPU loop (no system call while timed) for %s s\n' \
+	printf '\nHow steady this machine runs: a fixed user-space CPU loop (no system call while timed),\n'
+	printf '  %s s in 10 slices; shown, never used to correct a result (docs/RUNTEST.md "How steady the machine runs"):\n' \
 		"$(awk -v ms="$ms" 'BEGIN { printf "%g", ms / 1000 }')"
-	printf 'in 10 slices; shown, never used to correct a result (docs/RUNTEST.md "How steady the machine runs"):\n\n'
-	exec "$dir/sb-machine" --as "$PROG" reference --ms "$ms" --slices 10
+	out=$("$dir/sb-machine" --as "$PROG" reference --ms "$ms" --slices 10) || exit
+	while IFS= read -r line; do printf '  %s\n' "$line"; done <<<"$out"
+	exit 0
 }
 
 # machine_reference VAR: the reference loop's reading as meta records it (reference_start,
