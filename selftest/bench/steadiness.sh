@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# How steady this machine runs over minutes, by the reference loop (issue 46 item 9), and what the loop costs a sweep.
+#
+#   selftest/bench/steadiness.sh [--seconds S] [--pairs N] [--sweeps N] [--no-series]
+#
+#   --seconds S   the series: the loop for S seconds in 1 s slices (default 120)
+#   --pairs N     back-to-back pairs of a sweep's 300 ms readings (default 20)
+#   --sweeps N    tiny sweeps with the readings on and off, alternated, for what they add (default 6)
+#   --no-series   skip the series (the cost and the pairs only)
+#
+# 1. The series: `sb-machine reference --ms S000 --slices S --series`: each second's
+#    rate (loop iterations a second), then their median, range, the span within each
+#    5 s window (what --check-system's 5 s would have said then) and the largest change
+#    from one second to the next.
+# 2. The pairs: two 300 ms readings (a sweep's, SB_MACHINE_REFERENCE_MS's default)
+#    one after the other, N times: how far apart they are against the larger of
+#    their two spans, the test compare.sh's note applies between two sweeps. The
+#    count of pairs apart by more is how often back-to-back readings alone would
+#    draw the note.
+# 3. The cost: a one-run sweep of the paced fixture (0.1 s measured), alternately
+#    with SB_MACHINE_REFERENCE_MS=300 and =0, N times each: the medians' difference
+#    is what the two readings add to every testcase's sweep.
+#
+# The build is SB_BUILD's (default build/; made first). Run it alone: it measures the machine.
+set -eu
+
+tmp=''
+cleanup() {
+	if [ -n "$tmp" ]; then rm -rf -- "$tmp"; fi
+}
+trap cleanup EXIT
+
+usage() {
+	sed -n '3,8s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+median() {	# the median of the numbers on stdin
+	sort -g | awk '{ v[++n] = $1 } END { if (n == 0) exit 1; print (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
+}
+
+series() {	# series SECONDS: the 1 s rates, then their summary
+	local s=$1
+	printf '## The reference loop, %s s in 1 s slices (%s, %s)\n\n' "$s" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(uname -n)"
+	printf 'load average before: %s\n\n' "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+	"$M" reference --ms "$((s * 1000))" --slices "$s" --series >"$tmp/series"
+	printf '| second | rate (M iterations/s) |\n|---:|---:|\n'
+	awk -F'\t' '/^[0-9]/ { printf "| %s | %.1f |\n", $1, $3 / 1e6 }' "$tmp/series"
+	printf '\n'
+	awk -F'\t' '/^[0-9]/ { v[++n] = $3 }
+	END {
+		for (i = 1; i <= n; i++) { if (i == 1 || v[i] < lo) lo = v[i]; if (i == 1 || v[i] > hi) hi = v[i] }
+		for (i = 2; i <= n; i++) { c = v[i] / v[i - 1] - 1; if (c < 0) c = -c; if (c > step) step = c }
+		for (i = 1; i + 4 <= n; i++) {
+			for (j = 0; j < 5; j++) { x = v[i + j]; for (m = j; m > 0 && u[m - 1] > x; m--) u[m] = u[m - 1]; u[m] = x }
+			w = (u[4] - u[0]) / u[2]; if (w > wmax) wmax = w; if (i == 1 || w < wmin) wmin = w; k++
+			if (w >= 0.05) unsteady++
+		}
+		printf "min %.1fM, max %.1fM iterations/s: max/min %.2f; the largest change from one second to the next %.1f%%\n",
+			lo / 1e6, hi / 1e6, hi / lo, 100 * step
+		if (k) printf "5 s windows: span %.1f%% to %.1f%% ((max - min) / median, as sb-machine reference); %d of %d windows at 5%% or more (--check-system: unsteady)\n",
+			100 * wmin, 100 * wmax, unsteady, k
+	}' "$tmp/series"
+	grep -v '^[#0-9]' "$tmp/series" | head -n 1
+	printf '\n'
+}
+
+pairs() {	# pairs N: back-to-back 300 ms readings
+	local n=$1 i a b
+	printf '## %s pairs of back-to-back 300 ms readings (a sweep'"'"'s)\n\n' "$n"
+	for ((i = 0; i < n; i++)); do
+		a=$("$M" reference --ms 300 --slices 10 --short)
+		b=$("$M" reference --ms 300 --slices 10 --short)
+		printf '%s\t%s\n' "$a" "$b"
+	done | awk -F'\t' '
+	function get(s, k,   m) { m = s; sub(".*" k "=", "", m); sub(" .*", "", m); return m + 0 }
+	{
+		ra = get($1, "rate"); rb = get($2, "rate"); sa = get($1, "span"); sb = get($2, "span")
+		apart = 100 * ((ra > rb) ? ra / rb - 1 : rb / ra - 1); within = (sa > sb) ? sa : sb
+		n++; if (apart > within) note++; sum_a += apart; sum_w += within
+		if (apart > max_a) max_a = apart
+	}
+	END {
+		printf "apart: mean %.1f%%, max %.1f%%; the larger span: mean %.1f%%\n", sum_a / n, max_a, sum_w / n
+		printf "apart by more than the larger span (compare.sh would note it): %d of %d\n\n", note, n
+	}'
+}
+
+cost() {	# cost N: a tiny sweep with and without the readings, alternated
+	local n=$1 i v t0 t1
+	local sweep=(paced --points 1 --mode processes --duration 0.1 --warmup 0 --period-ms 100 --repeat 1
+		--quiet --no-history --results "$tmp/r")
+	export SB_TESTS_DIR=$SB_BUILD_ABS/selftest SB_MACHINE_LOCK=$tmp/lock SB_MACHINE_BUSY_PCT=101
+	./runtest.sh "${sweep[@]}" >/dev/null	# untimed: the tools made, the caches warm
+	for ((i = 0; i < n; i++)); do
+		for v in 300 0; do
+			t0=$EPOCHREALTIME
+			SB_MACHINE_REFERENCE_MS=$v ./runtest.sh "${sweep[@]}" >/dev/null
+			t1=$EPOCHREALTIME
+			printf '%s %s\n' "$v" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
+		done
+	done >"$tmp/cost"
+	printf '## What the readings add to a sweep (%s tiny sweeps each way, alternated)\n\n' "$n"
+	printf 'median wall time: with the readings (300 ms at each end) %s s, without %s s: +%s s a testcase\n' \
+		"$(awk '$1 == 300 { print $2 }' "$tmp/cost" | median)" "$(awk '$1 == 0 { print $2 }' "$tmp/cost" | median)" \
+		"$(awk -v on="$(awk '$1 == 300 { print $2 }' "$tmp/cost" | median)" \
+			-v off="$(awk '$1 == 0 { print $2 }' "$tmp/cost" | median)" 'BEGIN { printf "%.2f", on - off }')"
+}
+
+main() {
+	local seconds=120 npairs=20 nsweeps=6 do_series=1
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--seconds) seconds=${2:?}; shift ;;
+		--pairs) npairs=${2:?}; shift ;;
+		--sweeps) nsweeps=${2:?}; shift ;;
+		--no-series) do_series=0 ;;
+		*) usage ;;
+		esac
+		shift
+	done
+	for v in "$seconds" "$npairs" "$nsweeps"; do
+		case $v in '' | *[!0-9]* | 0) usage ;; esac
+	done
+	cd "$(dirname "$0")/../.."
+	SB_BUILD=${SB_BUILD:-build}
+	case $SB_BUILD in /*) SB_BUILD_ABS=$SB_BUILD ;; *) SB_BUILD_ABS=$PWD/$SB_BUILD ;; esac
+	export SB_BUILD
+	make -s BUILD="$SB_BUILD" "$SB_BUILD/bin/sb-machine" "$SB_BUILD/selftest/paced_processes" \
+		"$SB_BUILD/selftest/paced_threads" >/dev/null
+	M=$SB_BUILD_ABS/bin/sb-machine
+	tmp=$(mktemp -d)
+	if [ "$do_series" = 1 ]; then series "$seconds"; fi
+	pairs "$npairs"
+	cost "$nsweeps"
+}
+
+main "$@"
