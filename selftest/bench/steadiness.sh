@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # How steady this machine runs over minutes, by the reference loop (issue 46 item 9), and what the loop costs a sweep.
 #
-#   selftest/bench/steadiness.sh [--seconds S] [--pairs N] [--sweeps N] [--no-series]
+#   selftest/bench/steadiness.sh [--seconds S] [--pairs N] [--sweeps N] [--track TEST N] [--no-series]
 #
 #   --seconds S   the series: the loop for S seconds in 1 s slices (default 120)
 #   --pairs N     back-to-back pairs of a sweep's 300 ms readings (default 20)
 #   --sweeps N    tiny sweeps with the readings on and off, alternated, for what they add (default 6)
+#   --track TEST N  N alternations of a 1 s run of TEST (1 task, processes) and a 1 s reading
+#                 (default: none): does the loop track the testcase?
 #   --no-series   skip the series (the cost and the pairs only)
 #
 # 1. The series: `sb-machine reference --ms S000 --slices S --series`: each second's
@@ -20,6 +22,11 @@
 # 3. The cost: a one-run sweep of the paced fixture (0.1 s measured), alternately
 #    with SB_MACHINE_REFERENCE_MS=300 and =0, N times each: the medians' difference
 #    is what the two readings add to every testcase's sweep.
+# 4. The tracking (--track): TEST's runner for one 1 s sample, then the loop for
+#    1 s, N times: Pearson's r between each run's ops/s and the reading after it,
+#    and between the changes from one pair to the next (which a shared slow
+#    minute would move together). A loop that tracked the testcase would give r
+#    near 1; only then could it be a divisor.
 #
 # The build is SB_BUILD's (default build/; made first). Run it alone: it measures the machine.
 set -eu
@@ -107,30 +114,54 @@ cost() {	# cost N: a tiny sweep with and without the readings, alternated
 			-v off="$(awk '$1 == 0 { print $2 }' "$tmp/cost" | median)" 'BEGIN { printf "%.2f", on - off }')"
 }
 
+track() {	# track TEST N: the testcase's 1 s runs and the loop's 1 s readings, alternated
+	local test=$1 n=$2 i run ref
+	printf '## Does the loop track %s? %s alternations of a 1 s run (1 task) and a 1 s reading\n\n' "$test" "$n"
+	for ((i = 0; i < n; i++)); do
+		run=$("$SB_BUILD_ABS/bin/${test}_processes" -t 1 -s 1 --warmup 0 --period-ms 1000 --format csv --no-header |
+			awk -F, '$1 == "measure" { print $5 }')
+		ref=$("$M" reference --ms 1000 --slices 1 --short)
+		ref=${ref#*rate=}
+		printf '%s %s\n' "$run" "${ref%% *}"
+	done | awk '
+	function r(n, x, y,   i, mx, my, sxy, sxx, syy) {
+		for (i = 1; i <= n; i++) { mx += x[i] / n; my += y[i] / n }
+		for (i = 1; i <= n; i++) { sxy += (x[i] - mx) * (y[i] - my); sxx += (x[i] - mx) ^ 2; syy += (y[i] - my) ^ 2 }
+		return (sxx > 0 && syy > 0) ? sxy / sqrt(sxx * syy) : "n/a"
+	}
+	{ a[++n] = $1; b[n] = $2; if (n > 1) { da[n - 1] = $1 / a[n - 1] - 1; db[n - 1] = $2 / b[n - 1] - 1 } }
+	END {
+		printf "r between a run and the reading after it: %.2f (%d pairs)\n", r(n, a, b), n
+		printf "r between their changes from one pair to the next: %.2f\n\n", r(n - 1, da, db)
+	}'
+}
+
 main() {
-	local seconds=120 npairs=20 nsweeps=6 do_series=1
+	local seconds=120 npairs=20 nsweeps=6 do_series=1 track_test='' track_n=0
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--seconds) seconds=${2:?}; shift ;;
 		--pairs) npairs=${2:?}; shift ;;
 		--sweeps) nsweeps=${2:?}; shift ;;
+		--track) track_test=${2:?} track_n=${3:?}; shift 2 ;;
 		--no-series) do_series=0 ;;
 		*) usage ;;
 		esac
 		shift
 	done
-	for v in "$seconds" "$npairs" "$nsweeps"; do
-		case $v in '' | *[!0-9]* | 0) usage ;; esac
+	for v in "$seconds" "$npairs" "$nsweeps" ${track_test:+"$track_n"}; do
+		case $v in '' | *[!0-9]* | 0*) usage ;; esac
 	done
 	cd "$(dirname "$0")/../.."
 	SB_BUILD=${SB_BUILD:-build}
 	case $SB_BUILD in /*) SB_BUILD_ABS=$SB_BUILD ;; *) SB_BUILD_ABS=$PWD/$SB_BUILD ;; esac
 	export SB_BUILD
 	make -s BUILD="$SB_BUILD" "$SB_BUILD/bin/sb-machine" "$SB_BUILD/selftest/paced_processes" \
-		"$SB_BUILD/selftest/paced_threads" >/dev/null
+		"$SB_BUILD/selftest/paced_threads" ${track_test:+"$SB_BUILD/bin/${track_test}_processes"} >/dev/null
 	M=$SB_BUILD_ABS/bin/sb-machine
 	tmp=$(mktemp -d)
 	if [ "$do_series" = 1 ]; then series "$seconds"; fi
+	if [ "$track_n" -gt 0 ]; then track "$track_test" "$track_n"; fi
 	pairs "$npairs"
 	cost "$nsweeps"
 }
