@@ -22,11 +22,14 @@ machine_tool() {	# the path of sb-machine
 	fi
 }
 
-# machine_ms NAME DEFAULT: $NAME, a whole number of milliseconds 0-60000, or DEFAULT when unset; exit 2 naming it
+# machine_ms NAME DEFAULT: $NAME (DEFAULT when unset): the reference loop's milliseconds, 0 (none)
+# or 10 to 60000 (10 slices of 1 ms at least); else exit 2 naming it
 machine_ms() {
 	local v=${!1-$2}
-	case $v in '' | *[!0-9]* | 0[0-9]*) die 2 "$1: '$v' is not a whole number of milliseconds (0 to 60000)" ;; esac
-	[ "${#v}" -le 5 ] && [ "$v" -le 60000 ] || die 2 "$1: '$v' is not a whole number of milliseconds (0 to 60000)"
+	case $v in '' | *[!0-9]* | 0[0-9]*) die 2 "$1: '$v' is not a whole number of milliseconds (0, or 10 to 60000)" ;; esac
+	if [ "${#v}" -gt 5 ] || [ "$v" -gt 60000 ] || { [ "$v" != 0 ] && [ "$v" -lt 10 ]; }; then
+		die 2 "$1: $v ms is not 0 (none) or 10 to 60000 (10 slices of 1 ms or more)"
+	fi
 	printf '%s' "$v"
 }
 
@@ -56,7 +59,6 @@ machine_reference() {
 	_ref=''
 	ms=$(machine_ms SB_MACHINE_REFERENCE_MS 300) || exit
 	if [ "$ms" = 0 ]; then return 0; fi
-	[ "$ms" -ge 10 ] || die 2 "SB_MACHINE_REFERENCE_MS: $ms ms is under 1 ms a slice (10 slices): 10 or more, or 0 for none"
 	_ref=$("$(machine_tool)" --as "$PROG" reference --ms "$ms" --slices 10 --short 2>/dev/null) || _ref=''
 }
 

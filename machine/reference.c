@@ -35,24 +35,34 @@ static int now_ns(int64_t *t)
 	return 0;
 }
 
-/* Iterations of about 1 ms of the loop: doubled from 1,000 until a chunk takes that long. */
+/*
+ * Iterations of about 1 ms of the loop: doubled from 65,536 (so that the
+ * clock's 20-50 ns between chunks stays under 0.1% of a chunk) until a chunk
+ * takes that long; the largest of three tries, as a try the CPU was taken
+ * from in the middle ends early with too small a chunk.
+ */
 static int chunk_size(unsigned long *chunk)
 {
-	unsigned long n = 1000;
 	int64_t a, b;
 
-	for (;;) {
-		if (now_ns(&a) < 0)
-			return -1;
-		sink = spin(sink, n);
-		if (now_ns(&b) < 0)
-			return -1;
-		if (b - a >= 1000000 || n >= (1UL << 40)) {
-			*chunk = n;
-			return 0;
+	*chunk = 0;
+	for (int try = 0; try < 3; try++) {
+		unsigned long n = 1UL << 16;
+
+		for (;;) {
+			if (now_ns(&a) < 0)
+				return -1;
+			sink = spin(sink, n);
+			if (now_ns(&b) < 0)
+				return -1;
+			if (b - a >= 1000000 || n >= (1UL << 40))
+				break;
+			n *= 2;
 		}
-		n *= 2;
+		if (n > *chunk)
+			*chunk = n;
 	}
+	return 0;
 }
 
 /* One slice: chunks until slice_ns have passed; its rate (iterations per second) and its length. */

@@ -44,6 +44,8 @@ run env SB_MACHINE_STEADY_MS=0 ./runtest.sh --check-system
 unlike "$out" 'How steady' "SB_MACHINE_STEADY_MS=0: no loop"
 run env SB_MACHINE_STEADY_MS=1e3 ./runtest.sh --check-system
 like "$rc:$err" "^2:runtest\.sh: SB_MACHINE_STEADY_MS: '1e3' is not a whole number of milliseconds" "a bad SB_MACHINE_STEADY_MS: exit 2 naming it"
+run env SB_MACHINE_STEADY_MS=9 ./runtest.sh --check-system
+like "$rc:$err" "^2:runtest\.sh: SB_MACHINE_STEADY_MS: 9 ms is not 0 \(none\) or 10 to 60000" "under 1 ms a slice: exit 2 naming it"
 
 # ---- a tiny sweep: meta's reference_start and reference_end ----
 export SB_TESTS_DIR=$B/selftest

@@ -112,7 +112,6 @@ const char *sb_status_now(const char *status, const char *host, const char *pid,
 	return status;
 }
 
-
 void sb_reference_parse(const char *value, struct sb_reference_reading *out)
 {
 	const char *p = value ? value : "";

@@ -25,8 +25,9 @@
 # 4. The tracking (--track): TEST's runner for one 1 s sample, then the loop for
 #    1 s, N times: Pearson's r between each run's ops/s and the reading after it,
 #    and between the changes from one pair to the next (which a shared slow
-#    minute would move together). A loop that tracked the testcase would give r
-#    near 1; only then could it be a divisor.
+#    minute would move together), and the runs' sd (of the log) against that of
+#    the runs divided by the readings: a loop that tracked the testcase would give
+#    r near 1 and a smaller sd divided; only then could it be a divisor.
 #
 # The build is SB_BUILD's (default build/; made first). Run it alone: it measures the machine.
 set -eu
@@ -118,7 +119,7 @@ track() {	# track TEST N: the testcase's 1 s runs and the loop's 1 s readings, a
 	local test=$1 n=$2 i run ref
 	printf '## Does the loop track %s? %s alternations of a 1 s run (1 task) and a 1 s reading\n\n' "$test" "$n"
 	for ((i = 0; i < n; i++)); do
-		run=$("$SB_BUILD_ABS/bin/${test}_processes" -t 1 -s 1 --warmup 0 --period-ms 1000 --format csv --no-header |
+		run=$(SB_MACHINE_LOCK=$tmp/lock "$SB_BUILD_ABS/bin/${test}_processes" -t 1 -s 1 --warmup 0 --period-ms 1000 --format csv --no-header |
 			awk -F, '$1 == "measure" { print $5 }')
 		ref=$("$M" reference --ms 1000 --slices 1 --short)
 		ref=${ref#*rate=}
@@ -130,9 +131,17 @@ track() {	# track TEST N: the testcase's 1 s runs and the loop's 1 s readings, a
 		return (sxx > 0 && syy > 0) ? sxy / sqrt(sxx * syy) : "n/a"
 	}
 	{ a[++n] = $1; b[n] = $2; if (n > 1) { da[n - 1] = $1 / a[n - 1] - 1; db[n - 1] = $2 / b[n - 1] - 1 } }
+	function sd(n, x,   i, m, ss) {
+		for (i = 1; i <= n; i++) m += x[i] / n
+		for (i = 1; i <= n; i++) ss += (x[i] - m) ^ 2
+		return sqrt(ss / (n - 1))
+	}
 	END {
+		for (i = 1; i <= n; i++) { la[i] = log(a[i]); lq[i] = log(a[i] / b[i]) }
 		printf "r between a run and the reading after it: %.2f (%d pairs)\n", r(n, a, b), n
-		printf "r between their changes from one pair to the next: %.2f\n\n", r(n - 1, da, db)
+		printf "r between their changes from one pair to the next: %.2f\n", r(n - 1, da, db)
+		printf "the runs'"'"' sd: %.1f%%; of the runs divided by the readings: %.1f%% (a divisor helps only if smaller)\n\n",
+			100 * sd(n, la), 100 * sd(n, lq)
 	}'
 }
 
