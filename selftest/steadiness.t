@@ -91,6 +91,8 @@ run ./compare.sh --format markdown "$tmp/c/base" "$tmp/c/slow"
 like "$out" '> \*\*Note:\*\* the reference loop ran 28\.0% slower' "markdown notes it too"
 run ./compare.sh "$tmp/c/slow" "$tmp/c/base"
 like "$out" 'ran 28\.0% faster during base.s sweep than during new.s' "the other way round: faster"
+run ./compare.sh "$tmp/c/base" --vs "$tmp/c/slow"
+unlike "$rc:$out" '^2:|reference loop ran' "no note under --vs (a pooled side's meta is its first sweep's)"
 for s in near drifted other none bad; do
 	run ./compare.sh "$tmp/c/base" "$tmp/c/$s"
 	unlike "$rc:$out" '^2:|reference loop ran' "no note: $s (within the loop's own variation, another loop, no reading, unreadable)"
