@@ -103,6 +103,9 @@ MACHINE_SRC := $(filter-out machine/cmd_%,$(wildcard machine/*.c))
 MACHINE_OBJ := $(patsubst machine/%.c,$(BUILD)/obj/machine/%.o,$(MACHINE_SRC))
 MACHINE_TOOLS := $(patsubst machine/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard machine/cmd_*.c))
 MACHINE_HEADERS := $(wildcard machine/*.h)
+# the reference loop (machine/reference.c) summarises and prints with analysis/'s one statistics
+# and one rate formatter: their objects are linked into machine/'s tools
+MACHINE_SHARED := $(BUILD)/obj/analysis/stat/stats.o $(BUILD)/obj/analysis/fmt/rate.o
 
 # ---- analysis/: the statistics and the results tools, built without hwloc ----
 # analysis/*/*.c is libsbanalysis.a (io/, stat/, curve/, compare/ ...: docs/ARCHITECTURE.md);
@@ -140,9 +143,9 @@ $(BUILD)/obj/runner/%.o: runner/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/machine/%.o: machine/%.c $(HEADERS) $(MACHINE_HEADERS)
+$(BUILD)/obj/machine/%.o: machine/%.c $(HEADERS) $(MACHINE_HEADERS) analysis/stat/stats.h analysis/fmt/rate.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -Imachine -c -o $@ $<
+	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -Imachine -Ianalysis/stat -Ianalysis/fmt -c -o $@ $<
 
 $(BUILD)/obj/tests/%.o: tests/%.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -202,7 +205,7 @@ $(ANALYSIS_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/analysis/cmd_%.o $(ANALYSIS_L
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ -lm $(if $(filter $@,$(SQLITE_TOOLS)),$(SQLITE_LIBS)) $(LDLIBS)
 
 # A static pattern rule too: machine/'s tools take machine/'s objects and the harness library.
-$(MACHINE_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/machine/cmd_%.o $(MACHINE_OBJ) $(LIB)
+$(MACHINE_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/machine/cmd_%.o $(MACHINE_OBJ) $(MACHINE_SHARED) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
 
