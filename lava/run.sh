@@ -13,7 +13,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 tmp=''
-runtest='' summary='' compare='' history='' results=''
+runtest='' compare='' history='' results=''
 
 cleanup() { if [ -n "$tmp" ]; then rm -rf -- "$tmp"; fi; }
 
@@ -83,7 +83,7 @@ tools() {
 		bin=$here/build/bin
 		runtest=$here/runtest.sh
 	fi
-	summary=$bin/sb-summary compare=$bin/sb-compare history=$bin/sb-history
+	compare=$bin/sb-compare history=$bin/sb-history
 }
 
 # report TEST RUNDIR [EXIT]: every point, then the sweep's case

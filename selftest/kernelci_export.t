@@ -58,7 +58,10 @@ is "$rc:$(json "$tmp/k6.json" '[(t["path"], t["status"]) for t in d["tests"]]')"
 
 # KCIDB's own JSON schema (kcidb-io), where given
 if [ -n "${SB_KCIDB_SCHEMA-}" ] && [ -r "$SB_KCIDB_SCHEMA" ] && /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
-	echo "# KCIDB schema: $SB_KCIDB_SCHEMA sha256 $(sha256sum <"$SB_KCIDB_SCHEMA" | cut -d' ' -f1)"
+	sum=$(sha256sum <"$SB_KCIDB_SCHEMA" | cut -d' ' -f1)
+	# the export of kcidb-io 8971c02 (v5.3) as docs/KERNELCI.md makes it
+	[ "$sum" = 9221d186d29eae34ca77e71a5ff92c4e37747c0e396f5e34c3ac05da523186d3 ] && known=' (kcidb-io 8971c02, v5.3)' || known=' (not the export docs/KERNELCI.md names: another kcidb-io commit)'
+	echo "# KCIDB schema: $SB_KCIDB_SCHEMA sha256 $sum$known"
 	for f in k k3 k4 k5 k6; do
 		run /usr/bin/python3 -c 'import json, sys, jsonschema
 s = json.load(open(sys.argv[1]))
