@@ -76,6 +76,7 @@ tools() {
 		case ${SB_BUILD:-build} in /*) bin=$SB_BUILD/bin ;; *) bin=$here/${SB_BUILD:-build}/bin ;; esac
 		runtest=$here/runtest.sh
 	else
+		have make || raise "no make on this root filesystem: install the build tools, or set PREBUILT (make dist-bin)"
 		if ! make -s -C "$here" >&2; then
 			if [ "$(id -u)" = 0 ]; then make -s -C "$here" deps >&2 || raise "make deps failed"; fi
 			make -s -C "$here" >&2 || raise "the build failed: no compiler or hwloc? (make deps, or PREBUILT)"
