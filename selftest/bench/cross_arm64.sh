@@ -26,10 +26,11 @@ timed() {
 installed() { dpkg-query -W -f='${binary:Package}\n' | sort; }
 
 # undo BEFORE-LIST: purge what is installed now and was not then (libc6:arm64 is "essential" to
-# apt, hence --allow-remove-essential: the list holds new packages only)
+# apt, hence --allow-remove-essential: the list holds new arm64 and cross packages only, never
+# one that another process installed meanwhile)
 undo() {
 	local pk
-	pk=$(installed | comm -13 "$1" - | tr '\n' ' ')
+	pk=$(installed | comm -13 "$1" - | grep -E ':arm64$|aarch64|arm64-cross|cross-base' | tr '\n' ' ')
 	# shellcheck disable=SC2086
 	[ -z "$pk" ] || apt-get purge -y -q --allow-remove-essential $pk >/dev/null
 	dpkg --remove-architecture arm64
