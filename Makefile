@@ -398,4 +398,4 @@ clean:
 	rm -rf -- $(if $(filter command line environment,$(origin BUILD)),'$(BUILD)',build build-san build-generic)
 
 help:
-	@sed -n '3,15p' Makefile
+	@sed -n '3,16p' Makefile
