@@ -14,13 +14,13 @@ keep=0
 
 die() { echo "$PROG: $2" >&2; exit "$1"; }
 
-# timed LABEL CMD...: run CMD, print its wall time
+# timed LABEL CMD...: run CMD, print its wall time on stderr (CMD's own output may be sent away)
 timed() {
 	local label=$1 start
 	shift
 	start=$(date +%s%N)
 	"$@"
-	printf '%-28s %6.1f s\n' "$label" "$((($(date +%s%N) - start) / 1000000))e-3"
+	printf '%-28s %6.1f s\n' "$label" "$((($(date +%s%N) - start) / 1000000))e-3" >&2
 }
 
 installed() { dpkg-query -W -f='${binary:Package}\n' | sort; }
