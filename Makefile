@@ -10,6 +10,7 @@
 #   make install      prefix (or PREFIX), DESTDIR, bindir, libexecdir, ... (docs/INSTALL.md)
 #   make uninstall    the same variables: removes what make install put there
 #   make install-lkp  DESTDIR=DIR: lkp-tests' will-it-scale directory (docs/LKP.md)
+#   make dist-bin     a prebuilt tarball for a LAVA board without a compiler (docs/KERNELCI.md)
 #   make OS=generic   the POSIX-only OS layer, into build-generic/ (docs/PORTING.md)
 #
 # SAN=address,undefined builds everything with sanitizers into build-san/.
@@ -304,6 +305,20 @@ install: all $(MODE_LIBS)
 install-lkp: $(MODE_LIBS)
 uninstall:
 	$(INSTALL_ENV) sh build-aux/install.sh --uninstall
+# make dist-bin: $(BUILD)/scalebench-bin-<arch>.tar.gz, the installed tree (prefix /scalebench: the
+# tools, runtest, the testcases; its copies find each other by relative paths) for lava/run.sh's
+# PREBUILT. CC=aarch64-linux-gnu-gcc and an arm64 hwloc's PKG_CONFIG_PATH make an arm64 one.
+DIST_ARCH ?= $(shell $(CC) -dumpmachine 2>/dev/null | cut -d- -f1)
+.PHONY: dist-bin
+dist-bin: all $(MODE_LIBS)
+	@rm -rf '$(BUILD)/dist-bin' && mkdir -p '$(BUILD)/dist-bin'
+	$(INSTALL_ENV) DESTDIR='$(abspath $(BUILD))/dist-bin' PREFIX=/scalebench BINDIR=/scalebench/bin \
+		LIBEXECDIR=/scalebench/libexec DATADIR=/scalebench/share MANDIR=/scalebench/share/man \
+		INCLUDEDIR=/scalebench/include LIBDIR=/scalebench/lib sh build-aux/install.sh '$(BUILD)'
+	tar -czf '$(BUILD)/scalebench-bin-$(DIST_ARCH).tar.gz.tmp' -C '$(BUILD)/dist-bin' scalebench
+	mv -f '$(BUILD)/scalebench-bin-$(DIST_ARCH).tar.gz.tmp' '$(BUILD)/scalebench-bin-$(DIST_ARCH).tar.gz'
+	@rm -rf '$(BUILD)/dist-bin'
+	@echo '$(BUILD)/scalebench-bin-$(DIST_ARCH).tar.gz'
 # ---- end install ----
 
 # The selftests find the build through SB_BUILD; T=selftest/x.t runs one.
@@ -386,4 +401,4 @@ clean:
 	rm -rf -- $(if $(filter command line environment,$(origin BUILD)),'$(BUILD)',build build-san build-generic)
 
 help:
-	@sed -n '3,15p' Makefile
+	@sed -n '3,16p' Makefile
