@@ -144,7 +144,7 @@ static void write_holder_lines(int fd, const char *path, long pid, const char *t
 /*
  * The lock without waiting; 0, or -1 with errno. A lock that names no holder
  * is tried again for 100 ms: a runner looking whether a sweep holds the
- * machine holds it shared for an instant, and a sweep writes its name just
+ * machine holds it for an instant, and a sweep writes its name just
  * after it takes it.
  */
 static int try_lock(int fd)
