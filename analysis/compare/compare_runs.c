@@ -9,6 +9,7 @@
 
 #include "msg.h"
 #include "compare_priv.h"
+#include "curve_value.h"
 
 /*
  * The machine's meta keys: runs that differ in one measured different
@@ -85,6 +86,15 @@ static double precision(const struct sb_values *v, double conf)
 	return 100 * sb_ci_halfwidth(&v->st, conf) / v->st.mean;
 }
 
+/* The verdict module on a row's values (each side one set: a pooled side's sweeps are not known here). */
+static int point_verdict(struct row *r, double conf)
+{
+	struct sb_vsweep b = { r->bv->v, r->bv->n, 0, 0, NULL, -1 }, x = { r->xv->v, r->xv->n, 0, 0, NULL, -1 };
+	struct sb_vquery q = { { &b, 1 }, { &x, 1 }, SB_VT_RATIO, conf, 0, SB_DRIFT_NONE_INIT };
+
+	return sb_verdict(&q, &r->vd);
+}
+
 static void compare_pair(struct pair *pr, const struct sb_cmp_opts *o)
 {
 	const struct sb_run *b = pr->base, *x = pr->x;
@@ -108,25 +118,82 @@ static void compare_pair(struct pair *pr, const struct sb_cmp_opts *o)
 		r->bprec = precision(r->means ? r->bv : NULL, o->conf);
 		r->xprec = precision(r->means ? r->xv : NULL, o->conf);
 		if (r->bv->n < needed(r) || r->xv->n < needed(r) || !(r->bv->st.mean > 0) ||
-		    sb_tdiff(r->bv->n, r->bv->st.mean, r->bv->var, r->xv->n, r->xv->st.mean,
-			     r->xv->var, o->conf, &r->d) != 0) {
+		    point_verdict(r, o->conf) != 0) {
 			r->v = V_NA;
 			pr->nna++;
 			continue;
 		}
 		/* The verdict is the printed interval's: change +/- its half-width. */
-		if (!r->d.rel_significant) {
-			r->v = V_SAME;
+		r->v = (enum verdict)r->vd.word;
+		if (r->v == V_SAME) {
 			pr->nsame++;
 			continue;
 		}
-		r->v = r->d.diff > 0 ? V_FASTER : V_SLOWER;
-		r->beyond = fabs(r->d.rel_pct) >= o->threshold;
+		r->beyond = fabs(r->vd.d.rel_pct) >= o->threshold;
 		if (r->v == V_FASTER)
 			pr->nfaster++;
 		else
 			pr->nslower++;
 	}
+}
+
+/*
+ * One side's curve values (log, sb_curve_value with compare's rule) of the
+ * rows [i, end) compared on run means, into g[0..runs-1]. Returns 0, 1 (a
+ * non-positive run mean: no curve) or 3 (memory).
+ */
+static int side_curve(const struct pair *pr, size_t i, size_t end, size_t npts, int base, size_t runs,
+		      double *g)
+{
+	const double **v = calloc(npts, sizeof(*v));
+	size_t *n = calloc(npts, sizeof(*n)), m = 0, got;
+
+	if (v == NULL || n == NULL) {
+		free(v);
+		free(n);
+		return SB_EXIT_ENV;
+	}
+	for (size_t k = i; k < end; k++) {
+		const struct row *r = &pr->rows[k];
+
+		if (r->v == V_NA || !r->means)
+			continue;
+		v[m] = base ? r->bv->v : r->xv->v;
+		n[m++] = base ? r->bv->n : r->xv->n;
+	}
+	got = sb_curve_value(v, n, npts, runs, SB_CURVE_EVERY, g);
+	free(v);
+	free(n);
+	return got == runs ? 0 : 1;
+}
+
+/* The curve test of rows [i, end) into ct: the verdict module on both sides' curve values. 0, 1 (none) or 3. */
+static int curve_test_of(const struct pair *pr, size_t i, size_t end, size_t npts, size_t n0, size_t n,
+			 double conf, struct curve_test *ct)
+{
+	double *g = calloc(n0 + n, sizeof(*g));
+	struct sb_vsweep b = { g, n0, 0, 0, NULL, -1 }, x = { g + n0, n, 0, 0, NULL, -1 };
+	struct sb_vquery q = { { &b, 1 }, { &x, 1 }, SB_VT_LOG, conf, 0, SB_DRIFT_NONE_INIT };
+	int rc;
+
+	if (g == NULL)
+		return SB_EXIT_ENV;
+	rc = side_curve(pr, i, end, npts, 1, n0, g);
+	if (rc == 0)
+		rc = side_curve(pr, i, end, npts, 0, n, g + n0);
+	if (rc == 0 && sb_verdict(&q, &ct->vd) != 0)
+		rc = SB_EXIT_ENV;
+	free(g);
+	if (rc != 0)
+		return rc;
+	ct->npts = npts;
+	ct->n0 = n0;
+	ct->n = n;
+	ct->change = ct->vd.estimate;
+	ct->lo = ct->vd.lo;
+	ct->hi = ct->vd.hi;
+	ct->v = (enum verdict)ct->vd.word;
+	return 0;
 }
 
 /*
@@ -142,7 +209,6 @@ static int compare_curves(struct pair *pr, const struct sb_cmp_opts *o)
 	for (size_t i = 0; i < pr->nrows;) {
 		const char *mode = pr->rows[i].b->mode;
 		size_t end = i, npts = 0, n0 = SIZE_MAX, n = SIZE_MAX;
-		int ok = 1;
 
 		while (end < pr->nrows && strcmp(pr->rows[end].b->mode, mode) == 0)
 			end++;
@@ -154,45 +220,14 @@ static int compare_curves(struct pair *pr, const struct sb_cmp_opts *o)
 			npts++;
 			n0 = r->bv->n < n0 ? r->bv->n : n0;
 			n = r->xv->n < n ? r->xv->n : n;
-			for (size_t j = 0; j < r->bv->n; j++)
-				ok &= r->bv->v[j] > 0;
-			for (size_t j = 0; j < r->xv->n; j++)
-				ok &= r->xv->v[j] > 0;
 		}
-		if (ok && npts >= 2 && n0 >= 2 && n >= 2) {
-			struct curve_test *ct = &pr->curves[pr->ncurves];
-			double *g = calloc(n0 + n, sizeof(*g)), var0, var, q;
-			struct sb_stats s0, s1;
+		if (npts >= 2 && n0 >= 2 && n >= 2) {
+			int rc = curve_test_of(pr, i, end, npts, n0, n, o->conf, &pr->curves[pr->ncurves]);
 
-			if (g == NULL)
-				return SB_EXIT_ENV;
-			for (size_t k = i; k < end; k++) {
-				const struct row *r = &pr->rows[k];
-
-				if (r->v == V_NA || !r->means)
-					continue;
-				for (size_t j = 0; j < n0; j++)
-					g[j] += log(r->bv->v[j]) / (double)npts;
-				for (size_t j = 0; j < n; j++)
-					g[n0 + j] += log(r->xv->v[j]) / (double)npts;
-			}
-			if (sb_stats_compute_var(g, n0, &s0, &var0, NULL) != 0 ||
-			    sb_stats_compute_var(g + n0, n, &s1, &var, NULL) != 0) {
-				free(g);
-				return SB_EXIT_ENV;
-			}
-			free(g);
-			sb_ttest2(n0, s0.mean, var0, n, s1.mean, var, &ct->tt);
-			ct->mode = mode;
-			ct->npts = npts;
-			ct->n0 = n0;
-			ct->n = n;
-			q = sb_student_quantile(1 - (1 - o->conf / 100) / 2, ct->tt.df);
-			ct->change = 100 * expm1(ct->tt.diff);
-			ct->lo = 100 * expm1(ct->tt.diff - q * ct->tt.se);
-			ct->hi = 100 * expm1(ct->tt.diff + q * ct->tt.se);
-			ct->v = ct->lo > 0 ? V_FASTER : ct->hi < 0 ? V_SLOWER : V_SAME;
-			pr->ncurves++;
+			if (rc == SB_EXIT_ENV)
+				return rc;
+			if (rc == 0)
+				pr->curves[pr->ncurves++].mode = mode;
 		}
 		i = end;
 	}
@@ -509,7 +544,7 @@ static int check_finite(const struct ctx *c, char *err, size_t errlen)
 		for (size_t k = 0; k < c->pairs[i].nrows; k++) {
 			const struct row *r = &c->pairs[i].rows[k];
 
-			if (r->v != V_NA && (!isfinite(r->d.rel_pct) || !isfinite(r->d.rel_halfwidth_pct)))
+			if (r->v != V_NA && (!isfinite(r->vd.d.rel_pct) || !isfinite(r->vd.d.rel_halfwidth_pct)))
 				return sb_fail(err, errlen, SB_EXIT_USAGE, "%s against %s: %s at %ld tasks: the "
 					    "change is not a finite number (values out of range)",
 					    c->pairs[i].x->dir, c->runs[0].dir, r->b->mode, r->b->tasks);
