@@ -1,4 +1,4 @@
-/* What compare_runs.c, compare_gate.c and compare_report.c share: a comparison's rows, curves, pairs, context. */
+/* What compare_runs.c, compare_curve_test.c, compare_gate.c and compare_report.c share: a comparison's rows, curves, pairs, context. */
 #ifndef SCALEBENCH_COMPARE_PRIV_H
 #define SCALEBENCH_COMPARE_PRIV_H
 
@@ -78,6 +78,9 @@ static inline size_t needed(const struct row *r)
 {
 	return r->means ? SB_INDEPENDENT_RUNS : SB_MINISTAT_MINVALUES;
 }
+
+/* compare_curve_test.c: each mode's curve test of pr (pr->curves, pr->ncurves). Returns 0, or 3 (memory). */
+int sb_cmp_curve_tests(struct pair *pr, const struct sb_cmp_opts *o);
 
 /* compare_gate.c: the gate over the whole comparison, and whether it fails (the exit code). */
 int sb_cmp_gate(struct ctx *c);
