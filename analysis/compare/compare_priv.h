@@ -11,8 +11,9 @@
 #include "verdict.h"
 
 /*
- * Private to the three: cmd_compare sees only compare_runs.h. Calls go one way,
- * compare_runs -> compare_report -> compare_gate (and compare_runs -> compare_gate).
+ * Private to compare/: cmd_compare sees only compare_runs.h. Calls go one way,
+ * compare_runs -> compare_report -> compare_gate (and compare_runs -> compare_curve_test,
+ * compare_gate).
  */
 
 /* verdict.h's words: a point's and a curve's verdict is the module's */
