@@ -5,12 +5,13 @@
 
 #include "compare_priv.h"
 #include "curve_value.h"
+#include "exit.h"
 #include "msg.h"
 
 /*
  * One side's curve values (log, sb_curve_value with compare's rule) of the
- * rows [i, end) compared on run means, into g[0..runs-1]. Returns 0, 1 (a
- * non-positive run mean: no curve) or 3 (memory).
+ * rows [i, end) compared on run means, into g[0..runs-1]. Returns 0, -1 (a
+ * non-positive run mean: no curve) or SB_EXIT_ENV (memory).
  */
 static int side_curve(const struct pair *pr, size_t i, size_t end, size_t npts, int base, size_t runs,
 		      double *g)
@@ -34,10 +35,10 @@ static int side_curve(const struct pair *pr, size_t i, size_t end, size_t npts, 
 	got = sb_curve_value(v, n, npts, runs, SB_CURVE_EVERY, g);
 	free(v);
 	free(n);
-	return got == runs ? 0 : 1;
+	return got == runs ? 0 : -1;
 }
 
-/* The curve test of rows [i, end) into ct: the verdict module on both sides' curve values. 0, 1 (none) or 3. */
+/* The curve test of rows [i, end) into ct: the verdict module on both sides' curve values. 0, -1 (none), SB_EXIT_ENV. */
 static int curve_test_of(const struct pair *pr, size_t i, size_t end, size_t npts, size_t n0, size_t n,
 			 double conf, struct curve_test *ct)
 {

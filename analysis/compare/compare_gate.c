@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "compare_priv.h"
+#include "exit.h"
 
 /* The level the gate tests one of its family's points (curves) at when nothing has changed. */
 static double gate_level(const struct ctx *c, int curve)
@@ -46,7 +47,7 @@ int sb_cmp_gate(struct ctx *c)
 	w = calloc(m + 1, sizeof(*w));
 	rej = calloc(m + 1, sizeof(*rej));
 	if (p == NULL || w == NULL || rej == NULL) {
-		rc = 3;
+		rc = SB_EXIT_ENV;
 		goto out;
 	}
 	for (int i = 0; i < c->nruns - 1; i++) {
@@ -64,9 +65,9 @@ int sb_cmp_gate(struct ctx *c)
 		}
 	}
 	if (o->gate == SB_GATE_CURVES || o->gate == SB_GATE_HOLM)
-		rc = sb_holm(p, w, m, alpha, rej, NULL) < 0 ? 3 : 0;
+		rc = sb_holm(p, w, m, alpha, rej, NULL) < 0 ? SB_EXIT_ENV : 0;
 	else if (o->gate == SB_GATE_BH)
-		rc = sb_bh(p, m, alpha, rej, NULL) < 0 ? 3 : 0;
+		rc = sb_bh(p, m, alpha, rej, NULL) < 0 ? SB_EXIT_ENV : 0;
 	if (rc != 0)
 		goto out;
 	k = 0;
@@ -107,9 +108,9 @@ int sb_cmp_failing(const struct ctx *c)
 		const struct pair *pr = &c->pairs[i];
 
 		if (c->o->fail_on == SB_FAIL_REGRESSION && pr->nregress > 0)
-			return 1;
+			return SB_EXIT_FAIL;
 		if (c->o->fail_on == SB_FAIL_CHANGE && pr->nchange > 0)
-			return 1;
+			return SB_EXIT_FAIL;
 	}
-	return 0;
+	return SB_EXIT_OK;
 }

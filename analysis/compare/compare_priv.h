@@ -85,7 +85,7 @@ int sb_cmp_curve_tests(struct pair *pr, const struct sb_cmp_opts *o);
 
 /* compare_gate.c: the gate over the whole comparison, and whether it fails (the exit code). */
 int sb_cmp_gate(struct ctx *c);
-int sb_cmp_failing(const struct ctx *c);
+int sb_cmp_failing(const struct ctx *c);	/* SB_EXIT_FAIL when the gate fails, else SB_EXIT_OK */
 
 /* compare_report.c: the reports, and what --point prints around ministat's block. */
 extern const char sb_cmp_correlated_note[];

@@ -219,17 +219,17 @@ static int point_set(struct ctx *c, int n, const struct sb_values *vals, const c
 		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	snprintf(name, len, "%s %s:%ld (%s)", c->runs[n].dir, mode, tasks,
 		 means ? "per-run means" : "samples");
-	rc = sb_mset_init(set, name) != 0 ? 3 : 0;
+	rc = sb_mset_init(set, name) != 0 ? SB_EXIT_ENV : 0;
 	free(name);
 	for (size_t k = 0; rc == 0 && k < vals->n; k++)
 		if (sb_mset_add(set, vals->v[k]) != 0)
-			rc = 3;
+			rc = SB_EXIT_ENV;
 	if (rc == 0)
 		rc = sb_mset_finish(set, c->runs[n].dir, verr, sizeof(verr));
 	if (rc == 0)
 		return 0;
 	sb_mset_free(set);
-	return rc == 3 ? sb_fail(err, errlen, SB_EXIT_ENV, "out of memory") : sb_fail(err, errlen, rc, "%s", verr);
+	return rc == SB_EXIT_ENV ? sb_fail(err, errlen, SB_EXIT_ENV, "out of memory") : sb_fail(err, errlen, rc, "%s", verr);
 }
 
 static int report_point(struct ctx *c, char *err, size_t errlen)
