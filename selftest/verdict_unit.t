@@ -4,7 +4,7 @@
 # t(0.8, 4) = 0.9410); the digits are the module's, the same as compare, history show and bisect printed.
 . "$(dirname "$0")/lib.sh"
 U=$B/selftest/unit_verdict
-plan 17
+plan 19
 
 # v ARGS...: the module's figures as one line ("word faster|estimate 10|..."), with its exit code
 v() {
@@ -32,6 +32,13 @@ is "$(v ratio 95 0 100,102,98 90,91,89)" \
 	"ratio: -10% is slower"
 is "$(v ratio 95 0 100,102/98 90,91,89)" "$(v ratio 95 0 100,102,98 90,91,89)" \
 	"ratio: a side of two sweeps pools their runs (today's rule: the runs are the units)"
+# Sweeps given as summaries (n, mean, var) pool by sums of squares: 3 at 100 (var 4) and 2 at 95
+# (var 2): mean 98, var (2 x 4 + 3 x 2^2 + 1 x 2 + 2 x 3^2) / 4 = 10; a sweep of values among them
+# is summarised first.
+is "$(v ratio 95 0 s:3:100:4/s:2:95:2 90,91,89 | cut -d'|' -f8-10)" "n 5 3|mean 98 90|var 10 1" \
+	"ratio: sweeps given as summaries pool within and between"
+is "$(v ratio 95 0 100,102,98/s:2:95:2 90,91,89)" "$(v ratio 95 0 s:3:100:4/s:2:95:2 90,91,89)" \
+	"ratio: a sweep of values among summaries counts as its summary"
 # Log values (compare's curves): a difference of 0.1, se sqrt(1e-4 x 2/3) = 0.0081650; 100 expm1(0.1) =
 # 10.5171, interval 100 expm1(0.1 -/+ 2.7764 x 0.008165), detectable 3.7174 x 0.8165.
 is "$(v log 95 0 13.8155,13.8255,13.8055 13.9155,13.9055,13.9255)" \

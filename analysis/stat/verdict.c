@@ -13,29 +13,57 @@ struct pooled {
 	double mean, var;
 };
 
-/* Sweeps given as summaries, pooled: the within and between sums of squares. */
-static void pool_summaries(const struct sb_vside *s, struct pooled *p)
+/* One sweep's summary: as given, or from its values (sb_stats_compute_var). 0, or -1 (ENOMEM). */
+static int sweep_summary(const struct sb_vsweep *w, struct pooled *p)
+{
+	struct sb_stats st;
+	double var = 0;
+
+	*p = (struct pooled){ w->n, w->mean, w->n > 1 ? w->var : 0 };
+	if (w->v == NULL || w->n == 0)
+		return 0;
+	if (sb_stats_compute_var(w->v, w->n, &st, &var, NULL) != 0)
+		return -1;
+	*p = (struct pooled){ w->n, st.mean, var };
+	return 0;
+}
+
+/*
+ * Sweeps, some given as summaries, pooled from their summaries: the sums of
+ * squares within each and between their means. 0, or -1 (ENOMEM).
+ */
+static int pool_summaries(const struct sb_vside *s, struct pooled *p)
 {
 	double sum = 0, ss = 0;
 
 	for (size_t i = 0; i < s->nsw; i++) {
-		p->n += s->sw[i].n;
-		sum += (double)s->sw[i].n * s->sw[i].mean;
-	}
-	p->mean = p->n ? sum / (double)p->n : NAN;
-	for (size_t i = 0; i < s->nsw; i++) {
-		double d = s->sw[i].mean - p->mean;
+		struct pooled w;
 
-		ss += (s->sw[i].n > 1 ? (double)(s->sw[i].n - 1) * s->sw[i].var : 0) + (double)s->sw[i].n * d * d;
+		if (sweep_summary(&s->sw[i], &w) != 0)
+			return -1;
+		p->n += w.n;
+		sum += (double)w.n * w.mean;
+	}
+	p->mean = sum / (double)p->n;
+	for (size_t i = 0; i < s->nsw; i++) {
+		struct pooled w;
+		double d;
+
+		if (sweep_summary(&s->sw[i], &w) != 0)
+			return -1;
+		d = w.mean - p->mean;
+		ss += (w.n > 1 ? (double)(w.n - 1) * w.var : 0) + (double)w.n * d * d;
 	}
 	p->var = p->n > 1 ? ss / (double)(p->n - 1) : 0;
+	return 0;
 }
 
 /*
- * Pool side s into p: its sweeps' values one after the other, summarised by
- * sb_stats_compute_var (the loaders' arithmetic, so that a pooled side gives
- * the digits a pooled run directory gave); one summary as given. 0, or -1
- * (no value; ENOMEM).
+ * Pool side s into p: when every sweep has its values, those values one
+ * after the other, summarised by sb_stats_compute_var (the loaders'
+ * arithmetic, so that a pooled side gives the digits a pooled run directory
+ * gave); one sweep as its summary; else the sweeps' summaries pooled. 0, or
+ * -1 (no value; ENOMEM).
  */
 static int pool(const struct sb_vside *s, struct pooled *p)
 {
@@ -51,20 +79,11 @@ static int pool(const struct sb_vside *s, struct pooled *p)
 	}
 	if (n == 0)
 		return -1;
-	if (!have_v) {
-		if (s->nsw == 1) {
-			p->n = s->sw[0].n;
-			p->mean = s->sw[0].mean;
-			p->var = p->n > 1 ? s->sw[0].var : 0;
-		} else {
-			pool_summaries(s, p);
-		}
-		return 0;
-	}
 	for (size_t i = 0; i < s->nsw; i++)
 		if (s->sw[i].n == n)	/* one sweep holds them all: no copy */
-			return sb_stats_compute_var(s->sw[i].v, n, &st, &var, NULL) != 0 ? -1 :
-			       (*p = (struct pooled){ n, st.mean, var }, 0);
+			return sweep_summary(&s->sw[i], p);
+	if (!have_v)
+		return pool_summaries(s, p);
 	all = malloc(n * sizeof(*all));
 	if (all == NULL)
 		return -1;

@@ -11,7 +11,7 @@
  * usage: unit_verdict ratio|log|diff CONF ALPHA BASE X [TAU]
  *        unit_verdict spread SIDE...
  *        unit_verdict curve any|used|every RUNS POINT...
- * A side is its sweeps joined by '/', a sweep its values joined by ',' ("1,2,3/4,5"), or one
+ * A side is its sweeps joined by '/', a sweep its values joined by ',' ("1,2,3/4,5") or its
  * summary "s:N:MEAN:VAR". ALPHA 0: the level's own. TAU: a drift the module is to refuse.
  * Prints the verdict's figures (%.6g), the pooled spread, or the curve values; exit 1 when the
  * module refuses, 2 on bad input.
@@ -39,29 +39,33 @@ static double number(const char *s)
 	return d;
 }
 
-/* "1,2/3,4" or "s:N:MEAN:VAR" into s. */
+/* One sweep's summary "s:N:MEAN:VAR" at p into w; returns the text after it. */
+static const char *parse_summary(const char *p, struct sb_vsweep *w)
+{
+	const char *a = p + 2, *b = strchr(a, ':'), *c = b ? strchr(b + 1, ':') : NULL;
+
+	if (!c) {
+		fprintf(stderr, "unit_verdict: '%s': s:N:MEAN:VAR\n", p);
+		exit(2);
+	}
+	*w = (struct sb_vsweep){ NULL, (size_t)number(a), number(b + 1), number(c + 1), NULL, w->order };
+	return c + 1 + strcspn(c + 1, "/");
+}
+
+/* "1,2/3,4/s:N:MEAN:VAR": sweeps of values or summaries, into s. */
 static void parse_side(const char *arg, struct side *s)
 {
 	const char *p = arg;
 
 	memset(s, 0, sizeof(*s));
-	if (strncmp(arg, "s:", 2) == 0) {
-		const char *a = arg + 2, *b = strchr(a, ':'), *c = b ? strchr(b + 1, ':') : NULL;
-
-		if (!c) {
-			fprintf(stderr, "unit_verdict: '%s': s:N:MEAN:VAR\n", arg);
-			exit(2);
-		}
-		s->sw[0] = (struct sb_vsweep){ NULL, (size_t)number(a), number(b + 1), number(c + 1), NULL, -1 };
-		s->nsw = 1;
-		return;
-	}
 	for (;;) {
 		struct sb_vsweep *w = &s->sw[s->nsw];
 
 		w->v = s->v[s->nsw];
 		w->order = (long)s->nsw;
-		while (*p && *p != '/' && w->n < MAXV) {
+		if (strncmp(p, "s:", 2) == 0)
+			p = parse_summary(p, w);
+		while (w->v && *p && *p != '/' && w->n < MAXV) {
 			s->v[s->nsw][w->n++] = number(p);
 			p += strcspn(p, ",/");
 			if (*p == ',')
