@@ -13,34 +13,26 @@ struct pooled {
 	double mean, var;
 };
 
-/* One sweep's summary: as given, or from its values (sb_stats_compute_var). 0, or -1 (ENOMEM). */
-static int sweep_summary(const struct sb_vsweep *w, struct pooled *p)
+/* One sweep's summary: as given, or from its values (sb_mean_var). */
+static void sweep_summary(const struct sb_vsweep *w, struct pooled *p)
 {
-	struct sb_stats st;
-	double var = 0;
-
 	*p = (struct pooled){ w->n, w->mean, w->n > 1 ? w->var : 0 };
-	if (w->v == NULL || w->n == 0)
-		return 0;
-	if (sb_stats_compute_var(w->v, w->n, &st, &var, NULL) != 0)
-		return -1;
-	*p = (struct pooled){ w->n, st.mean, var };
-	return 0;
+	if (w->v != NULL && w->n > 0)
+		sb_mean_var(&w->v, &w->n, 1, &p->n, &p->mean, &p->var);
 }
 
 /*
  * Sweeps, some given as summaries, pooled from their summaries: the sums of
- * squares within each and between their means. 0, or -1 (ENOMEM).
+ * squares within each and between their means.
  */
-static int pool_summaries(const struct sb_vside *s, struct pooled *p)
+static void pool_summaries(const struct sb_vside *s, struct pooled *p)
 {
 	double sum = 0, ss = 0;
 
 	for (size_t i = 0; i < s->nsw; i++) {
 		struct pooled w;
 
-		if (sweep_summary(&s->sw[i], &w) != 0)
-			return -1;
+		sweep_summary(&s->sw[i], &w);
 		p->n += w.n;
 		sum += (double)w.n * w.mean;
 	}
@@ -49,55 +41,51 @@ static int pool_summaries(const struct sb_vside *s, struct pooled *p)
 		struct pooled w;
 		double d;
 
-		if (sweep_summary(&s->sw[i], &w) != 0)
-			return -1;
+		sweep_summary(&s->sw[i], &w);
 		d = w.mean - p->mean;
 		ss += (w.n > 1 ? (double)(w.n - 1) * w.var : 0) + (double)w.n * d * d;
 	}
 	p->var = p->n > 1 ? ss / (double)(p->n - 1) : 0;
-	return 0;
 }
 
 /*
  * Pool side s into p: when every sweep has its values, those values one
- * after the other, summarised by sb_stats_compute_var (the loaders'
- * arithmetic, so that a pooled side gives the digits a pooled run directory
- * gave); one sweep as its summary; else the sweeps' summaries pooled. 0, or
- * -1 (no value; ENOMEM).
+ * after the other (sb_mean_var: the loaders' arithmetic, so that a pooled
+ * side gives the digits a pooled run directory gave); else the sweeps'
+ * summaries pooled (one sweep: its summary). 0, or -1 (no value; ENOMEM).
  */
 static int pool(const struct sb_vside *s, struct pooled *p)
 {
-	struct sb_stats st;
-	double *all, var;
-	size_t n = 0, k = 0;
+	const double *vs[64], **v = vs;
+	size_t ns[64], *n = ns, total = 0;
 	int have_v = 1, rc;
 
 	memset(p, 0, sizeof(*p));
 	for (size_t i = 0; i < s->nsw; i++) {
-		n += s->sw[i].n;
+		total += s->sw[i].n;
 		have_v &= s->sw[i].v != NULL || s->sw[i].n == 0;
 	}
-	if (n == 0)
+	if (total == 0)
 		return -1;
-	for (size_t i = 0; i < s->nsw; i++)
-		if (s->sw[i].n == n)	/* one sweep holds them all: no copy */
-			return sweep_summary(&s->sw[i], p);
-	if (!have_v)
-		return pool_summaries(s, p);
-	all = malloc(n * sizeof(*all));
-	if (all == NULL)
-		return -1;
-	for (size_t i = 0; i < s->nsw; i++) {
-		if (s->sw[i].n)
-			memcpy(all + k, s->sw[i].v, s->sw[i].n * sizeof(*all));
-		k += s->sw[i].n;
+	if (!have_v) {
+		pool_summaries(s, p);
+		return 0;
 	}
-	rc = sb_stats_compute_var(all, n, &st, &var, NULL);
-	free(all);
-	if (rc != 0)
+	if (s->nsw > 64 && ((v = malloc(s->nsw * sizeof(*v))) == NULL ||
+			    (n = malloc(s->nsw * sizeof(*n))) == NULL)) {
+		free(v);
 		return -1;
-	*p = (struct pooled){ n, st.mean, var };
-	return 0;
+	}
+	for (size_t i = 0; i < s->nsw; i++) {
+		v[i] = s->sw[i].v;
+		n[i] = s->sw[i].n;
+	}
+	rc = sb_mean_var(v, n, s->nsw, &p->n, &p->mean, &p->var);
+	if (v != vs) {
+		free(v);
+		free(n);
+	}
+	return rc;
 }
 
 /*
