@@ -15,9 +15,9 @@
 # histories (selftest/bench/history_gen, added by REV's sb-history: list, show
 # and changes in every format read them) and a finished bisect (a git
 # repository of empty commits, a git bisect log, bisect-steps.tsv and its
-# sweeps: sb-bisect report in both formats reads them); -c DIR
-# keeps the corpus in DIR and reuses it when DIR already holds one (the real
-# sweeps take a minute). -k keeps the temporary directory. -x NAMES: a
+# sweeps: sb-bisect report in both formats reads them); -c DIR keeps the
+# corpus in DIR and reuses it when DIR already holds one of this version (the
+# real sweeps take a minute). -k keeps the temporary directory. -x NAMES: a
 # comma-separated list of case names whose difference is expected (a fix of
 # bad input's handling): they are reported as "changed (expected)" and do not
 # fail the check. Exit 0 when every other case is the same, 1 when one
@@ -26,7 +26,7 @@
 set -eu
 
 usage() {
-	sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -230,7 +230,7 @@ make_corpus() {
 		--label rc >/dev/null
 	make_histories "$c/hist" "$PWD/build/selftest/history_gen"
 	make_bisect "$c"
-	touch "$c/.complete"
+	echo "$CORPUS_VERSION" >"$c/.complete"
 }
 
 # cases CORPUS OUT: the command list, one case a line: NAME<TAB>TOOL ARGS... ($O: a file the case writes)
@@ -415,6 +415,8 @@ same_case() {
 	done
 }
 
+# The corpus's make-up: a kept corpus (-c) of another version is made again.
+CORPUS_VERSION=2	# 2: the histories and the bisect
 tmp=
 main() {
 	local corpus="" keep=0 expect="" opt rev name a nd=0 nx=0 nsame=0
@@ -439,8 +441,8 @@ main() {
 	build_tools "$PWD" "$tmp/new-build"
 	if [ -z "$corpus" ]; then corpus=$tmp/corpus; fi
 	corpus=$(mkdir -p "$corpus" && cd "$corpus" && pwd)
-	if [ ! -e "$corpus/.complete" ]; then
-		rm -rf "${corpus:?}"/*
+	if [ "$(cat "$corpus/.complete" 2>/dev/null)" != "$CORPUS_VERSION" ]; then
+		rm -rf "${corpus:?}"/* "${corpus:?}/.git"
 		make -s -j2 all build/selftest/history_gen >/dev/null
 		old_bin=$tmp/old-build/bin make_corpus "$corpus"
 	fi
