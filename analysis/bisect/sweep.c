@@ -56,7 +56,7 @@ int sb_tree_build(const struct sb_bisect_opts *o)
 	if (!o->build)
 		return 0;
 	sb_bisect_say("building: %s", o->build);
-	rc = sb_child_run(argv, NULL, NULL, o->grace_s);
+	rc = sb_child_run_group(argv, NULL, NULL, o->grace_s);
 	return rc < 0 ? 127 : rc;
 }
 
