@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,6 +44,10 @@ void sb_child_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < NSTOP; i++)
 		sigaction(stop_signals[i], &sa, NULL);
+#ifdef PR_SET_CHILD_SUBREAPER
+	/* a build's orphans are ours to reap (reap_group), not an init that may never reap them */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
 }
 
 int sb_child_interrupted(void)
@@ -84,11 +89,20 @@ static int drain(int fd, char **buf, size_t *len, size_t *cap)
 /* After the leader of an interrupted group has ended: the rest of its group until the deadline, then SIGKILL. */
 static void reap_group(pid_t pgid, double deadline, int grace_s)
 {
-	while (kill(-pgid, 0) == 0) {
+	for (;;) {
+		while (waitpid(-pgid, NULL, WNOHANG) > 0)
+			;	/* its orphans, reparented to us */
+		if (kill(-pgid, 0) != 0)
+			break;
 		if (now_s() > deadline) {
 			fprintf(stderr, "sb-bisect: the build's processes did not end %d s after SIGTERM: SIGKILL\n",
 				grace_s);
 			kill(-pgid, SIGKILL);
+			for (int i = 0; i < 100 && kill(-pgid, 0) == 0; i++) {
+				while (waitpid(-pgid, NULL, WNOHANG) > 0)
+					;
+				usleep(10000);
+			}
 			return;
 		}
 		usleep(20000);
