@@ -119,7 +119,7 @@ print_plan() {	# --dry-run
 		fi
 		printf '  modes:     %s\n' "${t_run_modes[$t]}"
 		printf '  each run:  %s warmup + %s s measured in %d ms samples\n' \
-			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (at most $auto_warmup_max s)"; else echo "$warmup_text s"; fi)" \
+			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (${auto_warmup_min:+at least $auto_warmup_min s, }at most $auto_warmup_max s)"; else echo "$warmup_text s"; fi)" \
 			"$duration_text" "$period"
 		printf '  runs:      %s\n' "${plan_text[runs]}"
 		printf '  params:    %s\n' "${t_params[$t]:-none}"
