@@ -168,8 +168,10 @@ static int run(char *const argv[], char *const env[], char **out, int grace_s, i
 		if (group) {
 			int null = open("/dev/null", O_RDONLY);
 
-			/* its own group, not the terminal's: no terminal read may stop it for good */
-			if (setpgid(0, 0) < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0)
+			/* its own group, not the terminal's: no terminal read may stop it for good; its
+			 * output on our stderr (our stdout is for what we print: measure's run directory) */
+			if (setpgid(0, 0) < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0 ||
+			    (!out && dup2(STDERR_FILENO, STDOUT_FILENO) < 0))
 				_exit(127);
 			close(null);
 		}

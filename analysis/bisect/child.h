@@ -25,7 +25,7 @@ int sb_child_run(char *const argv[], char *const env[], char **out, int grace_s)
 
 /*
  * sb_child_run with the child in its own process group, its standard input
- * /dev/null (the build): a signal's SIGTERM and the SIGKILL after grace_s go
+ * /dev/null, its standard output our stderr when out is NULL (the build): a signal's SIGTERM and the SIGKILL after grace_s go
  * to the whole group, and after an interruption what is left of the group
  * when its leader ends has the rest of the grace, then SIGKILL.
  */
