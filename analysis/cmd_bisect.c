@@ -234,8 +234,12 @@ static int measure(struct sb_bisect_opts *o)
 	log = sb_steplog_path(o);
 	if (!log || sb_steplog_append(log, f, 4, err, sizeof(err)) != 0)
 		sb_die(SB_EXIT_ENV, "%s", log ? err : "out of memory");
-	printf("%s\n", dir);
 	free(log);
+	if (printf("%s\n", dir) < 0 || fflush(stdout) != 0) {
+		sb_bisect_say("cannot write the run directory %s to standard output", dir);
+		free(dir);
+		return SB_EXIT_ENV;
+	}
 	free(dir);
 	return 0;
 }
@@ -280,7 +284,8 @@ int main(int argc, char **argv)
 		printf("sb-bisect (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
 		return 0;
 	}
-	sb_child_signals();
+	if (strcmp(verb, "report") != 0)
+		sb_child_signals();	/* (report has no child to stop: a closed pipe ends it as usual) */
 	o.command = quoted(argc, argv);
 	if (strcmp(verb, "report") != 0 && strcmp(verb, "measure") != 0)
 		usage_exit = SB_BISECT_ABORT;

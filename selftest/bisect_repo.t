@@ -155,6 +155,12 @@ rc=0; "${step[@]}" >/dev/null 2>"$T/again" || rc=$?
 is "$rc" 1 "the first bad commit again, the same ends: bad"
 like "$(cat "$T/again")" "reusing " "from its kept sweeps"
 is "$(sweeps)" "$n0" "nothing measured"
+# a command line with a tab (and an escape) still goes into the step log, on one line
+rc=0; "$bisect" --host --build "$build"$'\t# \e[2J' --tests-dir bin --results "$T/res" --runtest "$SB/runtest.sh" \
+	--good "$good" --bad "$bad" --point processes:1 >/dev/null 2>"$T/tab" || rc=$?
+is "$rc" 1 "a --build with a tab: bad, logged"
+like "$(tail -n 1 "$log" | awk -F'\t' '{ print NF, $4, $NF }')" '^10 bad .*--build [$].make .*[\]x09# [\]x1b\[2J. ' \
+	"the command shell-quoted on one line (\$'...\\xNN')"
 # commit 1 measured again is another good end: another bisect, which measures for itself
 rc=0; "$bisect" "${common[@]}" --good "$(cat "$T/good2")" --bad "$bad" --point processes:1 >/dev/null 2>"$T/other" || rc=$?
 is "$rc" 1 "the same commit between other ends: bad"
