@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sb-bisect's guards: each signal runtest.sh handles stops the build's whole process group (exit 130), a build deaf to SIGTERM is killed with its group after the grace, ends that are not complete sweeps of one testcase refused, options refused before anything runs, a sweep that does not load never logged, a report over no steps.
+# sb-bisect's guards: each signal runtest.sh handles stops the build's whole process group (exit 130), a build deaf to SIGTERM is killed with its group after the grace, one that reads the terminal is killed, measure's stdout, ends that are not complete sweeps of one testcase refused, options refused before anything runs, a sweep that does not load never logged, a report over no steps.
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/sb-bisect" "$SB_BUILD/bin/getppid1_processes"
 SB=$PWD
@@ -54,6 +54,16 @@ rc=0; wait "$bpid" || rc=$?
 is "$rc" 130 "a build that ignores SIGTERM: exit 130 after the grace"
 ok "$(alive "$T/pid.deaf"; [ $? != 0 ]; echo $?)" "its children are gone too (SIGKILL to the group)"
 like "$(cat "$T/err.deaf")" "did not end 1 s after SIGTERM: SIGKILL to its process group" "it says so"
+
+# ---- a build that reads the terminal is stopped by it (SIGTTIN, its own group): killed, not waited for ----
+if command -v script >/dev/null 2>&1; then
+	rc=0; script -qec "$bisect measure --host --results $T/res --build 'read x </dev/tty' -- getppid1" /dev/null \
+		</dev/null >"$T/tty" 2>&1 || rc=$?
+	is "$rc" 1 "a build that reads the terminal: the build failed, exit 1 (not a hang)"
+	like "$(cat "$T/tty")" "the build stopped \(SIGTTIN" "it says why"
+else
+	tap_n=$((tap_n + 2)); echo "ok $((tap_n - 1)) # skip no script(1)"; echo "ok $tap_n # skip no script(1)"
+fi
 
 # ---- an end, and ends that are not complete sweeps of one testcase ----
 # (a build that prints, and a relative --results: stdout is the sweep's absolute path alone)

@@ -117,8 +117,18 @@ static int reap(pid_t pid, int group, int fd, char **out, int grace_s)
 	int status, open_fd = fd >= 0;
 
 	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
+		pid_t w = waitpid(pid, &status, WNOHANG | (group ? WUNTRACED : 0));
 
+		if (w == pid && WIFSTOPPED(status)) {
+			/* a group that touched the terminal (SIGTTIN/SIGTTOU go to the whole group) would
+			 * wait for a fg that never comes */
+			fprintf(stderr, "sb-bisect: the build stopped (SIG%s: it used the terminal, which a build "
+				"run by sb-bisect cannot): SIGKILL to its process group\n",
+				WSTOPSIG(status) == SIGTTIN ? "TTIN" : WSTOPSIG(status) == SIGTTOU ? "TTOU" : "STOP");
+			kill(-pid, SIGKILL);
+			kill(-pid, SIGCONT);
+			continue;
+		}
 		if (w == pid)
 			break;
 		if (got_signal && deadline == 0)
