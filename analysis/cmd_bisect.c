@@ -212,8 +212,12 @@ static int measure(struct sb_bisect_opts *o)
 	if (sb_tree_head(sha) < 0)
 		return 2;
 	if ((rc = sb_tree_build(o)) != 0) {
+		if (sb_child_interrupted()) {
+			sb_bisect_say("interrupted during the build: nothing measured");
+			return 130;
+		}
 		sb_bisect_say("the build failed (exit %d)", rc);
-		return sb_child_interrupted() ? 130 : 1;
+		return 1;
 	}
 	rc = sb_sweep(o, sha, o->pass, &dir);
 	if (sb_child_interrupted())

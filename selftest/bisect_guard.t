@@ -42,6 +42,7 @@ for s in INT TERM HUP QUIT USR1 USR2 ALRM PIPE VTALRM PROF XCPU XFSZ; do
 	rc=0; wait "$bpid" || rc=$?
 	is "$rc" 130 "SIG$s during the build: exit 130"
 	ok "$(alive "$T/pid.$s"; [ $? != 0 ]; echo $?)" "SIG$s: no process of the build left"
+	like "$(cat "$T/err.$s")" "interrupted during the build" "SIG$s: it says so"
 done
 
 # ---- a build deaf to SIGTERM: SIGKILL to its whole group after the grace ----
