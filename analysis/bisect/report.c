@@ -80,18 +80,33 @@ static int read_log(const struct sb_bisect_opts *o, struct blog *b)
 	return 0;
 }
 
-/* Every sweep of commit sha pooled into r (the ends' directories count for the ends' commits). */
+/* Is sweep line l this bisect's (v: its last verdict)? A step's sweep between v's ends, or measure's. */
+static int ours(const struct sb_stepline *l, const struct sb_stepline *v)
+{
+	if (strcmp(l->kind, "sweep") != 0)
+		return 0;
+	if (strcmp(l->target, "-") == 0)
+		return 1;	/* sb-measure's: its testcase checked on loading (side_run) */
+	return v && l->good && strcmp(l->good, v->good) == 0 && strcmp(l->bad, v->bad) == 0;
+}
+
+/* Every sweep of commit sha pooled into r (the ends' directories count for the ends' commits): this
+ * bisect's, of the good end's testcase. */
 static int side_run(const struct sb_steplog *log, const struct blog *b, const char *sha,
 		    const struct sb_stepline *v, struct sb_run *r)
 {
-	char err[512];
+	char err[512], test[256] = "";
 	int have = 0;
 
+	if (v && sb_run_load(v->good, r, err, sizeof(err)) == 0)
+		snprintf(test, sizeof(test), "%s", r->test);
+	if (v)
+		sb_run_free(r);
 	for (size_t i = 0; i <= log->n; i++) {
 		const char *dir = NULL;
 		struct sb_run x;
 
-		if (i < log->n && strcmp(log->l[i].kind, "sweep") == 0 && strcmp(log->l[i].sha, sha) == 0)
+		if (i < log->n && ours(&log->l[i], v) && strcmp(log->l[i].sha, sha) == 0)
 			dir = log->l[i].rundir;
 		else if (i == log->n && v && strcmp(sha, b->start_good) == 0)
 			dir = v->good;
@@ -101,6 +116,11 @@ static int side_run(const struct sb_steplog *log, const struct blog *b, const ch
 			continue;
 		if (sb_run_load(dir, have ? &x : r, err, sizeof(err)) != 0) {
 			sb_bisect_say("%s", err);
+			sb_run_free(have ? &x : r);
+			continue;
+		}
+		if (strcmp((have ? &x : r)->test, test) != 0) {	/* another testcase's measure */
+			sb_run_free(have ? &x : r);
 			continue;
 		}
 		if (have) {
@@ -190,7 +210,7 @@ static int off_level(const struct sb_steplog *log, const struct sb_stepline *v, 
 	if (strcmp(v->verdict, "skip") == 0 || sb_target_parse(v->target, &t, err, sizeof(err)) != 0)
 		return -1;
 	for (size_t i = 0; i < log->n; i++)
-		if (strcmp(log->l[i].kind, "sweep") == 0 && strcmp(log->l[i].sha, v->sha) == 0 &&
+		if (ours(&log->l[i], v) && strcmp(log->l[i].sha, v->sha) == 0 &&
 		    strcmp(log->l[i].target, v->target) == 0)
 			gather(&t, log->l[i].rundir, &step, &n);
 	if (n >= 2 && gather(&t, strcmp(v->verdict, "good") == 0 ? v->good : v->bad, &end, &ne) == 0 &&
@@ -289,7 +309,7 @@ int sb_bisect_report(const struct sb_bisect_opts *o, FILE *out)
 		fputs("The bisect has not ended: no first bad commit in the log yet.\n", out);
 	mono = steps(&log, &b, md, out, &last);
 	ends_line(last, md, out);
-	fprintf(out, md ? "\n**Monotonic:** %s\n" : "\nMonotonic: %s\n", mono ?
+	fprintf(out, md ? "\n**Monotonic:** %s\n" : "\nMonotonic: %s\n", !last ? "- (no step of this bisect in the log)" : mono ?
 		"yes: every step's runs sit at the level of the end it was called (two levels, one change)" :
 		"NO: a step's runs differ from the end it was called (p < 0.01): the change may be spread over "
 		"several commits or not monotonic, and the bisect may have followed one of them (asv's warning)");
