@@ -2,6 +2,8 @@
 #define _GNU_SOURCE	/* asprintf */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include "exit.h"
 #include "msg.h"
 #include "stats.h"
+#include "io/number.h"
 
 #define ERRLEN 1024
 
@@ -48,7 +51,7 @@ static const char usage_text[] =
 
 struct opts {
 	const char *db, *results, *commits, *testbed, *since, *kernel;
-	int partial, by_testbed, timeout_ms, any_params;
+	int partial, by_testbed, timeout_ms, any_params, min_seg_given;
 	enum sb_hist_order order;
 	enum sb_hist_column column;
 	enum sb_hist_format format;
@@ -68,12 +71,9 @@ static void usage_error(const char *fmt, const char *arg)
 
 static double number(const char *opt, const char *v, double lo, double hi)
 {
-	char *end;
 	double d;
 
-	errno = 0;
-	d = strtod(v, &end);
-	if (end == v || *end != '\0' || errno != 0 || !(d >= lo && d <= hi)) {
+	if (sb_decimal(v, &d) != 0 || !(d >= lo && d <= hi)) {
 		fprintf(stderr, "sb-history: %s: '%s' is not a number from %g to %g\ntry 'sb-history --help'\n",
 			opt, v, lo, hi);
 		exit(2);
@@ -150,8 +150,12 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 		o->format = (enum sb_hist_format)pick(a, v, fmts, 4);
 	else if (strcmp(a, "--alpha") == 0)
 		o->alpha = number(a, v, 1e-9, 0.5);
-	else if (strcmp(a, "--min-segment") == 0)
+	else if (strcmp(a, "--min-segment") == 0) {
+		if (strspn(v, "0123456789") != strlen(v) || strlen(v) > 4)
+			usage_error("--min-segment: '%s' is not a whole number of sweeps (1 to 1000)", v);
 		o->min_seg = (long)number(a, v, 1, 1000);
+		o->min_seg_given = 1;
+	}
 	else
 		usage_error("unknown option '%s'", a);
 	*i += takes;
@@ -209,7 +213,7 @@ static int add_dirs(struct sqlite3 *db, char **dirs, size_t n, int partial, int 
 			snprintf(err, errlen, "%s", msg);
 			break;
 		}
-		if (what == SB_ADD_BAD || (what == SB_ADD_REFUSED && !quiet))
+		if (what == SB_ADD_BAD || what == SB_ADD_TAKEN || (what == SB_ADD_REFUSED && !quiet))
 			fprintf(stderr, "sb-history: %s\n", msg);
 		cnt[what]++;
 	}
@@ -220,14 +224,14 @@ static int add_dirs(struct sqlite3 *db, char **dirs, size_t n, int partial, int 
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return rc;
 	}
-	return cnt[SB_ADD_BAD] || (!quiet && cnt[SB_ADD_REFUSED]) ? 2 : 0;
+	return cnt[SB_ADD_BAD] || cnt[SB_ADD_TAKEN] || (!quiet && cnt[SB_ADD_REFUSED]) ? 2 : 0;
 }
 
 static void add_line(const char *db, const size_t cnt[SB_ADD_NWHAT])
 {
-	printf("%s: %zu added, %zu already there, %zu replaced (status changed), %zu not complete, "
-	       "%zu unreadable\n", db, cnt[SB_ADD_NEW], cnt[SB_ADD_SAME], cnt[SB_ADD_REPLACED],
-	       cnt[SB_ADD_REFUSED], cnt[SB_ADD_BAD]);
+	printf("%s: %zu added, %zu already there, %zu replaced (status changed), %zu not complete or failed, "
+	       "%zu unreadable, %zu refused (another sweep under its key)\n", db, cnt[SB_ADD_NEW], cnt[SB_ADD_SAME],
+	       cnt[SB_ADD_REPLACED], cnt[SB_ADD_REFUSED], cnt[SB_ADD_BAD], cnt[SB_ADD_TAKEN]);
 }
 
 static int cmd_add(struct opts *o, char *err, size_t errlen)
@@ -246,7 +250,7 @@ static int cmd_add(struct opts *o, char *err, size_t errlen)
 	if (rc == 0 || (rc == 2 && *err == '\0'))
 		add_line(o->db, cnt);
 	if (rc == 2 && *err == '\0')
-		snprintf(err, errlen, "%zu of %d run directories not added", cnt[SB_ADD_REFUSED] + cnt[SB_ADD_BAD],
+		snprintf(err, errlen, "%zu of %d run directories not added", cnt[SB_ADD_REFUSED] + cnt[SB_ADD_BAD] + cnt[SB_ADD_TAKEN],
 			 o->npos - 1);
 	return rc;
 }
@@ -295,10 +299,54 @@ static int run_dirs(const char *results, char ***out, size_t *n, char *err, size
 	return 0;
 }
 
+/* rebuild's new file and its journal, removed when a signal ends the process mid-rebuild */
+static char rebuild_tmp[4200], rebuild_journal[4208];
+
+static void rebuild_signal(int sig)
+{
+	(void)sig;
+	unlink(rebuild_journal);
+	unlink(rebuild_tmp);
+	_exit(SB_EXIT_INTERRUPTED);
+}
+
+/*
+ * DB.rebuild.XXXXXX beside the database: a new empty file, O_EXCL under a
+ * random name (a name known in advance could be planted), with the mode a
+ * created file gets; removed on a catchable terminating signal.
+ */
+static int rebuild_file(const char *dbpath, char *err, size_t errlen)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGPIPE,
+				    SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
+	struct sigaction sa = { .sa_handler = rebuild_signal };
+	mode_t um = umask(022);
+	int fd;
+
+	umask(um);
+	if ((size_t)snprintf(rebuild_tmp, sizeof(rebuild_tmp), "%s.rebuild.XXXXXX", dbpath) >= sizeof(rebuild_tmp))
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: name too long", dbpath);
+	if ((fd = mkostemp(rebuild_tmp, O_CLOEXEC)) < 0) {
+		int e = errno;
+
+		*rebuild_tmp = '\0';
+		return sb_fail(err, errlen, e == ENOSPC || e == EMFILE || e == ENFILE || e == EIO ? SB_EXIT_ENV :
+			       SB_EXIT_USAGE, "cannot make a new file beside %s: %s", dbpath, strerror(e));
+	}
+	snprintf(rebuild_journal, sizeof(rebuild_journal), "%s-journal", rebuild_tmp);
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	fchmod(fd, 0666 & ~um);
+	close(fd);
+	sb_msg_remove_on_die(rebuild_tmp);
+	return 0;
+}
+
 /* The history anew from the run directories alone: written beside, then renamed over the old one. */
 static int cmd_rebuild(struct opts *o, char *err, size_t errlen)
 {
-	char *tmp = NULL, **dirs = NULL, *slash = strrchr(o->db, '/'), *base = NULL;
+	char **dirs = NULL, *slash = strrchr(o->db, '/'), *base = NULL;
 	size_t n = 0, cnt[SB_ADD_NWHAT] = { 0 };
 	struct sqlite3 *db = NULL;
 	int rc;
@@ -310,29 +358,25 @@ static int cmd_rebuild(struct opts *o, char *err, size_t errlen)
 		if (base == NULL)
 			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	}
-	if (asprintf(&tmp, "%s.rebuild.%ld", o->db, (long)getpid()) < 0) {
-		free(base);
-		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-	}
-	sb_msg_remove_on_die(tmp);
 	rc = run_dirs(o->results ? o->results : base, &dirs, &n, err, errlen);
 	if (rc == 0)
-		rc = sb_hist_open(tmp, SB_HIST_CREATE, o->timeout_ms, &db, err, errlen);
+		rc = rebuild_file(o->db, err, errlen);
+	if (rc == 0)
+		rc = sb_hist_open(rebuild_tmp, SB_HIST_CREATE, o->timeout_ms, &db, err, errlen);
 	if (rc == 0)
 		rc = add_dirs(db, dirs, n, o->partial, 1, cnt, err, errlen);
 	sb_hist_close(db);
 	if (rc == 2 && *err == '\0')
 		rc = 0;		/* unreadable run directories were said, and left out */
-	if (rc == 0 && rename(tmp, o->db) != 0)
+	if (rc == 0 && rename(rebuild_tmp, o->db) != 0)
 		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "cannot replace %s: %s", o->db, strerror(errno));
 	if (rc == 0)
 		add_line(o->db, cnt);
-	else
-		unlink(tmp);
+	else if (*rebuild_tmp)
+		unlink(rebuild_tmp);
 	for (size_t i = 0; i < n; i++)
 		free(dirs[i]);
 	free(dirs);
-	free(tmp);
 	free(base);
 	return rc;
 }
@@ -403,7 +447,7 @@ static int cmd_show(struct opts *o, char *err, size_t errlen)
 
 static int cmd_changes(struct opts *o, char *err, size_t errlen)
 {
-	struct sb_changes_opts co = { o->format, o->since, { o->alpha, (size_t)o->min_seg } };
+	struct sb_changes_opts co = { o->format, o->since, { o->alpha, (size_t)o->min_seg }, o->min_seg_given };
 	struct sb_hist h;
 	int rc;
 

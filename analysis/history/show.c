@@ -37,6 +37,7 @@ struct rowkey {
 struct cell {
 	size_t sweeps, runs;
 	double mean, var, ci;	/* ci: half-width of the 95% interval; NAN below 2 runs */
+	int failed;		/* a run measured no progress: no value (runs 0), said "failed" */
 };
 
 struct vs {
@@ -100,7 +101,11 @@ static int cell_of(const struct sb_hist *h, const struct column *c, const struct
 		}
 		out->sweeps += m;
 	}
-	out->runs = n;
+	for (size_t j = 0; j < n; j++)
+		if (!(v[j] > 0) || !isfinite(v[j]))
+			out->failed = 1;
+	out->runs = out->failed ? 0 : n;
+	n = out->runs;
 	if (n > 0 && sb_stats_compute_var(v, n, &st, &out->var, NULL) == 0) {
 		out->mean = st.mean;
 		if (n >= 2)
@@ -148,7 +153,7 @@ static void fmt_cell(char *buf, size_t len, const struct cell *c, int md)
 	char r[32];
 
 	if (c->runs == 0) {
-		snprintf(buf, len, "-");
+		snprintf(buf, len, c->failed ? "FAILED (a run measured 0 ops/s)" : "-");
 		return;
 	}
 	sb_rate_human(c->mean, r, sizeof(r));
