@@ -191,13 +191,22 @@ static void finish_output(void)
 		sb_die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
 }
 
+static void add_line(const char *db, const size_t cnt[SB_ADD_NWHAT])
+{
+	printf("%s: %zu added, %zu already there, %zu replaced (status changed), %zu not complete or failed, "
+	       "%zu unreadable, %zu refused (another sweep under its key)\n", db, cnt[SB_ADD_NEW], cnt[SB_ADD_SAME],
+	       cnt[SB_ADD_REPLACED], cnt[SB_ADD_REFUSED], cnt[SB_ADD_BAD], cnt[SB_ADD_TAKEN]);
+}
+
 /*
  * Add dirs[0..n-1] in one write transaction -> cnt[SB_ADD_*]. Each run
  * directory not added is said on stderr (quiet: only the unreadable ones).
- * Returns 0; 2 when one was not added (*bad) or the database failed; 3.
+ * line: add's line on stdout is written (and flushed) before the commit, so
+ * that output that cannot be written commits nothing. Returns 0; 2 when one
+ * was not added or the database failed; 3.
  */
 static int add_dirs(struct sqlite3 *db, char **dirs, size_t n, int partial, int quiet,
-		    size_t cnt[SB_ADD_NWHAT], char *err, size_t errlen)
+		    const char *line, size_t cnt[SB_ADD_NWHAT], char *err, size_t errlen)
 {
 	struct sb_hist_ins *ins = NULL;
 	int rc = sb_hist_exec(db, "BEGIN IMMEDIATE", err, errlen);
@@ -218,6 +227,12 @@ static int add_dirs(struct sqlite3 *db, char **dirs, size_t n, int partial, int 
 		cnt[what]++;
 	}
 	sb_hist_ins_free(ins);
+	if (rc == 0 && line != NULL) {
+		add_line(line, cnt);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			rc = sb_fail(err, errlen, SB_EXIT_ENV, "cannot write the output (%s): nothing added",
+				     strerror(errno));
+	}
 	if (rc == 0)
 		rc = sb_hist_exec(db, "COMMIT", err, errlen);
 	if (rc != 0) {
@@ -225,13 +240,6 @@ static int add_dirs(struct sqlite3 *db, char **dirs, size_t n, int partial, int 
 		return rc;
 	}
 	return cnt[SB_ADD_BAD] || cnt[SB_ADD_TAKEN] || (!quiet && cnt[SB_ADD_REFUSED]) ? 2 : 0;
-}
-
-static void add_line(const char *db, const size_t cnt[SB_ADD_NWHAT])
-{
-	printf("%s: %zu added, %zu already there, %zu replaced (status changed), %zu not complete or failed, "
-	       "%zu unreadable, %zu refused (another sweep under its key)\n", db, cnt[SB_ADD_NEW], cnt[SB_ADD_SAME],
-	       cnt[SB_ADD_REPLACED], cnt[SB_ADD_REFUSED], cnt[SB_ADD_BAD], cnt[SB_ADD_TAKEN]);
 }
 
 static int cmd_add(struct opts *o, char *err, size_t errlen)
@@ -245,13 +253,11 @@ static int cmd_add(struct opts *o, char *err, size_t errlen)
 	if ((rc = sb_hist_open(o->db, SB_HIST_WRITE, o->timeout_ms, &db, err, errlen)) != 0)
 		return rc;
 	*err = '\0';
-	rc = add_dirs(db, o->pos + 1, (size_t)o->npos - 1, o->partial, 0, cnt, err, errlen);
+	rc = add_dirs(db, o->pos + 1, (size_t)o->npos - 1, o->partial, 0, o->db, cnt, err, errlen);
 	sb_hist_close(db);
-	if (rc == 0 || (rc == 2 && *err == '\0'))
-		add_line(o->db, cnt);
 	if (rc == 2 && *err == '\0')
-		snprintf(err, errlen, "%zu of %d run directories not added", cnt[SB_ADD_REFUSED] + cnt[SB_ADD_BAD] + cnt[SB_ADD_TAKEN],
-			 o->npos - 1);
+		snprintf(err, errlen, "%zu of %d run directories not added",
+			 cnt[SB_ADD_REFUSED] + cnt[SB_ADD_BAD] + cnt[SB_ADD_TAKEN], o->npos - 1);
 	return rc;
 }
 
@@ -320,23 +326,30 @@ static int rebuild_file(const char *dbpath, char *err, size_t errlen)
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGPIPE,
 				    SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
 	struct sigaction sa = { .sa_handler = rebuild_signal };
+	sigset_t all, old;
 	mode_t um = umask(022);
-	int fd;
+	int fd, e;
 
 	umask(um);
 	if ((size_t)snprintf(rebuild_tmp, sizeof(rebuild_tmp), "%s.rebuild.XXXXXX", dbpath) >= sizeof(rebuild_tmp))
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: name too long", dbpath);
-	if ((fd = mkostemp(rebuild_tmp, O_CLOEXEC)) < 0) {
-		int e = errno;
-
+	/* no signal between the file's making and its handler's knowing the name */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	fd = mkostemp(rebuild_tmp, O_CLOEXEC);
+	e = errno;
+	if (fd >= 0) {
+		snprintf(rebuild_journal, sizeof(rebuild_journal), "%s-journal", rebuild_tmp);
+		sigfillset(&sa.sa_mask);
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			sigaction(sigs[i], &sa, NULL);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0) {
 		*rebuild_tmp = '\0';
 		return sb_fail(err, errlen, e == ENOSPC || e == EMFILE || e == ENFILE || e == EIO ? SB_EXIT_ENV :
 			       SB_EXIT_USAGE, "cannot make a new file beside %s: %s", dbpath, strerror(e));
 	}
-	snprintf(rebuild_journal, sizeof(rebuild_journal), "%s-journal", rebuild_tmp);
-	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
 	fchmod(fd, 0666 & ~um);
 	close(fd);
 	sb_msg_remove_on_die(rebuild_tmp);
@@ -364,14 +377,17 @@ static int cmd_rebuild(struct opts *o, char *err, size_t errlen)
 	if (rc == 0)
 		rc = sb_hist_open(rebuild_tmp, SB_HIST_CREATE, o->timeout_ms, &db, err, errlen);
 	if (rc == 0)
-		rc = add_dirs(db, dirs, n, o->partial, 1, cnt, err, errlen);
+		rc = add_dirs(db, dirs, n, o->partial, 1, NULL, cnt, err, errlen);
 	sb_hist_close(db);
 	if (rc == 2 && *err == '\0')
 		rc = 0;		/* unreadable run directories were said, and left out */
 	if (rc == 0 && rename(rebuild_tmp, o->db) != 0)
 		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "cannot replace %s: %s", o->db, strerror(errno));
-	if (rc == 0)
+	if (rc == 0) {
+		*rebuild_tmp = *rebuild_journal = '\0';	/* it is the history now */
+		sb_msg_remove_on_die(NULL);
 		add_line(o->db, cnt);
+	}
 	else if (*rebuild_tmp)
 		unlink(rebuild_tmp);
 	for (size_t i = 0; i < n; i++)
@@ -495,7 +511,8 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		usage_error("unknown command '%s'", o.pos[0]);
 	free(o.pos);
-	finish_output();
+	if (rc < 2)
+		finish_output();	/* else the command's own error is the one line said */
 	if (rc >= 2)
 		sb_die(rc, "%s", err);
 	return rc;
