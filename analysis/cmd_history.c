@@ -46,8 +46,9 @@ static const char usage_text[] =
 	"  --min-segment N      changes: the fewest sweeps between changes (default 2)\n"
 	"\n"
 	"Exit: 0 done (changes: no regression at or after --since that still holds at the\n"
-	"newest kernel), 1 changes found one, 2 usage, input or database error, 3 environment\n"
-	"error.\n";
+	"newest kernel), 1 changes found one (or a point that failed: 0 ops/s), 2 usage,\n"
+	"input or database error (or a database refused: a link, another user's), 3\n"
+	"environment error (full disk, I/O, memory), 130 interrupted.\n";
 
 struct opts {
 	const char *db, *results, *commits, *testbed, *since, *kernel;
