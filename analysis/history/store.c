@@ -272,6 +272,8 @@ static int open_file(const char *path, int how, struct stat *st, int *rc, char *
 			return -1;
 		}
 		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd < 0 && errno == EEXIST)	/* another writer made it first: that one, checked */
+			fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	}
 	if (fd < 0) {
 		int e = errno;
