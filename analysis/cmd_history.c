@@ -389,8 +389,10 @@ static int cmd_rebuild(struct opts *o, char *err, size_t errlen)
 		sb_msg_remove_on_die(NULL);
 		add_line(o->db, cnt);
 	}
-	else if (*rebuild_tmp)
+	else if (*rebuild_tmp) {
+		unlink(rebuild_journal);
 		unlink(rebuild_tmp);
+	}
 	for (size_t i = 0; i < n; i++)
 		free(dirs[i]);
 	free(dirs);
