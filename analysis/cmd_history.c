@@ -192,6 +192,19 @@ static void finish_output(void)
 		sb_die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
 }
 
+/* A run directory's message on stderr: a name from a shared results directory may hold anything,
+ * so control characters go out as \xNN (as list and show print stored texts). */
+static void say_escaped(const char *msg)
+{
+	fputs("sb-history: ", stderr);
+	for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			fprintf(stderr, "\\x%02x", *c);
+		else
+			fputc(*c, stderr);
+	fputc('\n', stderr);
+}
+
 static void add_line(const char *db, const size_t cnt[SB_ADD_NWHAT])
 {
 	printf("%s: %zu added, %zu already there, %zu replaced (status changed), %zu not complete or failed, "
@@ -224,7 +237,7 @@ static int add_dirs(struct sqlite3 *db, char **dirs, size_t n, int partial, int 
 			break;
 		}
 		if (what == SB_ADD_BAD || what == SB_ADD_TAKEN || (what == SB_ADD_REFUSED && !quiet))
-			fprintf(stderr, "sb-history: %s\n", msg);
+			say_escaped(msg);
 		cnt[what]++;
 	}
 	sb_hist_ins_free(ins);

@@ -5,7 +5,7 @@
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }
 trap cleanup EXIT
-plan 35
+plan 36
 
 main() {
 	readers
@@ -38,11 +38,13 @@ readers() {
 	local r=$tmp/rd d
 	d=$(hrun "$r" unix1 6.1 1 1)
 	hrun "$r" unix1 6.2 2 1 >/dev/null
-	mkdir -p "$r/evil/x"
-	mkfifo "$r/evil/x/meta"
+	mkdir -p "$r/evil$(printf '\033')[2J/x"
+	mkfifo "$r/evil$(printf '\033')[2J/x/meta"
 	run timeout 20 "$H" --db "$r/history.db" rebuild
 	is "$rc" 0 "rebuild with a FIFO for a meta: not stalled, exit 0"
-	like "$err" "evil/x/meta: not a regular file \(a FIFO, device or socket is not read\)" "the FIFO is named"
+	like "$err" "evil\\\\x1b\\[2J/x/meta: not a regular file \(a FIFO, device or socket is not read\)" \
+		"the FIFO is named, the escape in its path as \\x1b"
+	is "$(printf '%s' "$err" | tr -d -c '\033' | wc -c)" 0 "no escape byte reaches stderr"
 	like "$out" "2 added" "the real sweeps are added"
 	rm "$d/samples.csv"
 	ln -s /dev/zero "$d/samples.csv"
