@@ -112,7 +112,8 @@ static int user_version(struct sqlite3 *db, int *v, char *err, size_t errlen)
 	return rc == SQLITE_ROW ? 0 : sb_hist_dberr(db, err, errlen);
 }
 
-/* Every object of db's schema, as one string (malloc'd; NULL on an error, said in err). */
+/* Every object of db's schema, as one string (malloc'd; NULL on an error, said in err); ANALYZE's
+ * statistics tables are SQLite's own (they steer the query planner, never a value). */
 static char *schema_of(struct sqlite3 *db, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
@@ -121,6 +122,7 @@ static char *schema_of(struct sqlite3 *db, char *err, size_t errlen)
 
 	if (sqlite3_prepare_v2(db, "SELECT group_concat(type || char(31) || name || char(31) || tbl_name ||"
 			       " char(31) || coalesce(sql, ''), char(30)) FROM (SELECT * FROM sqlite_master"
+			       " WHERE NOT (type = 'table' AND name IN ('sqlite_stat1', 'sqlite_stat4'))"
 			       " ORDER BY type, name)", -1, &st, NULL) != SQLITE_OK) {
 		sb_hist_dberr(db, err, errlen);
 		return NULL;
