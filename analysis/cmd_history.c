@@ -13,12 +13,15 @@
 
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "history/history.h"
+#include "otava.h"
 #include "exit.h"
 #include "msg.h"
 #include "stats.h"
 #include "io/number.h"
 
 #define ERRLEN 1024
+/* --format otava: export's own, after the reports' formats */
+#define SB_FMT_OTAVA ((enum sb_hist_format)(SB_FMT_JSON + 1))
 
 static const char usage_text[] =
 	"usage: sb-history add [--partial] RUNDIR...     sweeps into the history (again: no change)\n"
@@ -28,6 +31,11 @@ static const char usage_text[] =
 	"                                                 the N-way table: one column per kernel\n"
 	"       sb-history changes [TESTCASE...] [--since KERNEL|DATE] [--format F]\n"
 	"                                                 change points over every series; a CI gate\n"
+	"       sb-history export TESTCASE --format otava [--points all] [--testbed HOST]\n"
+	"                                                 the history as Apache Otava's CSV: time,\n"
+	"                                                 commit, kernel, testbed, each mode's curve\n"
+	"                                                 and peak (--points all: every point too;\n"
+	"                                                 Otava tests each column on its own)\n"
 	"       sb-history migrate                        the database to this version's schema\n"
 	"\n"
 	"  --db FILE            the history (default $SB_HISTORY, else results/history.db)\n"
@@ -52,7 +60,7 @@ static const char usage_text[] =
 
 struct opts {
 	const char *db, *results, *commits, *testbed, *since, *kernel;
-	int partial, by_testbed, timeout_ms, any_params, min_seg_given;
+	int partial, by_testbed, timeout_ms, any_params, all_points, min_seg_given;
 	enum sb_hist_order order;
 	enum sb_hist_column column;
 	enum sb_hist_format format;
@@ -96,7 +104,7 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 {
 	static const char *const orders[] = { "time", "version", "commits" };
 	static const char *const cols[] = { "label", "kernel" };
-	static const char *const fmts[] = { "text", "markdown", "csv", "json" };
+	static const char *const fmts[] = { "text", "markdown", "csv", "json", "otava" };
 	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
 	int takes = strcmp(a, "--partial") != 0 && strcmp(a, "--any-params") != 0 &&
 		    strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0;
@@ -109,7 +117,7 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 	}
 	static const char *const valued[] = { "--db", "--results", "--timeout", "--order", "--column", "--by",
 					      "--kernel", "--testbed", "--since", "--format", "--alpha",
-					      "--min-segment" };
+					      "--min-segment", "--points" };
 	int known = !takes;
 
 	for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
@@ -148,16 +156,19 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 	else if (strcmp(a, "--since") == 0)
 		o->since = v;
 	else if (strcmp(a, "--format") == 0)
-		o->format = (enum sb_hist_format)pick(a, v, fmts, 4);
+		o->format = (enum sb_hist_format)pick(a, v, fmts, 5);
 	else if (strcmp(a, "--alpha") == 0)
 		o->alpha = number(a, v, 1e-9, 0.5);
-	else if (strcmp(a, "--min-segment") == 0) {
+	else if (strcmp(a, "--points") == 0) {
+		if (strcmp(v, "all") != 0)
+			usage_error("%s", "--points: only 'all' (export)");
+		o->all_points = 1;
+	} else if (strcmp(a, "--min-segment") == 0) {
 		if (strspn(v, "0123456789") != strlen(v) || strlen(v) > 4)
 			usage_error("--min-segment: '%s' is not a whole number of sweeps (1 to 1000)", v);
 		o->min_seg = (long)number(a, v, 1, 1000);
 		o->min_seg_given = 1;
-	}
-	else
+	} else
 		usage_error("unknown option '%s'", a);
 	*i += takes;
 	return 0;
@@ -467,6 +478,8 @@ static int cmd_show(struct opts *o, char *err, size_t errlen)
 		usage_error("%s", "show: give one TESTCASE");
 	if (o->kernel && !o->by_testbed)
 		usage_error("%s", "--kernel goes with --by testbed");
+	if (o->format == SB_FMT_OTAVA)
+		usage_error("%s", "--format otava goes with export");
 	if ((rc = load(o, o->pos + 1, 1, &h, err, errlen)) != 0)
 		return rc;
 	if (h.nsw == 0)
@@ -483,11 +496,31 @@ static int cmd_changes(struct opts *o, char *err, size_t errlen)
 	struct sb_hist h;
 	int rc;
 
-	if (o->format == SB_FMT_CSV)
+	if (o->format == SB_FMT_CSV || o->format == SB_FMT_OTAVA)
 		usage_error("%s", "changes: --format text, markdown or json");
 	if ((rc = load(o, o->pos + 1, (size_t)o->npos - 1, &h, err, errlen)) != 0)
 		return rc;
 	rc = sb_hist_changes(stdout, &h, &co, err, errlen);
+	sb_hist_free(&h);
+	return rc;
+}
+
+/* export TESTCASE --format otava: one testbed's series as Otava's CSV (analysis/fmt/otava.c). */
+static int cmd_export(struct opts *o, char *err, size_t errlen)
+{
+	struct sb_hist h;
+	int rc;
+
+	if (o->npos != 2)
+		usage_error("%s", "export: give one TESTCASE");
+	if (o->format != SB_FMT_OTAVA)
+		usage_error("%s", "export: --format otava (the one export format)");
+	if ((rc = load(o, o->pos + 1, 1, &h, err, errlen)) != 0)
+		return rc;
+	if (h.nsw == 0)
+		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s: no sweep of it in %s", o->pos[1], o->db);
+	else
+		rc = sb_otava_write(stdout, &h, o->all_points, err, errlen);
 	sb_hist_free(&h);
 	return rc;
 }
@@ -505,9 +538,9 @@ static int cmd_migrate(struct opts *o, char *err, size_t errlen)
 
 int main(int argc, char **argv)
 {
-	static const char *const verbs[] = { "add", "rebuild", "list", "show", "changes", "migrate" };
+	static const char *const verbs[] = { "add", "rebuild", "list", "show", "changes", "export", "migrate" };
 	static int (*const run[])(struct opts *, char *, size_t) = {
-		cmd_add, cmd_rebuild, cmd_list, cmd_show, cmd_changes, cmd_migrate
+		cmd_add, cmd_rebuild, cmd_list, cmd_show, cmd_changes, cmd_export, cmd_migrate
 	};
 	struct opts o;
 	char err[ERRLEN] = "";
@@ -520,7 +553,7 @@ int main(int argc, char **argv)
 	}
 	parse(argc - 1, argv + 1, &o);
 	if (o.npos == 0)
-		usage_error("%s", "no command given (add, rebuild, list, show, changes or migrate)");
+		usage_error("%s", "no command given (add, rebuild, list, show, changes, export or migrate)");
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		if (strcmp(o.pos[0], verbs[i]) == 0)
 			rc = run[i](&o, err, sizeof(err));

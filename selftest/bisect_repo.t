@@ -6,7 +6,7 @@ need_build "$SB_BUILD/bin/sb-bisect" "$SB_BUILD/libscalebench.a" "$SB_BUILD/obj/
 SB=$PWD
 case $SB_BUILD in /*) BB=$SB_BUILD ;; *) BB=$PWD/$SB_BUILD ;; esac
 bisect=$BB/bin/sb-bisect
-export SB_MACHINE_BUSY_PCT=101 SB_MACHINE_PROBE_MS=10 GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+export SB_MACHINE_BUSY_PCT=101 SB_MACHINE_PROBE_MS=10 SB_MACHINE_REFERENCE_MS=0 SB_MACHINE_STEADY_MS=200 GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
 
 # The testcase at commit I: one operation every 100 us (110 us from commit 11 on: 10% more time an
 # operation), each waiting for its absolute deadline, so its rate is the clock's, not the CPU's.

@@ -7,7 +7,7 @@ need_build "$SB_BUILD/bin/sb-bisect" "$SB_BUILD/libscalebench.a" "$SB_BUILD/obj/
 SB=$PWD
 case $SB_BUILD in /*) BB=$SB_BUILD ;; *) BB=$PWD/$SB_BUILD ;; esac
 bisect=$BB/bin/sb-bisect
-export SB_MACHINE_BUSY_PCT=101 SB_MACHINE_PROBE_MS=10 GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+export SB_MACHINE_BUSY_PCT=101 SB_MACHINE_PROBE_MS=10 SB_MACHINE_REFERENCE_MS=0 SB_MACHINE_STEADY_MS=200 GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
 shape=(paceop --mode processes --points 1 --duration 0.3 --warmup 0.2 --period-ms 100 --repeat 3)
 
 # paceop built twice: an operation every 100 us ($T/fast) and every 110 us ($T/slow), clock-paced

@@ -56,6 +56,7 @@ struct pair {
 	size_t ncurves;
 	char machine[192];	/* the machine's meta keys that differ from base's ("host, cpu_model"), "" */
 	char system[256];	/* the system checks' settings that differ ("governor powersave/performance"), "" */
+	char reference[512];	/* the reference loop ran at another speed (compare_reference.c), "" */
 };
 
 struct ctx {
@@ -92,6 +93,14 @@ void sb_cmp_report_md(const struct ctx *c);
 void sb_cmp_report_csv(const struct ctx *c);
 void sb_cmp_report_json(const struct ctx *c);
 void sb_cmp_md_cell(FILE *out, const char *s);	/* a markdown table cell, escaped */
+
+/*
+ * compare_reference.c: into buf a note when the reference loop's readings of
+ * b's and x's sweeps (meta's reference_start, reference_end) differ by more
+ * than the loop varied within either sweep; "" otherwise, or when a side has
+ * no reading or the loops differ.
+ */
+void sb_cmp_reference_note(const struct sb_run *b, const struct sb_run *x, char *buf, size_t size);
 
 /* compare_curves.c: each run's peak, plateau and efficiency by mode, then lkp's scalability. */
 void sb_cmp_print_curves(const struct ctx *c);

@@ -617,6 +617,8 @@ static int compare_pairs(struct ctx *c, int n, char *err, size_t errlen)
 			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
 		system_diff(pr->base, pr->x, pr->system, sizeof(pr->system));
+		if (!c->o->pool)	/* (a pool's meta is its first sweep's: no note for a part of it) */
+			sb_cmp_reference_note(pr->base, pr->x, pr->reference, sizeof(pr->reference));
 		c->correlated |= pr->correlated;
 	}
 	return 0;
