@@ -5,7 +5,7 @@
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }
 trap cleanup EXIT
-plan 51
+plan 52
 
 # hist R DB FACTOR...: unix1 at kernel 6.N (day N) at FACTOR N, all added into DB
 hist() {
@@ -78,6 +78,8 @@ zero_rate() {
 	like "$out" "FAILED" "show: the failed cell says so"
 	run "$H" --db "$db" show unix1 --format csv
 	unlike "$out" "nan" "show csv: no nan"
+	run "$H" --db "$db" show unix1 --format json
+	unlike "$out" "nan" "show json: no nan (null where a cell has no value)"
 }
 
 # bug 11: --since is a whole calendar date, and not after the newest sweep

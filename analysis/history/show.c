@@ -525,6 +525,15 @@ static void json_vs(FILE *out, const char *name, const struct vs *v)
 	fprintf(out, ", \"verdict\": \"%s\"}", v->word);
 }
 
+/* A number, or null where there is none (no run, a failed one, a single run's interval): never nan. */
+static void json_num_or_null(FILE *out, double v)
+{
+	if (isfinite(v))
+		sb_json_num(out, v);
+	else
+		fputs("null", out);
+}
+
 /* CSV rows or a JSON table: one record per row and column, numbers unrounded. */
 static int print_records(FILE *out, const struct sb_hist *h, const struct table *t,
 			 const struct rowkey *r, size_t nr, int json)
@@ -553,9 +562,9 @@ static int print_records(FILE *out, const struct sb_hist *h, const struct table 
 				fprintf(out, ", \"index\": %zu, \"date\": ", j);
 				sb_json_str(out, s0->date);
 				fprintf(out, ", \"sweeps\": %zu, \"runs\": %zu, \"mean\": ", c[j].sweeps, c[j].runs);
-				sb_json_num(out, c[j].runs ? c[j].mean : NAN);
+				json_num_or_null(out, c[j].runs ? c[j].mean : NAN);
 				fputs(", \"ci95\": ", out);
-				sb_json_num(out, c[j].ci);
+				json_num_or_null(out, c[j].ci);
 				json_vs(out, "vs_first", &a);
 				json_vs(out, "vs_previous", &b);
 				fputc('}', out);
