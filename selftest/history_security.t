@@ -5,7 +5,7 @@
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }
 trap cleanup EXIT
-plan 36
+plan 38
 
 main() {
 	readers
@@ -53,6 +53,12 @@ readers() {
 	like "$err" "samples.csv: not a regular file" "saying so"
 	run timeout 20 "$B/bin/sb-summary" --table "$d"
 	is "$rc" 2 "sb-summary refuses it too, exit 2"
+	# a link in the directories above the history is the user's own (results -> /data/results): followed
+	mkdir "$tmp/data"
+	ln -s data "$tmp/linked"
+	run "$H" --db "$tmp/linked/history.db" add "$r/unix1/6.2-20261202T100000"
+	is "$rc:$(printf '%s' "$out" | grep -c '1 added')" "0:1" "a history in a directory reached through a link: added"
+	ok "$([ -f "$tmp/data/history.db" ]; echo $?)" "into the directory the link names"
 }
 
 # bug 10: control characters from meta are escaped in list and show

@@ -1,6 +1,8 @@
 /* The history's SQLite file: opening it, its schema and the migrations to the current version, errors as one line. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,7 +318,8 @@ static int hist_connect(const char *path, int how, int timeout_ms, const struct 
 	if (sqlite3_open_v2(path, db, flags, NULL) != SQLITE_OK) {
 		if (*db == NULL)
 			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-		return sb_hist_dberr(*db, err, errlen);
+		return sb_fail(err, errlen, env_error(*db, sqlite3_extended_errcode(*db)) ? SB_EXIT_ENV : SB_EXIT_USAGE,
+			       "%s: %s", path, sqlite3_errmsg(*db));
 	}
 	/* the path still names the file checked (not swapped between the check and SQLite's open) */
 	if (lstat(path, &now) != 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino)
@@ -331,18 +334,40 @@ static int hist_connect(const char *path, int how, int timeout_ms, const struct 
 	return rc;
 }
 
+/*
+ * path with its directory resolved (realpath): SQLITE_OPEN_NOFOLLOW refuses a
+ * link anywhere in the name, and a results directory reached through a link
+ * (results -> /data/results) is common; the file's own name, where another
+ * user could plant a link in a shared directory, is still never followed.
+ */
+static void resolve_dir(const char *path, char *out, size_t len)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	char dir[PATH_MAX], real[PATH_MAX];
+
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (realpath(dir, real) == NULL || (size_t)snprintf(out, len, "%s/%s", strcmp(real, "/") == 0 ? "" : real,
+							     base) >= len)
+		snprintf(out, len, "%s", path);
+}
+
 int sb_hist_open(const char *path, int how, int timeout_ms, struct sqlite3 **db, char *err,
 		 size_t errlen)
 {
 	struct stat st;
+	char real[PATH_MAX + 256];
 	int rc = 0, fd = open_file(path, how, &st, &rc, err, errlen);
 
 	*db = NULL;
 	if (fd < 0)
 		return rc;
+	resolve_dir(path, real, sizeof(real));
 	rc = check_beside(path, err, errlen);
 	if (rc == 0)
-		rc = hist_connect(path, how, timeout_ms, &st, db, err, errlen);
+		rc = hist_connect(real, how, timeout_ms, &st, db, err, errlen);
 	close(fd);
 	if (rc == 0)
 		rc = migrate(*db, path, how, err, errlen);
