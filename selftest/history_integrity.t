@@ -208,7 +208,7 @@ interrupted() {
 		return
 	fi
 	is "$i" 130 "SIGTERM mid-rebuild: exit 130"
-	is "$(find "$r" -maxdepth 1 -name 'history.db*' | wc -l)" 0 "nor its new file nor its journal left behind"
+	is "$(find "$r" -maxdepth 1 -name 'history.db.rebuild.*' | wc -l)" 0 "nor its new file nor its journal left behind"
 }
 
 main
