@@ -43,6 +43,15 @@ static const struct sb_hist_point *find_point(const struct sb_hist *h, const str
 	return NULL;
 }
 
+/* Every run of the point measured progress: a mean above 0, finite. */
+static int point_ok(const struct sb_hist *h, const struct sb_hist_point *p)
+{
+	for (size_t k = 0; k < p->n; k++)
+		if (!(h->obs[p->off + k] > 0) || !isfinite(h->obs[p->off + k]))
+			return 0;
+	return 1;
+}
+
 void sb_hist_point_name(const struct sb_hist *h, int mode, long tasks, char *buf, size_t len)
 {
 	if (tasks > 0)
@@ -118,8 +127,8 @@ static int point_series(const struct sb_hist *h, const size_t *gs, size_t ng, co
 	for (size_t i = 0; i < ng; i++) {
 		const struct sb_hist_point *p = find_point(h, &h->sw[gs[i]], k->m, k->tasks);
 
-		if (p == NULL)
-			continue;
+		if (p == NULL || !point_ok(h, p))
+			continue;	/* a failed measurement: changes reports it itself */
 		se->sw[se->n] = gs[i];
 		se->obs[se->n++] = (struct sb_cp_obs){ h->obs + p->off, p->n };
 	}

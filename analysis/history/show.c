@@ -40,6 +40,7 @@ struct cell {
 	double *v;		/* the runs' values, sweep after sweep */
 	struct sb_vsweep *vs;	/* its sweeps with values, for the verdict module */
 	size_t nvs;
+	int failed;		/* a run measured no progress: no value (runs 0), said "failed" */
 };
 
 static void cell_free(struct cell *c)
@@ -127,6 +128,11 @@ static int cell_of(const struct sb_hist *h, const struct column *c, const struct
 	}
 	for (size_t i = 0, off = 0; i < out->nvs; off += out->vs[i++].n)
 		out->vs[i].v = v + off;
+	for (size_t j = 0; j < n; j++)
+		if (!(v[j] > 0) || !isfinite(v[j]))
+			out->failed = 1;
+	out->runs = out->failed ? 0 : n;
+	n = out->runs;
 	if (n > 0 && sb_stats_compute_var(v, n, &st, &out->var, NULL) == 0) {
 		out->mean = st.mean;
 		if (n >= 2)
@@ -163,7 +169,7 @@ static void fmt_cell(char *buf, size_t len, const struct cell *c, int md)
 	char r[32];
 
 	if (c->runs == 0) {
-		snprintf(buf, len, "-");
+		snprintf(buf, len, c->failed ? "FAILED (a run measured 0 ops/s)" : "-");
 		return;
 	}
 	sb_rate_human(c->mean, r, sizeof(r));
@@ -535,6 +541,15 @@ static void json_vs(FILE *out, const char *name, const struct vs *v)
 	fprintf(out, ", \"verdict\": \"%s\"}", v->word);
 }
 
+/* A number, or null where there is none (no run, a failed one, a single run's interval): never nan. */
+static void json_num_or_null(FILE *out, double v)
+{
+	if (isfinite(v))
+		sb_json_num(out, v);
+	else
+		fputs("null", out);
+}
+
 /* CSV rows or a JSON table: one record per row and column, numbers unrounded. */
 static int print_records(FILE *out, const struct sb_hist *h, const struct table *t,
 			 const struct rowkey *r, size_t nr, int json)
@@ -563,9 +578,9 @@ static int print_records(FILE *out, const struct sb_hist *h, const struct table 
 				fprintf(out, ", \"index\": %zu, \"date\": ", j);
 				sb_json_str(out, s0->date);
 				fprintf(out, ", \"sweeps\": %zu, \"runs\": %zu, \"mean\": ", c[j].sweeps, c[j].runs);
-				sb_json_num(out, c[j].runs ? c[j].mean : NAN);
+				json_num_or_null(out, c[j].runs ? c[j].mean : NAN);
 				fputs(", \"ci95\": ", out);
-				sb_json_num(out, c[j].ci);
+				json_num_or_null(out, c[j].ci);
 				json_vs(out, "vs_first", &a);
 				json_vs(out, "vs_previous", &b);
 				fputc('}', out);
