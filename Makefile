@@ -94,8 +94,11 @@ LIB := $(BUILD)/libscalebench.a
 TOOLS := $(patsubst runner/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard runner/cmd_*.c))
 BINS := $(foreach t,$(TESTS),$(BUILD)/bin/$(t)_processes $(BUILD)/bin/$(t)_threads)
 FIXTURE_BINS := $(foreach t,$(FIXTURES),$(BUILD)/selftest/$(t)_processes $(BUILD)/selftest/$(t)_threads)
-# selftest/unit/<x>.c: a harness module driven with fixed inputs (no clock), built as unit_<x>
-UNIT_BINS := $(patsubst selftest/unit/%.c,$(BUILD)/selftest/unit_%,$(wildcard selftest/unit/*.c))
+# selftest/unit/<x>.c: a harness module driven with fixed inputs (no clock), built as unit_<x>;
+# those named in ANALYSIS_UNITS drive an analysis/ module instead (linked with libsbanalysis.a)
+ANALYSIS_UNITS := verdict
+UNIT_BINS := $(patsubst selftest/unit/%.c,$(BUILD)/selftest/unit_%,\
+	$(filter-out $(ANALYSIS_UNITS:%=selftest/unit/%.c),$(wildcard selftest/unit/*.c)))
 HEADERS := $(wildcard runner/*.h runner/include/*.h tests/*.h)
 # machine/: the machine's administration (system check, --tune, the lock's commands), no testcase
 # links it: machine/cmd_<x>.c is the main of tool sb-<x>, the other machine/*.c are linked into
@@ -199,6 +202,12 @@ $(HISTORY_SIM_BINS): $(BUILD)/selftest/%: selftest/bench/%.c $(HISTORY_SIM_SRC) 
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SB_CFLAGS) $(ANALYSIS_CFLAGS) -Iselftest/bench $(LDFLAGS) $(SB_LDFLAGS) -o $@ $< \
 		$(HISTORY_SIM_SRC) $(ANALYSIS_LIB) -lm
+
+ANALYSIS_UNIT_BINS := $(ANALYSIS_UNITS:%=$(BUILD)/selftest/unit_%)
+fixtures: $(ANALYSIS_UNIT_BINS)
+$(ANALYSIS_UNIT_BINS): $(BUILD)/selftest/unit_%: selftest/unit/%.c $(ANALYSIS_LIB) $(ANALYSIS_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SB_CFLAGS) $(ANALYSIS_CFLAGS) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $< $(ANALYSIS_LIB) -lm
 
 # A static pattern rule: it wins over the runner tools' sb-% pattern below.
 $(ANALYSIS_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/analysis/cmd_%.o $(ANALYSIS_LIB)

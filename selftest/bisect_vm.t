@@ -130,8 +130,9 @@ else
 	real=(getppid1 --mode processes --points 1 --duration 1 --warmup 0 --repeat 3)
 	a=$("$bisect" measure --kernel "$kernel" --results "$T/vm" --runtest "$SB/runtest.sh" -- "${real[@]}" 2>"$T/err")
 	b=$("$bisect" measure --kernel "$kernel" --results "$T/vm" --runtest "$SB/runtest.sh" -- "${real[@]}" 2>>"$T/err")
-	rc=0; "$bisect" --kernel "$kernel" --results "$T/vm" --runtest "$SB/runtest.sh" --good "$a" --bad "$b" \
-		--point processes:1 >/dev/null 2>"$T/err" || rc=$?
+	# (a step's --kernel needs a --build; the ends are checked before it runs)
+	rc=0; "$bisect" --kernel "$kernel" --build true --results "$T/vm" --runtest "$SB/runtest.sh" --good "$a" \
+		--bad "$b" --point processes:1 >/dev/null 2>"$T/err" || rc=$?
 	is "$rc" 128 "the test kernel at both ends: exit 128"
 	like "$(cat "$T/err")" "no difference" "refused as no difference"
 fi

@@ -27,7 +27,7 @@ int sb_meta_read(const char *path, sb_meta_fn fn, void *ctx, char **text, char *
 
 	if (e != 0) {
 		*text = NULL;
-		return sb_fail(err, errlen, e == ENOMEM ? SB_EXIT_ENV : SB_EXIT_USAGE, "cannot read %s: %s", path, strerror(e));
+		return sb_fail(err, errlen, e == ENOMEM ? SB_EXIT_ENV : SB_EXIT_USAGE, "cannot read %s: %s", path, sb_file_strerror(e));
 	}
 	for (p = *text; *p != '\0'; p = next) {
 		char *eq, *end = strchr(p, '\n');
