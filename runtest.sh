@@ -712,6 +712,7 @@ main() {
 	phase=report
 	end_progress
 	report
+	machine_release || true	# the machine free (--tune undone) before the history: it may wait
 	if [ "$interrupted" = 0 ]; then history_add_sweep; fi	# sweep/history.sh
 	if [ "$opt_plot" = 1 ] && [ "$interrupted" = 0 ]; then plot_runs; fi
 	if [ "$interrupted" = 1 ]; then

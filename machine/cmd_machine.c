@@ -21,10 +21,12 @@
 
 static const char usage_text[] =
 	"usage: sb-machine [--as NAME] COMMAND\n"
-	"  path                   the lock file's path ($SB_MACHINE_LOCK, else scalebench/scalebench.lock,\n"
-	"                         or scalebench-UID/ for a user but root, in /run/lock, /var/lock or\n"
-	"                         /tmp), its directory and the file made and checked (exit 3: unsafe)\n"
-	"  holder [--ours PID]    who holds the lock: exit 0 and one line, or exit 1 when nobody does;\n"
+	"  path                   the lock file's path ($SB_MACHINE_LOCK, else root's\n"
+	"                         /run/scalebench/scalebench.lock, 0700 directory, or another user's\n"
+	"                         scalebench-UID/scalebench.lock in /run/lock, /var/lock or /tmp), its\n"
+	"                         directory and the file made and checked (exit 3: unsafe)\n"
+	"  holder [--ours PID]    who holds the lock: exit 0 and one line (\"held, without a name\" for a\n"
+	"                         process that wrote none), or exit 1 when nobody does;\n"
 	"                         --ours: exit 0 only when PID holds it and is an ancestor of the caller\n"
 	"  lock --fd N --pid P [--no-wait] [--quiet] [--test T] [--command C]\n"
 	"                         take the lock on descriptor N (open on the lock file, inherited from\n"
@@ -142,7 +144,7 @@ static void write_holder_lines(int fd, const char *path, long pid, const char *t
 /*
  * The lock without waiting; 0, or -1 with errno. A lock that names no holder
  * is tried again for 100 ms: a runner looking whether a sweep holds the
- * machine holds it shared for an instant, and a sweep writes its name just
+ * machine holds it for an instant, and a sweep writes its name just
  * after it takes it.
  */
 static int try_lock(int fd)
@@ -303,7 +305,8 @@ static int cmd_holder(int argc, char **argv)
 		return SB_EXIT_FAIL;
 	if (ours && (h.pid != ours || !is_ancestor(ours)))
 		return SB_EXIT_FAIL;
-	printf("%s\n", sb_lock_describe(&h, who, sizeof(who)));
+	/* held (shared or not) by a process that wrote no holder's lines: held all the same */
+	printf("%s\n", h.pid > 0 ? sb_lock_describe(&h, who, sizeof(who)) : "held, without a name");
 	sb_flush_stdout();
 	return SB_EXIT_OK;
 }

@@ -139,8 +139,10 @@ machine_hold() {
 	done <"$TMP/system.err"
 }
 
-# machine_release: on every exit: --tune's settings back, the holder's name
-# cleared (a name left in the file is a holder that died), the lock released
+# machine_release: at the end of the measuring (before the history is written,
+# which may wait for another writer) and on every exit (a second call does
+# nothing): --tune's settings back, the holder's name cleared (a name left in
+# the file is a holder that died), the lock released
 machine_release() {
 	if [ -n "$machine_tune_file" ] && [ -n "$TMP" ] && [ -f "$TMP/tuned" ] && [ -e "$machine_tune_file" ] &&
 		[ "$machine_locked" = 1 ]; then

@@ -24,9 +24,18 @@ static int fail(char *why, size_t size, const char *fmt, ...)
 
 int sb_safe_dir(const char *dir, char *why, size_t size)
 {
+	int root = geteuid() == 0;
+	char copy[4096];
+	const char *parent;
 	struct stat st;
 
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+	/* root's: only root may create it (its parent root's alone, like /run) or enter it */
+	snprintf(copy, sizeof(copy), "%s", dir);
+	parent = dirname(copy);
+	if (root && (stat(parent, &st) < 0 || st.st_uid != 0 || (st.st_mode & (S_IWGRP | S_IWOTH))))
+		return fail(why, size, "%s is not a directory only root may write (another user could make or "
+			    "replace %s): root's lock belongs in /run", parent, dir);
+	if (mkdir(dir, root ? 0700 : 0755) < 0 && errno != EEXIST)
 		return fail(why, size, "cannot make the directory %s: %s", dir, strerror(errno));
 	if (lstat(dir, &st) < 0)
 		return fail(why, size, "%s: %s", dir, strerror(errno));
@@ -37,6 +46,10 @@ int sb_safe_dir(const char *dir, char *why, size_t size)
 	if (st.st_uid != geteuid())
 		return fail(why, size, "%s is owned by uid %ld, not this user (made by another user?)", dir,
 			    (long)st.st_uid);
+	if (root && (st.st_mode & (S_IRWXG | S_IRWXO)))
+		return fail(why, size, "%s may be entered by others (mode %lo): root's lock directory must be "
+			    "0700, so that no other user can open the lock and stall root's sweeps", dir,
+			    (unsigned long)(st.st_mode & 07777));
 	if (st.st_mode & (S_IWGRP | S_IWOTH))
 		return fail(why, size, "%s may be written by others (mode %lo): make it 0755", dir,
 			    (unsigned long)(st.st_mode & 07777));

@@ -6,10 +6,12 @@
 #include <sys/stat.h>
 
 /*
- * The lock's directory for the default path (<base>/scalebench for root,
- * <base>/scalebench-UID for another user): made 0755 when missing, then
- * checked: a directory (not a symbolic link) owned by this user, that no
- * group or other may write. 0, or -1 with the reason in why.
+ * The lock's directory for the default path: made when missing, then checked:
+ * a directory (not a symbolic link) owned by this user, that no group or
+ * other may write. root's (/run/scalebench) is made 0700 in a parent only root
+ * may write, and must stay 0700: no other user can create it, or open the lock
+ * in it (a shared flock on it stalled every root sweep). Another user's
+ * (<base>/scalebench-UID) is made 0755. 0, or -1 with the reason in why.
  */
 int sb_safe_dir(const char *dir, char *why, size_t size);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lock.h"
@@ -16,23 +17,47 @@ static int writable_dir(const char *d)
 	return access(d, W_OK | X_OK) == 0;
 }
 
+/* A directory only root may create entries in (root's, no group or other write bit): /run. */
+static int root_only_dir(const char *d)
+{
+	struct stat st;
+
+	return stat(d, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 && !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
 const char *sb_lock_path(char *buf, size_t size)
 {
+	/* root's: in a directory of its own where only root can create it (never /run/lock, 1777) */
+	static const char *const root_dirs[] = { "/run", "/var/run" };
 	static const char *const dirs[] = { "/run/lock", "/var/lock", "/tmp" };
 	const char *env = getenv("SB_MACHINE_LOCK");
-	char own[64] = "";
+	const char *top = getenv("SB_MACHINE_ROOT");
+	char base[4096];
 
 	if (env && *env) {
 		snprintf(buf, size, "%s", env);
 		return buf;
 	}
-	if (geteuid() != 0)
-		snprintf(own, sizeof(own), "-%ld", (long)geteuid());
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (writable_dir(dirs[i]) || i + 1 == sizeof(dirs) / sizeof(dirs[0])) {
-			snprintf(buf, size, "%s/scalebench%s/scalebench.lock", dirs[i], own);
+	if (!top)
+		top = "";
+	if (geteuid() == 0) {
+		snprintf(buf, size, "%s%s/scalebench/scalebench.lock", top, root_dirs[0]);
+		for (size_t i = 0; i < sizeof(root_dirs) / sizeof(root_dirs[0]); i++) {
+			snprintf(base, sizeof(base), "%s%s", top, root_dirs[i]);
+			if (root_only_dir(base)) {
+				snprintf(buf, size, "%s/scalebench/scalebench.lock", base);
+				break;
+			}
+		}
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(base, sizeof(base), "%s%s", top, dirs[i]);
+		if (writable_dir(base) || i + 1 == sizeof(dirs) / sizeof(dirs[0])) {
+			snprintf(buf, size, "%s/scalebench-%ld/scalebench.lock", base, (long)geteuid());
 			break;
 		}
+	}
 	return buf;
 }
 
@@ -89,11 +114,35 @@ const char *sb_lock_describe(const struct sb_lock_holder *h, char *buf, size_t s
 	return buf;
 }
 
+/*
+ * Whether anyone holds fd's lock, shared or exclusive (a process holding it
+ * shared stalls every sweep: a shared probe would not see it). A holder that
+ * wrote no name is looked at again for 100 ms: another probe holds it for an
+ * instant, and a sweep writes its name just after it takes it.
+ */
+static int probe(int fd, struct sb_lock_holder *h)
+{
+	struct timespec pause = { 0, 5 * 1000000L };
+
+	for (int i = 0; i < 20; i++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			flock(fd, LOCK_UN);
+			return 0;
+		}
+		if (errno != EWOULDBLOCK)
+			return 0;
+		if (sb_lock_read_holder(fd, h) == 0)
+			return 1;
+		nanosleep(&pause, NULL);
+	}
+	return 1;
+}
+
 int sb_lock_held(struct sb_lock_holder *h)
 {
 	char path[4096];
 	struct stat st;
-	int fd, held = 0;
+	int fd, held;
 
 	memset(h, 0, sizeof(*h));
 	fd = open(sb_lock_path(path, sizeof(path)), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -103,13 +152,7 @@ int sb_lock_held(struct sb_lock_holder *h)
 		close(fd);
 		return 0;
 	}
-	if (flock(fd, LOCK_SH | LOCK_NB) < 0) {
-		held = errno == EWOULDBLOCK;
-	} else {
-		flock(fd, LOCK_UN);
-	}
-	if (held)
-		sb_lock_read_holder(fd, h);
+	held = probe(fd, h);
 	close(fd);
 	return held;
 }

@@ -14,11 +14,14 @@ struct sb_lock_holder {
 };
 
 /*
- * The lock file's path: $SB_MACHINE_LOCK, else scalebench/scalebench.lock
- * (root) or scalebench-UID/scalebench.lock (another user) in the first of
+ * The lock file's path: $SB_MACHINE_LOCK, else root's
+ * /run/scalebench/scalebench.lock (/var/run where /run is not a directory
+ * only root may write), in a 0700 directory no other user can create or
+ * enter; another user's scalebench-UID/scalebench.lock in the first of
  * /run/lock, /var/lock and /tmp that is a writable directory (not $TMPDIR,
  * which differs between users). Only its owner can create files in that
- * directory (sb-machine makes and checks it). Returns buf.
+ * directory (sb-machine makes and checks it). $SB_MACHINE_ROOT prefixes
+ * those directories (the selftests' stand-in for /). Returns buf.
  */
 const char *sb_lock_path(char *buf, size_t size);
 
@@ -29,8 +32,10 @@ int sb_lock_read_holder(int fd, struct sb_lock_holder *h);
 const char *sb_lock_describe(const struct sb_lock_holder *h, char *buf, size_t size);
 
 /*
- * 1 when a sweep holds the lock now (h filled in), 0 when nobody does or
- * there is no lock file. Tries a shared lock for an instant: never blocks.
+ * 1 when anyone holds the lock now, shared or exclusive (h filled in; pid 0
+ * when the holder wrote no name), 0 when nobody does or there is no lock
+ * file this user can open. Tries an exclusive lock for an instant (for up to
+ * 100 ms while the holder names nobody): never blocks.
  */
 int sb_lock_held(struct sb_lock_holder *h);
 

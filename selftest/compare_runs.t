@@ -112,7 +112,12 @@ has '^\| 2 \| processes \| 2000 \| 1800 \| -10\.00% \| 1\.08% \| 3/3 \| 1\.24%/1
 ok $? "markdown: run table and point table"
 has '^\| base \| threads \| 1900 \| 2 \| 2 \| 4 \| 1800 \| 0\.450 \|$'
 ok $? "markdown: peak and scalability"
-run --format markdown "$BASE" "$BASE"
+# base again: a copy under another run id (one sweep as both BASE and NEW is refused, below)
+AGAIN=$tmp/again
+mkdir -p "$AGAIN"
+cp "$BASE/samples.csv" "$AGAIN/"
+sed 's/^run_id=.*/run_id=base-20260109T000000/' "$BASE/meta" >"$AGAIN/meta"
+run --format markdown "$BASE" "$AGAIN"
 [ "$rc" -eq 0 ] && [ "$(head -n 1 "$tmp/out")" = "### PASS: compare unix1" ]
 ok $? "markdown: a pass says so first"
 
@@ -193,10 +198,22 @@ exits 2 "runs without a common point are refused"
 grep -q "no point (mode, tasks) in common" "$tmp/err"
 ok $? "and the message says so"
 
-run "$BASE" "$BASE"
-exits 0 "a run against itself: no difference"
-has '^base-20260101T000000 against base-20260101T000000 '
+run "$BASE" "$AGAIN"
+exits 0 "a run against a copy of its data: no difference"
+has '^base-20260109T000000 against base-20260101T000000 '
 ok $? "runs sharing a label are named by their run ids"
+# one sweep as BASE and NEW (by its path, or a copy with its run id): refused as --vs refuses it
+for same in "$BASE" "$BASE/" "$R/latest/../base-20260101T000000"; do
+	run "$BASE" "$same"
+	exits 2 "one sweep as both BASE and NEW ($same) is refused"
+	[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'the same sweep (unix1 base-20260101T000000) as both BASE and NEW' "$tmp/err" &&
+		[ ! -s "$tmp/out" ]
+	ok $? "in one line naming it, no report"
+done
+mkdir -p "$tmp/copy"
+cp "$BASE/samples.csv" "$BASE/meta" "$tmp/copy/"
+run --force "$BASE" "$NEW" "$tmp/copy"
+exits 2 "a copy of BASE (same run id) among the NEWs is refused, --force or not"
 run "$BASE" "$R/typo"
 exits 2 "a missing run directory"
 grep -q "cannot open $R/typo" "$tmp/err"

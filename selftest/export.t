@@ -175,7 +175,11 @@ gab_alerts() {
 		| select($r > $t) | $cur.name'
 }
 if command -v jq >/dev/null; then
-	./compare.sh --format gab --fail-on never "$CB" "$CB" >"$tmp/same.json" 2>/dev/null
+	# base again: a copy under another run id (one sweep as both BASE and NEW is refused)
+	mkdir -p "$tmp/cb2"
+	cp "$CB/samples.csv" "$tmp/cb2/"
+	sed 's/^run_id=.*/run_id=base-20260109T000000/' "$CB/meta" >"$tmp/cb2/meta"
+	./compare.sh --format gab --fail-on never "$CB" "$tmp/cb2" >"$tmp/same.json" 2>/dev/null
 	./compare.sh --format gab --fail-on never "$CN" "$CB" >"$tmp/better.json" 2>/dev/null
 	is "$(gab_alerts "$tmp/same.json" "$tmp/cgab.json" 1.05 | tr '\n' ' ')" "unix1 processes, 2 tasks: new/base " \
 		"gab alerts on the regression (100 -> 90: ratio 1.11 > 1.05), on it alone"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# machine_security.t: the machine lock and --tune's restore trust nothing another local user (nobody) can write: planted files, links, names.
+# machine_security.t: the machine lock and --tune's restore trust nothing another local user (nobody) can write: planted files, links, names;
+# and the user nobody can neither open root's lock (a shared flock stalled every root sweep) nor make its directory first.
 # sb-san: skip: runtest.sh's and sb-machine's file handling, as two users; the C is run under the sanitizers by runtest_machine.t
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/sb-machine" "$SB_BUILD/selftest/paced_processes"
@@ -119,8 +120,60 @@ hp=$(tail -n 1 "$T/out") hp=${hp##*=}
 is "$(meta "$(head -n 1 "$T/out")/meta" lock)" "held by the sweep that started this one, pid $hp" "meta says whose lock"
 
 # ---- 4. the default path: a directory only its user creates files in ----
-is "$(env -u SB_MACHINE_LOCK "$SBM" path 2>&1)" "/run/lock/scalebench/scalebench.lock" "root's default lock: /run/lock/scalebench/"
-is "$(stat -c '%U %a' /run/lock/scalebench 2>&1)" "root 755" "its directory: root's, 0755"
+# root's: in /run (only root may create entries there), 0700 (no other user opens the lock)
+is "$(env -u SB_MACHINE_LOCK "$SBM" path 2>&1)" "/run/scalebench/scalebench.lock" "root's default lock: /run/scalebench/"
+is "$(stat -c '%U %a' /run/scalebench 2>&1):$(stat -L -c '%U %a' /run 2>&1)" "root 700:root 755" \
+	"its directory: root's, 0700, in a directory only root may write (not /run/lock, 1777: anyone made it first)"
+# The same under SB_MACHINE_ROOT (a stand-in for /): the attacks on it, as nobody
+M=$T/m
+mkdir -p "$M/run/lock" && chmod 755 "$M" "$M/run" && chmod 1777 "$M/run/lock"
+rlock=$(env -u SB_MACHINE_LOCK SB_MACHINE_ROOT="$M" "$SBM" path 2>&1)	# (the attacks below: on the lock root's sweep takes)
+is "$rlock" "$M/run/scalebench/scalebench.lock" "SB_MACHINE_ROOT: root's lock in its run/scalebench/"
+is "$(stat -c '%U %a' "$M/run/scalebench" 2>&1)" "root 700" "made 0700"
+rc=0
+as_nobody "exec flock -s -n '$rlock' true" 2>/dev/null || rc=$?
+like "$rc" '^[1-9]' "nobody cannot open root's lock (flock -s fails)"
+# nobody's shared hold that stalled every root sweep (--no-wait: exit 3; a waiting one waited),
+# held until release_stall
+mkfifo -m 666 "$D/release"
+stall_cmd() { printf "exec flock -s '%s' sh -c 'exec 4<>%s; : >%s; read -r x <&4'" "$1" "$D/release" "$D/stalling"; }
+release_stall() { echo go 1<>"$D/release"; wait "$stall" 2>/dev/null; rm -f "$D/stalling"; }
+as_nobody "$(stall_cmd "$rlock")" 2>/dev/null &
+stall=$!
+for ((i = 0; i < 20; i++)); do [ -e "$D/stalling" ] && break; nap 0.1; done
+rc=0
+env -u SB_MACHINE_LOCK SB_MACHINE_ROOT="$M" ./runtest.sh "${SWEEP[@]}" --no-wait >"$T/out" 2>"$T/err" || rc=$?
+is "$rc:$(cat "$T/err")" "0:" "root's sweep (--no-wait) runs whatever nobody does to its lock"
+release_stall
+is "$(cat "$rlock")" "" "and leaves its lock naming nobody"
+# root's directory made 0755 by hand: refused (anyone could open the lock in it)
+chmod 755 "$M/run/scalebench"
+rc=0
+err=$(env -u SB_MACHINE_LOCK SB_MACHINE_ROOT="$M" "$SBM" path 2>&1) || rc=$?
+like "$rc:$err" "^3:sb-machine: refusing the machine lock .*: .*/run/scalebench may be entered by others \(mode 755\)" \
+	"root's lock directory open to others: exit 3, one line"
+# a parent others may write (a /run/lock-like 1777 one): refused, another user could have made it first
+mkdir -p "$T/w/run" && chmod 755 "$T/w" && chmod 1777 "$T/w/run"
+as_nobody "mkdir -m 777 '$T/w/run/scalebench'"
+rc=0
+err=$(env -u SB_MACHINE_LOCK SB_MACHINE_ROOT="$T/w" "$SBM" path 2>&1) || rc=$?
+like "$rc:$err" "^3:sb-machine: refusing the machine lock .*/w/run/scalebench/scalebench.lock: .*/w/run is not a directory only root may write" \
+	"root's lock under a directory anyone may write: exit 3, naming it"
+# a lock held shared by a process that wrote no name (nobody, on a lock in a place the user chose):
+# held, and said so
+export SB_MACHINE_LOCK=$D/shared.lock
+"$SBM" path >/dev/null
+as_nobody "$(stall_cmd "$SB_MACHINE_LOCK")" &
+stall=$!
+for ((i = 0; i < 50; i++)); do [ -e "$D/stalling" ] && break; nap 0.1; done
+rc=0
+out=$("$SBM" holder 2>&1) || rc=$?
+is "$rc:$out" "0:held, without a name" "sb-machine holder: a shared hold without a name is held, without a name"
+rc=0
+./runtest.sh "${SWEEP[@]}" --no-wait >"$T/out" 2>"$T/err" || rc=$?
+like "$rc:$(cat "$T/err")" "^3:runtest\.sh: another sweep holds this machine, a sweep that did not say who it is" \
+	"and --no-wait's exit 3 says so (a lock in a place others may open is the user's choice)"
+release_stall
 nob=$(id -u nobody)
 if [ ! -e "/run/lock/scalebench-$nob" ]; then
 	# (a copy nobody can reach: the checkout may sit in a directory only root can enter)

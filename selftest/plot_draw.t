@@ -96,7 +96,9 @@ is "$(printf '%s\n' "$out" | grep '^drew ' | grep -vc "pipe1/6.1.0-old-20260103T
 is "$(printf '%s\n' "$out" | grep -c '^drew ')" 4 "all four of its files"
 
 cp -a "$OLD" "$R/unix1/6.9.0-rc1-20260106T100000"
-sed -i 's/^label=.*/label=6.9.0-rc1/; s/^date=.*/date=2026-01-06T10:00:00Z/' "$R/unix1/6.9.0-rc1-20260106T100000/meta"
+# (a sweep of its own: its own run id, or compare refuses it as the same sweep as OLD)
+sed -i 's/^label=.*/label=6.9.0-rc1/; s/^date=.*/date=2026-01-06T10:00:00Z/; s/^run_id=.*/run_id=6.9.0-rc1-20260106T100000/' \
+	"$R/unix1/6.9.0-rc1-20260106T100000/meta"
 run "$P" --results "$R"
 like "$out" 'drew .*unix1/compare-latest.png' "a third label redraws the comparison"
 is "$(wc -l <"$R/unix1/compare-latest.runs")" 3 "with three runs"

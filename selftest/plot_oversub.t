@@ -15,7 +15,9 @@ variant() {	# variant NAME TOPOLOGY PLACEMENT: a copy of the fixture run with th
 	local d=$tmp/results/unix1/$1
 	mkdir -p "$d"
 	cp "$SRC/samples.csv" "$SRC/summary.csv" "$d/"
-	sed -e "s/^topology=.*/topology=$2/" -e "s/^placement=.*/placement=$3/" "$SRC/meta" >"$d/meta"
+	# (a run id of its own: compare refuses a copy of a sweep with its run id as the same sweep)
+	sed -e "s/^topology=.*/topology=$2/" -e "s/^placement=.*/placement=$3/" -e "s/^run_id=.*/run_id=$1-20260101T100000/" \
+		"$SRC/meta" >"$d/meta"
 	printf '%s' "$d"
 }
 cores=$(variant cores "packages=2 numa=2 cores=48 pus=96" cores)

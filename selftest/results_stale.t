@@ -22,7 +22,8 @@ start_id() {
 run_as() {
 	local dir=$T/$1 kv
 	cp -r -- "$BASE" "$dir"
-	sed -i "s/^status=.*/status=$2/" "$dir/meta"
+	# (a run id of its own: compare refuses a copy of BASE with its run id as the same sweep)
+	sed -i "s/^status=.*/status=$2/; s/^run_id=.*/run_id=$1-20260101T000000/" "$dir/meta"
 	shift 2
 	for kv in "$@"; do printf '%s\n' "$kv" >>"$dir/meta"; done
 	printf '%s' "$dir"

@@ -153,6 +153,39 @@ is "$rc" 0 "--no-wait on a free machine runs"
 "$SB_BUILD/selftest/paced_processes" -t 1 -s 1 --warmup 0 --period-ms 50 >/dev/null 2>"$T/hand.err"
 is "$(hand_warnings)" "" "a runner run by hand on a free machine says nothing"
 
+# ---- a lock held (shared, as a stall would) by a process that wrote no name: held all the same ----
+if command -v flock >/dev/null 2>&1; then
+	rm -f "$T/held"
+	bash -c 'exec 9<"$1"; flock -s 9 && : >"$2"; exec sleep 60' _ "$LOCK" "$T/held" &
+	sp=$!
+	wait_file "$T/held"
+	rc=0
+	out=$("$SB_BUILD/bin/sb-machine" holder 2>&1) || rc=$?
+	is "$rc:$out" "0:held, without a name" "sb-machine holder: a shared hold that wrote no name is 'held, without a name'"
+	rc=0
+	./runtest.sh paced "${ONE[@]}" --repeat 1 --no-wait >"$T/b.out" 2>"$T/b.err" || rc=$?
+	is "$rc:$(cat "$T/b.out")" 3: "--no-wait: exit 3 (held, though shared)"
+	kill "$sp"
+	wait "$sp" 2>/dev/null
+	rc=0
+	"$SB_BUILD/bin/sb-machine" holder >/dev/null 2>&1 || rc=$?
+	is "$rc" 1 "released: nobody holds it (exit 1)"
+else
+	for i in 1 2 3; do ok 0 "# SKIP no flock(1)"; done
+fi
+
+# ---- the default path (SB_MACHINE_ROOT standing for /): root's in run/scalebench, 0700; a user's apart ----
+M=$T/m
+mkdir -p "$M/run/lock" && chmod 755 "$M" "$M/run" && chmod 1777 "$M/run/lock"
+if [ "$(id -u)" = 0 ]; then
+	want=$M/run/scalebench/scalebench.lock mode=700
+else
+	want=$M/run/lock/scalebench-$(id -u)/scalebench.lock mode=755
+fi
+is "$(env -u SB_MACHINE_LOCK SB_MACHINE_ROOT="$M" "$SB_BUILD/bin/sb-machine" path 2>&1)" "$want" \
+	"the default lock of uid $(id -u): ${want#"$M"}"
+is "$(stat -c %a "$(dirname "$want")")" "$mode" "its directory: $mode"
+
 # ---- --no-lock: recorded in meta; the busy warning, once ----
 ./runtest.sh paced "${ONE[@]}" --repeat 2 --no-lock >"$T/b.out" 2>"$T/b.err" &
 pb=$!
@@ -262,6 +295,41 @@ done
 ./runtest.sh paced "${ONE_FAST[@]}" >"$T/out" 2>"$T/err"
 like "$(cat "$T/err")" "a sweep killed while tuned left .*: restoring it" "the next sweep restores a saved file it finds"
 is "$(cat "$F/proc/sys/kernel/randomize_va_space") $(cat "$F/sys/devices/system/cpu/intel_pstate/no_turbo")" "2 0" "from the saved values"
+# The history is written after the machine is free: another writer holding history.db (here
+# python's sqlite3) makes the add wait, not the machine (the lock released, --tune undone first).
+if command -v python3 >/dev/null && python3 -c 'import sqlite3' 2>/dev/null; then
+	rm -f "$T/hlocked" "$T/hgo" "$T/out"
+	python3 -c 'import os, sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute("BEGIN EXCLUSIVE")
+open(sys.argv[2], "w").close()
+for i in range(1200):
+	if os.path.exists(sys.argv[3]): break
+	time.sleep(0.05)' "$T/hist.db" "$T/hlocked" "$T/hgo" &
+	hp=$!
+	wait_file "$T/hlocked"
+	SB_HISTORY=$T/hist.db ./runtest.sh paced "${ONE_FAST[@]}" --tune >"$T/out" 2>"$T/err" &
+	pa=$!
+	for ((i = 0; i < 600; i++)); do [ -s "$T/out" ] && break; nap 0.1; done	# measured: the run directory said
+	held=0 free=''
+	for ((i = 0; i < 200; i++)); do	# (at most 20 s: the history's writer holds it 60)
+		held=0
+		"$SB_BUILD/bin/sb-machine" holder >/dev/null 2>&1 || held=$?
+		free="$held $(cat "$F/proc/sys/kernel/randomize_va_space")"
+		[ "$free" = "1 2" ] && break
+		nap 0.1
+	done
+	alive=$(kill -0 "$pa" 2>/dev/null && echo waiting || echo ended)
+	is "$free $alive" "1 2 waiting" "a sweep waiting for the history's writer: the machine lock released, --tune undone"
+	: >"$T/hgo"
+	wait "$hp"
+	rc=0
+	wait "$pa" || rc=$?
+	is "$rc:$(grep -c 'not added' "$T/err"):$("$SB_BUILD/bin/sb-history" --db "$T/hist.db" list paced | tail -n +2 | wc -l | tr -d ' ')" \
+		"0:0:1" "then the sweep is added once the writer is done"
+else
+	ok 0 "# SKIP python3's sqlite3 module needed (a writer holding history.db)"
+	ok 0 "# SKIP (the same)"
+fi
 unset SB_MACHINE_ROOT
 
 # The real ASLR switch, where this user may change it (root): restored after the sweep.

@@ -2,13 +2,18 @@
 # Writes docs/TESTS.md from each tests/*.c header comment (and Reproduces block) and its built binary's --info;
 # a will-it-scale testcase dropped in unchanged (no header of ours included) is listed from its description.
 #
-#   tests/gen_tests_md.sh [OUTPUT]      (default docs/TESTS.md; run `make` first)
+#   tests/gen_tests_md.sh [--tracked] [OUTPUT]      (default docs/TESTS.md; run `make` first)
 #
+# --tracked: only the testcases git tracks (the project's own), in a git checkout; every
+# tests/*.c elsewhere. selftest/tests_md.t checks docs/TESTS.md so: a will-it-scale
+# testcase a user drops into tests/ does not make `make check` fail.
 # Builds nothing: the binaries come from $SB_BUILD (default build). Exit 2 on a
 # malformed header comment or Reproduces block, 3 on a missing binary.
 set -eu
 export LC_ALL=C	# one sort order everywhere, or the file would differ between machines
 
+tracked=0
+if [ "${1-}" = --tracked ]; then tracked=1; shift; fi
 out=${1:-}
 case $out in
 "") ;;
@@ -98,6 +103,21 @@ index=$tmp/index
 
 shopt -s nullglob
 files=(tests/*.c)
+# tracked_only: files[] cut to what git tracks, when this tree is a git checkout's top (a copy
+# of the sources inside another repository's work tree is no checkout of ours)
+tracked_only() {
+	local f top kept=()
+	local -A known=()
+	command -v git >/dev/null 2>&1 || return 0
+	top=$(git rev-parse --show-toplevel 2>/dev/null) || return 0
+	[ "$top" = "$(pwd -P)" ] || return 0
+	while IFS= read -r f; do known[$f]=1; done < <(git ls-files -- tests)
+	for f in "${files[@]}"; do
+		if [ -n "${known[$f]-}" ]; then kept+=("$f"); fi
+	done
+	files=("${kept[@]}")
+}
+if [ "$tracked" = 1 ]; then tracked_only; fi
 [ ${#files[@]} -gt 0 ] || die 2 "no tests/*.c found"
 
 for src in "${files[@]}"; do

@@ -217,6 +217,7 @@ vm_finish() {
 		done
 	done
 	vm_active=()
+	machine_release || true	# the machine free before the history, which may wait for another writer
 	if [ "$vm_rc" = 0 ] && [ "$interrupted" = 0 ]; then	# sweep/history.sh: the runs into the history
 		local done_dirs=()
 		for k in "${!vm_kernels[@]}"; do for t in "${runnable[@]}"; do done_dirs+=("${vm_dir[$k,$t]}"); done; done

@@ -408,18 +408,20 @@ static int same_sweep(const struct sb_run *a, const struct sb_run *b)
 }
 
 /*
- * --vs: a sweep on both sides (or a copy of it, same run id) compares a sweep with
- * itself and hides any change: refused, --force or not (issue 31, item 4).
+ * A sweep on both sides (or a copy of it, same run id) compares a sweep with itself
+ * and hides any change: refused, --force or not (issue 31, item 4). --vs: runs[0..k-1]
+ * against runs[k..]; without it (k = 1) BASE against each NEW (issue 45).
  */
 static int check_across(const struct ctx *c, int k, char *err, size_t errlen)
 {
 	for (int i = 0; i < k; i++)
 		for (int j = k; j < c->nruns; j++)
 			if (same_sweep(&c->runs[i], &c->runs[j]))
-				return sb_fail(err, errlen, SB_EXIT_USAGE, "%s and %s: the same sweep (%s %s) on "
-					       "both sides of --vs: a sweep compared with itself hides any "
-					       "change", c->runs[i].arg, c->runs[j].arg, c->runs[i].test,
-					       *c->runs[i].run_id ? c->runs[i].run_id : c->runs[i].dir);
+				return sb_fail(err, errlen, SB_EXIT_USAGE, "%s and %s: the same sweep (%s %s) %s: "
+					       "a sweep compared with itself hides any change", c->runs[i].arg,
+					       c->runs[j].arg, c->runs[i].test,
+					       *c->runs[i].run_id ? c->runs[i].run_id : c->runs[i].dir,
+					       c->o->pool > 0 ? "on both sides of --vs" : "as both BASE and NEW");
 	return 0;
 }
 
@@ -581,6 +583,8 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 		}
 	}
 	rc = check_shape(&c, err, errlen);
+	if (rc == 0 && o->pool == 0)
+		rc = check_across(&c, 1, err, errlen);
 	if (rc != 0)
 		goto out;
 	if (o->pool > 0) {
