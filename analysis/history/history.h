@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "changepoint.h"
+#include "drift.h"
 
 struct sqlite3;
 
@@ -69,6 +70,7 @@ struct sb_hist_sweep {
 	char *tb_name;		/* the testbed as shown: its host (a VM's: host_name) */
 	char *tb_facts;		/* cpu_model, topology, hwloc, placement */
 	char *column;		/* the column it belongs to: label, or kernel (release@commit) */
+	char *boot;		/* the boot it ran in (meta sweep_start's boot id); NULL: unknown */
 	size_t group;		/* testcase x params x testbed */
 	struct sb_hist_point *pts;
 	size_t npts;
@@ -142,6 +144,29 @@ size_t sb_hist_curve(const struct sb_hist *h, const struct sb_hist_sweep *s, int
 
 /* "processes:4", "threads:curve" */
 void sb_hist_point_name(const struct sb_hist *h, int mode, long tasks, char *buf, size_t len);
+
+/* ---- drift.c: the machine's drift each series' verdicts use ---- */
+
+struct sb_hist_drift;
+
+/*
+ * Estimate the drift of every series of s (sb_drift_series) and pool them by
+ * testbed. Returns 0, or -1 (errno ENOMEM). h and s must outlive it.
+ */
+int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, size_t ns,
+		      struct sb_hist_drift **out);
+void sb_hist_drift_free(struct sb_hist_drift *d);
+
+/*
+ * The drift series si's verdicts use, between sweeps of one boot (across 0)
+ * or of two (1): base when it is --drift (SB_DRIFT_GIVEN or NONE); else the
+ * series' own estimate moderated by its testbed's other series (counted as
+ * at most as many degrees of freedom as the testbed's sweeps give, and
+ * SB_DRIFT_PRIOR_MAXDF), or by base (the default) when the testbed has no
+ * other; base itself when nothing is known.
+ */
+void sb_hist_drift_of(const struct sb_hist_drift *d, size_t si, int across,
+		      const struct sb_drift *base, struct sb_drift *out);
 
 /* ---- show.c and changes.c: the reports ---- */
 
