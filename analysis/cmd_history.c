@@ -25,6 +25,9 @@ static const char usage_text[] =
 	"                                                 the N-way table: one column per kernel\n"
 	"       sb-history changes [TESTCASE...] [--since KERNEL|DATE] [--format F]\n"
 	"                                                 change points over every series; a CI gate\n"
+	"       sb-history drift [TESTCASE...] [--target PCT]\n"
+	"                                                 the runs' noise and the machine's drift\n"
+	"                                                 between sweeps, and what buys precision\n"
 	"       sb-history migrate                        the database to this version's schema\n"
 	"\n"
 	"  --db FILE            the history (default $SB_HISTORY, else results/history.db)\n"
@@ -41,6 +44,10 @@ static const char usage_text[] =
 	"  --format F           text (default), markdown, csv (show), json\n"
 	"  --alpha A            changes: the false-alarm rate over all series (default 0.05)\n"
 	"  --min-segment N      changes: the fewest sweeps between changes (default 2)\n"
+	"  --target PCT         drift: the change to plan sweeps for (default 2)\n"
+	"  --run-cost S, --sweep-cost S, --reboot-cost S\n"
+	"                       drift: seconds a run, a sweep's own overhead, a reboot\n"
+	"                       (defaults 1.35, 1.2 and 90)\n"
 	"\n"
 	"Exit: 0 done (changes: no regression at or after --since that still holds at the\n"
 	"newest kernel), 1 changes found one, 2 usage, input or database error, 3 environment\n"
@@ -54,6 +61,7 @@ struct opts {
 	enum sb_hist_format format;
 	double alpha;
 	long min_seg;
+	struct sb_drift_report_opts drift;
 	char **pos;
 	int npos;
 };
@@ -108,7 +116,8 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 	}
 	static const char *const valued[] = { "--db", "--results", "--timeout", "--order", "--column", "--by",
 					      "--kernel", "--testbed", "--since", "--format", "--alpha",
-					      "--min-segment" };
+					      "--min-segment", "--target", "--run-cost", "--sweep-cost",
+					      "--reboot-cost" };
 	int known = !takes;
 
 	for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
@@ -152,6 +161,14 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 		o->alpha = number(a, v, 1e-9, 0.5);
 	else if (strcmp(a, "--min-segment") == 0)
 		o->min_seg = (long)number(a, v, 1, 1000);
+	else if (strcmp(a, "--target") == 0)
+		o->drift.target = number(a, v, 0.01, 100);
+	else if (strcmp(a, "--run-cost") == 0)
+		o->drift.run_cost = number(a, v, 1e-3, 1e6);
+	else if (strcmp(a, "--sweep-cost") == 0)
+		o->drift.sweep_cost = number(a, v, 0, 1e6);
+	else if (strcmp(a, "--reboot-cost") == 0)
+		o->drift.reboot_cost = number(a, v, 0, 1e6);
 	else
 		usage_error("unknown option '%s'", a);
 	*i += takes;
@@ -162,7 +179,8 @@ static void parse(int argc, char **argv, struct opts *o)
 {
 	const char *env = getenv("SB_HISTORY");
 
-	*o = (struct opts){ .timeout_ms = 60000, .alpha = 0.05, .min_seg = 2 };
+	*o = (struct opts){ .timeout_ms = 60000, .alpha = 0.05, .min_seg = 2,
+			    .drift = { .run_cost = 1.35, .sweep_cost = 1.2, .reboot_cost = 90, .target = 2 } };
 	o->pos = calloc((size_t)argc + 1, sizeof(*o->pos));
 	if (o->pos == NULL)
 		sb_die(SB_EXIT_ENV, "out of memory");
@@ -416,6 +434,20 @@ static int cmd_changes(struct opts *o, char *err, size_t errlen)
 	return rc;
 }
 
+static int cmd_drift(struct opts *o, char *err, size_t errlen)
+{
+	struct sb_hist h;
+	int rc;
+
+	if (o->format != SB_FMT_TEXT)
+		usage_error("%s", "drift: --format text only");
+	if ((rc = load(o, o->pos + 1, (size_t)o->npos - 1, &h, err, errlen)) != 0)
+		return rc;
+	rc = sb_hist_drift_report(stdout, &h, &o->drift, err, errlen);
+	sb_hist_free(&h);
+	return rc;
+}
+
 static int cmd_migrate(struct opts *o, char *err, size_t errlen)
 {
 	struct sqlite3 *db;
@@ -429,9 +461,10 @@ static int cmd_migrate(struct opts *o, char *err, size_t errlen)
 
 int main(int argc, char **argv)
 {
-	static const char *const verbs[] = { "add", "rebuild", "list", "show", "changes", "migrate" };
+	static const char *const verbs[] = { "add", "rebuild", "list", "show", "changes", "drift",
+					     "migrate" };
 	static int (*const run[])(struct opts *, char *, size_t) = {
-		cmd_add, cmd_rebuild, cmd_list, cmd_show, cmd_changes, cmd_migrate
+		cmd_add, cmd_rebuild, cmd_list, cmd_show, cmd_changes, cmd_drift, cmd_migrate
 	};
 	struct opts o;
 	char err[ERRLEN] = "";
@@ -444,7 +477,7 @@ int main(int argc, char **argv)
 	}
 	parse(argc - 1, argv + 1, &o);
 	if (o.npos == 0)
-		usage_error("%s", "no command given (add, rebuild, list, show, changes or migrate)");
+		usage_error("%s", "no command given (add, rebuild, list, show, changes, drift or migrate)");
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		if (strcmp(o.pos[0], verbs[i]) == 0)
 			rc = run[i](&o, err, sizeof(err));

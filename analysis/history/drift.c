@@ -19,8 +19,8 @@ struct sb_hist_drift {
 };
 
 /* The sweeps of one series as the drift estimate takes them: mean and variance of log runs. */
-static int series_sweeps(const struct sb_hist *h, const struct sb_hist_series *se,
-			 struct sb_drift_sweep *out)
+int sb_hist_series_sweeps(const struct sb_hist *h, const struct sb_hist_series *se,
+			  struct sb_drift_sweep *out)
 {
 	for (size_t i = 0; i < se->n; i++) {
 		const struct sb_cp_obs *o = &se->obs[i];
@@ -104,7 +104,7 @@ int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, s
 	if (!d->est || !d->bed || !d->slot || !d->bed_sweeps || !buf || testbed_slots(d) < 0)
 		goto oom;
 	for (size_t i = 0; i < ns; i++) {
-		series_sweeps(h, &s[i], buf);
+		sb_hist_series_sweeps(h, &s[i], buf);
 		if (sb_drift_series(buf, s[i].n, d->est[i]) < 0)
 			goto oom;
 		for (int c = 0; c < 2; c++)
@@ -137,11 +137,13 @@ static struct sb_drift_est pool_without(const struct sb_drift_est *pool, const s
 	return r;
 }
 
-void sb_hist_drift_of(const struct sb_hist_drift *d, size_t si, int across,
-		      const struct sb_drift *base, struct sb_drift *out)
+/* The drift from own (this series' estimates, or none) and testbed slot k's pool less own. */
+static void drift_from(const struct sb_hist_drift *d, const struct sb_drift_est own2[2], size_t k,
+		       int across, const struct sb_drift *base, struct sb_drift *out)
 {
-	const struct sb_drift_est *own = &d->est[si][across], *other = &d->est[si][!across];
-	size_t k = d->slot[si];
+	static const struct sb_drift_est none[2];
+	const struct sb_drift_est *o = own2 ? own2 : none;
+	const struct sb_drift_est *own = &o[across];
 	struct sb_drift_est bed = pool_without(&d->bed[k][across], own);
 	struct sb_drift prior = *base;
 	double cap = sb_drift_mad_df(d->bed_sweeps[k] ? d->bed_sweeps[k] - 1 : 0);
@@ -153,28 +155,37 @@ void sb_hist_drift_of(const struct sb_hist_drift *d, size_t si, int across,
 		return;
 	/* nothing of this kind of pair: the other kind (a figure within a boot understates one across) */
 	if (!(own->df > 0) && !(bed.df > 0)) {
-		own = other;
+		own = &o[!across];
 		bed = pool_without(&d->bed[k][!across], own);
 		where = across ? "within a boot (none across boots known)" : "across boots";
 	}
+	if (!(own->df > 0) && !(bed.df > 0))
+		return;
 	if (bed.df > 0) {
 		prior.tau2 = bed.tau2;
 		prior.df = fmin(fmin(bed.df, cap), SB_DRIFT_PRIOR_MAXDF);
 		prior.src = SB_DRIFT_LEARNED;
 	}
-	if (!(own->df > 0) && !(bed.df > 0))
-		return;
-	if (own->df > 0)
+	if (own->df > 0) {
 		snprintf(what, sizeof(what), "%zu sweeps of this series %s%s", own->sweeps, where,
 			 bed.df > 0 ? " and its testbed's other series" : " and the default prior");
-	else
-		snprintf(what, sizeof(what), "its testbed's other series %s", where);
-	if (own->df > 0)
 		sb_drift_moderate(&prior, own, what, out);
-	else {
+	} else {
 		*out = prior;
-		snprintf(out->what, sizeof(out->what), "machine drift between sweeps: +/-%.1f%% sd, %s, "
-			 "%.0f df", sb_drift_pct(out), what, out->df);
+		snprintf(out->what, sizeof(out->what), "machine drift between sweeps: +/-%.1f%% sd, "
+			 "its testbed's series %s, %.0f df", sb_drift_pct(out), where, out->df);
 	}
 	out->src = SB_DRIFT_LEARNED;
+}
+
+void sb_hist_drift_of(const struct sb_hist_drift *d, size_t si, int across,
+		      const struct sb_drift *base, struct sb_drift *out)
+{
+	drift_from(d, d->est[si], d->slot[si], across, base, out);
+}
+
+void sb_hist_drift_testbed(const struct sb_hist_drift *d, size_t si, int across,
+			   const struct sb_drift *base, struct sb_drift *out)
+{
+	drift_from(d, NULL, d->slot[si], across, base, out);
 }

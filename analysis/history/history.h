@@ -167,6 +167,44 @@ void sb_hist_drift_free(struct sb_hist_drift *d);
  */
 void sb_hist_drift_of(const struct sb_hist_drift *d, size_t si, int across,
 		      const struct sb_drift *base, struct sb_drift *out);
+/* The same for a point the history has not seen, on series si's testbed: its pool alone. */
+void sb_hist_drift_testbed(const struct sb_hist_drift *d, size_t si, int across,
+			   const struct sb_drift *base, struct sb_drift *out);
+
+/* Series se's sweeps as the drift estimate takes them (mean and variance of log runs, boot), into out[se->n]. */
+int sb_hist_series_sweeps(const struct sb_hist *h, const struct sb_hist_series *se,
+			  struct sb_drift_sweep *out);
+
+/* ---- drift_report.c: sb-history drift ---- */
+
+struct sb_drift_report_opts {
+	double run_cost, sweep_cost, reboot_cost;	/* seconds: a run, a sweep's own, a reboot's */
+	double target;					/* the change to plan for, % */
+};
+
+/* Each group's runs' sd and drift within and across boots, and the advice. Returns 0, 2 or 3. */
+int sb_hist_drift_report(FILE *out, const struct sb_hist *h, const struct sb_drift_report_opts *o,
+			 char *err, size_t errlen);
+
+/* ---- drift_for.c: the drift of a run directory's points, from a history file ---- */
+
+struct sb_run;
+struct sb_drift_lookup;
+
+/*
+ * Open the history at path (read-only) for run r's testcase, params and
+ * testbed, leaving out the sweeps in skip (those being judged). A history
+ * that has never seen r's testbed gives no figure. Returns 0, or 2 / 3 with
+ * a message (a missing file is 2: the caller decides whether that matters).
+ */
+int sb_drift_lookup_open(const char *path, const struct sb_run *r, const struct sb_run *const *skip,
+			 size_t nskip, int timeout_ms, struct sb_drift_lookup **out, char *err,
+			 size_t errlen);
+void sb_drift_lookup_free(struct sb_drift_lookup *l);
+
+/* The drift of r's point (mode, tasks; tasks 0: the mode's curve): sb_hist_drift_of's, else base. */
+void sb_drift_lookup_point(const struct sb_drift_lookup *l, const char *mode, long tasks, int across,
+			   const struct sb_drift *base, struct sb_drift *out);
 
 /* ---- show.c and changes.c: the reports ---- */
 

@@ -195,6 +195,7 @@ void sb_hist_sweep_free(struct sb_hist_sweep *s)
 	free(s->tb_name);
 	free(s->tb_facts);
 	free(s->column);
+	free(s->boot);
 	free(s->pts);
 }
 
