@@ -615,6 +615,7 @@ static int compare_pairs(struct ctx *c, int n, char *err, size_t errlen)
 		compare_pair(pr, c->o);
 		if (compare_curves(pr, c->o) != 0)
 			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+		sb_cmp_drift_pair(c, pr);
 		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
 		system_diff(pr->base, pr->x, pr->system, sizeof(pr->system));
 		c->correlated |= pr->correlated;
@@ -642,6 +643,8 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 		}
 	}
 	rc = check_shape(&c, err, errlen);
+	if (rc == 0)
+		rc = sb_cmp_drift_open(&c, n, dirs, err, errlen);
 	if (rc != 0)
 		goto out;
 	if (o->pool > 0) {
@@ -686,5 +689,6 @@ out:
 		sb_run_free(&c.runs[i]);
 	free(c.runs);
 	free(c.pairs);
+	sb_cmp_drift_free(c.drift);
 	return rc;
 }
