@@ -99,8 +99,8 @@ int main(void)
 	ok(near(t.se, sqrt(cw), 1e-12) && near(t.df, 4, 1e-9) && t.p < .001, "--drift 0: the runs alone, 4 df");
 	sb_drift_default(&d);
 	sb_drift_compare(&A, &B, &d, 0, 95, .8, &t);
-	ok(near(t.df, (ct + cw) * (ct + cw) / (ct * ct / 2 + cw * cw / 4), 1e-9),
-	   "the default's 2 df count in the degrees of freedom");
+	ok(near(t.df, (ct + cw) * (ct + cw) / (cw * cw / 4), 1e-9) && near(t.se, sqrt(ct + cw), 1e-12),
+	   "the default alone is taken at its value (its 2 df only weigh it against what is learned)");
 
 	/* three sweeps a side: their own spread moderates the prior */
 	struct sb_drift_sweep pa[] = { SW(0, 0, 1, 0), SW(.02, 0, 1, 0), SW(.04, 0, 1, 0) };

@@ -149,8 +149,9 @@ void sb_drift_default(struct sb_drift *d)
 	d->tau2 = SB_DRIFT_DEFAULT_PCT / 100 * (SB_DRIFT_DEFAULT_PCT / 100);
 	d->df = SB_DRIFT_DEFAULT_DF;
 	d->src = SB_DRIFT_DEFAULT;
-	snprintf(d->what, sizeof(d->what), "machine drift between sweeps: +/-%.1f%% sd, the default "
-		 "(nothing learned on this testbed: %g df)", SB_DRIFT_DEFAULT_PCT, SB_DRIFT_DEFAULT_DF);
+	snprintf(d->what, sizeof(d->what), "machine drift between sweeps: +/-%.1f%% sd, the default, "
+		 "taken as known (nothing learned on this testbed: keep a history, sb-history drift)",
+		 SB_DRIFT_DEFAULT_PCT);
 }
 
 double sb_drift_pct(const struct sb_drift *d)
@@ -247,6 +248,7 @@ int sb_drift_compare(const struct sb_drift_side *a, const struct sb_drift_side *
 		return -1;
 	o->sigma2 = wdf > 0 ? wss / wdf : 0;
 	o->sigma_df = wdf;
+
 	if (paired && a->k == b->k && a->k >= 3)
 		return paired_test(a, b, conf, power, o);
 	/* the sides' own replicate sweeps: their spread less the runs' share */
@@ -261,7 +263,10 @@ int sb_drift_compare(const struct sb_drift_side *a, const struct sb_drift_side *
 			own = 0;
 		tau2 = isfinite(tdf) ? (tdf * tau2 + bdf * own) / (tdf + bdf) : tau2;
 		tdf = tdf + bdf;
-	}
+	} else if (d->src == SB_DRIFT_DEFAULT)
+		/* the default alone is taken at its value: on its 2 df a single sweep a side could
+		 * detect nothing below about 25%; its d0 only weighs it against what is learned */
+		tdf = INFINITY;
 	o->tau2 = tau2;
 	o->tau_df = tdf;
 	ct = tau2 * (1.0 / (double)a->k + 1.0 / (double)b->k);
