@@ -22,7 +22,7 @@ struct sb_cmp_drift {
 	int paired;			/* --vs with the sides alternated a b a b ... */
 	double lo_pct, hi_pct;		/* the smallest and largest drift used, % */
 	int nused;
-	char what[240];			/* the source of the first figure used */
+	struct sb_drift first;		/* the first figure used */
 };
 
 /* A sweep's boot: meta sweep_start's part before '/'; "" unknown. */
@@ -143,7 +143,8 @@ int sb_cmp_drift_open(struct ctx *c, int n, char **dirs, char *err, size_t errle
 	if ((path = history_path(o, &c->runs[0])) == NULL)
 		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	if (access(path, F_OK) != 0)
-		snprintf(d->hist_note, sizeof(d->hist_note), "no history (%s)", path);
+		snprintf(d->hist_note, sizeof(d->hist_note), "no history at %s (runtest.sh keeps one; "
+			 "sb-history drift shows what it learned)", path);
 	else if ((rc = sb_drift_lookup_open(path, &c->runs[0], skip, nskip, 5000, &d->hist, herr,
 					    sizeof(herr))) != 0) {
 		if (rc == SB_EXIT_ENV) {
@@ -153,7 +154,7 @@ int sb_cmp_drift_open(struct ctx *c, int n, char **dirs, char *err, size_t errle
 		/* a history that cannot be read is said, not fatal: the default stands */
 		snprintf(d->hist_note, sizeof(d->hist_note), "history not used: %s", herr);
 	} else
-		snprintf(d->hist_note, sizeof(d->hist_note), "history %s", path);
+		snprintf(d->hist_note, sizeof(d->hist_note), "learned from the history %s", path);
 	free(path);
 	return 0;
 }
@@ -201,7 +202,7 @@ static void note_used(struct sb_cmp_drift *d, const struct sb_drift *used)
 
 	if (d->nused++ == 0) {
 		d->lo_pct = d->hi_pct = pct;
-		snprintf(d->what, sizeof(d->what), "%s", used->what);
+		d->first = *used;
 	}
 	d->lo_pct = fmin(d->lo_pct, pct);
 	d->hi_pct = fmax(d->hi_pct, pct);
@@ -351,20 +352,18 @@ void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr)
 void sb_cmp_drift_words(const struct ctx *c, char *buf, size_t len)
 {
 	const struct sb_cmp_drift *d = c->drift;
+	char w[400];
 
-	if (!d || d->base.src == SB_DRIFT_NONE) {
-		snprintf(buf, len, "%s", d ? d->base.what : "");
-		return;
-	}
-	if (d->nused == 0) {
-		snprintf(buf, len, "%s (%s)", d->base.what, d->hist_note);
-		return;
-	}
-	if (d->hi_pct - d->lo_pct >= 0.05)
-		snprintf(buf, len, "machine drift between sweeps in every interval: +/-%.1f%% to +/-%.1f%% sd "
-			 "by point (first: %s; %s)%s", d->lo_pct, d->hi_pct, d->what, d->hist_note,
-			 d->paired ? "; the sides alternated: tested as pairs of sweeps" : "");
+	if (!d)
+		return (void)snprintf(buf, len, "%s", "");
+	sb_drift_words(d->nused ? &d->first : &d->base, w, sizeof(w));
+	if (d->base.src == SB_DRIFT_NONE || d->base.src == SB_DRIFT_GIVEN)
+		snprintf(buf, len, "%s, in every interval", w);
+	else if (d->hi_pct - d->lo_pct >= 0.05)
+		snprintf(buf, len, "%s (the first point's: +/-%.1f%% to +/-%.1f%% by point), in every "
+			 "interval; %s%s", w, d->lo_pct, d->hi_pct, d->hist_note, d->paired ?
+			 "; the sides alternated: tested as pairs of sweeps" : "");
 	else
-		snprintf(buf, len, "%s in every interval (%s)%s", d->what, d->hist_note,
-			 d->paired ? "; the sides alternated: tested as pairs of sweeps" : "");
+		snprintf(buf, len, "%s, in every interval; %s%s", w, d->hist_note, d->paired ?
+			 "; the sides alternated: tested as pairs of sweeps" : "");
 }

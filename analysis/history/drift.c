@@ -168,12 +168,11 @@ static void drift_from(const struct sb_hist_drift *d, const struct sb_drift_est 
 	}
 	if (own->df > 0) {
 		snprintf(what, sizeof(what), "%zu sweeps of this series %s%s", own->sweeps, where,
-			 bed.df > 0 ? " and its testbed's other series" : " and the default prior");
+			 bed.df > 0 ? " and its testbed's other series" : " and the default's 2");
 		sb_drift_moderate(&prior, own, what, out);
 	} else {
 		*out = prior;
-		snprintf(out->what, sizeof(out->what), "machine drift between sweeps: +/-%.1f%% sd, "
-			 "its testbed's series %s, %.0f df", sb_drift_pct(out), where, out->df);
+		snprintf(out->what, sizeof(out->what), "its testbed's series %s, %.0f df", where, out->df);
 	}
 	out->src = SB_DRIFT_LEARNED;
 }

@@ -136,12 +136,8 @@ void sb_drift_given(double pct, struct sb_drift *d)
 	d->tau2 = pct / 100 * (pct / 100);
 	d->df = INFINITY;
 	d->src = pct > 0 ? SB_DRIFT_GIVEN : SB_DRIFT_NONE;
-	if (pct > 0)
-		snprintf(d->what, sizeof(d->what), "machine drift between sweeps: +/-%.1f%% sd (--drift)",
-			 pct);
-	else
-		snprintf(d->what, sizeof(d->what), "machine drift between sweeps: none (--drift 0: "
-			 "only the runs inside each sweep)");
+	snprintf(d->what, sizeof(d->what), pct > 0 ? "given (--drift)" :
+		 "none (--drift 0: only the runs inside each sweep)");
 }
 
 void sb_drift_default(struct sb_drift *d)
@@ -149,9 +145,16 @@ void sb_drift_default(struct sb_drift *d)
 	d->tau2 = SB_DRIFT_DEFAULT_PCT / 100 * (SB_DRIFT_DEFAULT_PCT / 100);
 	d->df = SB_DRIFT_DEFAULT_DF;
 	d->src = SB_DRIFT_DEFAULT;
-	snprintf(d->what, sizeof(d->what), "machine drift between sweeps: +/-%.1f%% sd, the default, "
-		 "taken as known (nothing learned on this testbed: keep a history, sb-history drift)",
-		 SB_DRIFT_DEFAULT_PCT);
+	snprintf(d->what, sizeof(d->what), "the default, taken as known: nothing learned on this "
+		 "testbed");
+}
+
+void sb_drift_words(const struct sb_drift *d, char *buf, size_t len)
+{
+	if (d->src == SB_DRIFT_NONE)
+		snprintf(buf, len, "machine drift between sweeps: %s", d->what);
+	else
+		snprintf(buf, len, "machine drift between sweeps: +/-%.1f%% sd, %s", sb_drift_pct(d), d->what);
 }
 
 double sb_drift_pct(const struct sb_drift *d)
@@ -171,9 +174,7 @@ void sb_drift_moderate(const struct sb_drift *prior, const struct sb_drift_est *
 	out->tau2 = (d0 * prior->tau2 + d * data->tau2) / (d0 + d);
 	out->df = d0 + d;
 	out->src = SB_DRIFT_LEARNED;
-	snprintf(out->what, sizeof(out->what), "machine drift between sweeps: +/-%.1f%% sd, %s, "
-		 "%.0f df%s", sb_drift_pct(out), what, out->df,
-		 prior->src == SB_DRIFT_DEFAULT ? " with the default prior's" : "");
+	snprintf(out->what, sizeof(out->what), "%s, %.0f df", what, out->df);
 }
 
 /* Sum of the side's sweep means, the squared deviations from their mean, and mean(1/n). */

@@ -76,7 +76,7 @@ enum sb_drift_source {
 struct sb_drift {
 	double tau2, df;
 	enum sb_drift_source src;
-	char what[240];		/* where it came from, in words, for the report */
+	char what[240];		/* where it came from, in words ("the default, taken as known: ...") */
 };
 
 /* --drift PCT (0: SB_DRIFT_NONE). */
@@ -93,6 +93,9 @@ void sb_drift_default(struct sb_drift *d);
  */
 void sb_drift_moderate(const struct sb_drift *prior, const struct sb_drift_est *data,
 		       const char *what, struct sb_drift *out);
+
+/* "machine drift between sweeps: +/-2.1% sd, 14 sweeps of this series across boots ..., 9 df" */
+void sb_drift_words(const struct sb_drift *d, char *buf, size_t len);
 
 /* tau as a percentage (the relative sd of a sweep's offset). */
 double sb_drift_pct(const struct sb_drift *d);
