@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 22
+plan 21
 
 D=selftest/data/compare/results/unix1
 G=$B/selftest/history_gen
@@ -24,7 +24,6 @@ run ./compare.sh --drift 1.5 "$D/base-20260101T000000" "$D/new-20260102T000000"
 like "$out" 'Note: machine drift between sweeps: \+/-1\.5% sd, given \(--drift\), in every interval\.' "--drift PCT: given"
 for bad in abc -1 101 1e400 ''; do
 	run ./compare.sh --drift "$bad" "$D/base-20260101T000000" "$D/new-20260102T000000"
-	[ "$rc" = 2 ] && [ "${err%%$'\n'*}" != "$err" ] && like "${err%%$'\n'*}" "--drift '$bad': expected a percentage" x >/dev/null
 	is "$rc/$(printf '%s\n' "$err" | grep -c -- "--drift")" 2/1 "--drift '$bad': exit 2, one line naming it"
 done
 
