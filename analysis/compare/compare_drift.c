@@ -112,7 +112,7 @@ static int load_sides(struct sb_cmp_drift *d, int n, char **dirs, int k, char *e
 		const char *a = d->sw[0][i].date, *b = d->sw[1][i].date;
 		const char *next = i + 1 < d->nsw[0] ? d->sw[0][i + 1].date : NULL;
 
-		d->paired = a && b && strcmp(a, b) <= 0 && (!next || strcmp(b, next) <= 0);
+		d->paired = a && b && strcmp(a, b) < 0 && (!next || strcmp(b, next) < 0);
 	}
 	return 0;
 }
