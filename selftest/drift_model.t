@@ -12,6 +12,7 @@ cat >"$tmp/t.c" <<'EOF'
 #include <string.h>
 #include "drift.h"
 #include "stats.h"
+#include "rank.h"
 
 static int n;
 
@@ -116,13 +117,24 @@ int main(void)
 	struct sb_drift_sweep nb[] = { SW(0, 0, 0, 0) };
 	struct sb_drift_side NB = { nb, 1 };
 	ok(sb_drift_compare(&A, &NB, &d, 0, 95, .8, &t) == -1, "a side without runs: nothing to test");
+	/* ranks */
+	double ra[] = { 1, 2, 3, 4, 5 }, rb[] = { 6, 7, 8, 9, 10 }, u, p2, t1[] = { 1, 1 };
+	ok(sb_mann_whitney(ra, 5, rb, 5, &u, &p2) == 0 && u == 25 && near(p2, 2.0 / 252, 1e-12),
+	   "Mann-Whitney, 5 against 5 apart: U 25, exact p 2/252");
+	ok(sb_mann_whitney(t1, 2, t1, 2, &u, &p2) == 0 && u == 2 && p2 == 1, "ties: U 2, p 1");
+	double big_a[12], big_b[12];
+	for (int i = 0; i < 12; i++) { big_a[i] = i; big_b[i] = i + 0.5; }
+	ok(sb_mann_whitney(big_a, 12, big_b, 12, &u, &p2) == 0 && u == 78 && p2 > 0.5 && p2 < 1,
+	   "24 values: the normal approximation, U 78 of 144");
+	ok(sb_hodges_lehmann(ra, 5, rb, 5) == 5 && isnan(sb_hodges_lehmann(ra, 0, rb, 5)),
+	   "Hodges-Lehmann: the median of the differences");
 	printf("1..%d\n", n);
 	return 0;
 }
 EOF
 
 if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -Ianalysis/stat -o "$tmp/t" "$tmp/t.c" \
-	analysis/stat/drift.c analysis/stat/stats.c -lm 2>"$tmp/cc.err"; then
+	analysis/stat/drift.c analysis/stat/stats.c analysis/stat/rank.c -lm 2>"$tmp/cc.err"; then
 	echo "1..1"
 	echo "not ok 1 - the drift model's test program builds"
 	sed 's/^/# /' "$tmp/cc.err"

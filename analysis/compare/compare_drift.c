@@ -10,6 +10,7 @@
 #include "history.h"
 #include "compare_priv.h"
 #include "verdict_power.h"
+#include "rank.h"
 
 #define MAXSWEEPS 64
 
@@ -23,6 +24,7 @@ struct sb_cmp_drift {
 	double lo_pct, hi_pct;		/* the smallest and largest drift used, % */
 	int nused;
 	struct sb_drift first;		/* the first figure used */
+	char cross[480];		/* the rank cross-check and flagged sweeps, for the Note */
 };
 
 /* A sweep's boot: meta sweep_start's part before '/'; "" unknown. */
@@ -289,6 +291,46 @@ static int curve_sweeps(const struct sb_cmp_drift *d, int s, const struct pair *
 	return 0;
 }
 
+/*
+ * Beside a pooled curve's t: a sweep that stands more than 4 sd (of a sweep's
+ * mean: tau^2 + sigma^2 / n) from its side is named (never dropped); with 5
+ * sweeps or more a side, Mann-Whitney on the sweep means and the
+ * Hodges-Lehmann shift, as a cross-check (a rank test over 3 against 3 sweeps
+ * cannot go below p 0.10: not offered there).
+ */
+static void cross_check(struct sb_cmp_drift *d, const char *mode, const struct sb_drift_side *a,
+			const struct sb_drift_side *b, const struct sb_drift_test *t)
+{
+	size_t len = strlen(d->cross);
+	double ma[MAXSWEEPS], mb[MAXSWEEPS], u, p;
+
+	for (int s = 0; s < 2 && d->nsw[0] > 0; s++) {
+		const struct sb_drift_side *sd = s ? b : a;
+		double m = 0;
+
+		for (size_t i = 0; i < sd->k; i++)
+			m += sd->sw[i].mean / (double)sd->k;
+		for (size_t i = 0; i < sd->k && sd->k >= 3; i++) {
+			double z = (sd->sw[i].mean - m) / sqrt(t->tau2 + t->sigma2 / (double)sd->sw[i].n);
+
+			if (fabs(z) > 4 && len < sizeof(d->cross) - 80)
+				len += (size_t)snprintf(d->cross + len, sizeof(d->cross) - len, "%s%s's %s curve "
+							"stands %.1f sd from its side (kept)", len ? "; " : "",
+							d->sw[s][i].name, mode, z);
+		}
+	}
+	if (a->k < 5 || b->k < 5 || len >= sizeof(d->cross) - 120)
+		return;
+	for (size_t i = 0; i < a->k; i++)
+		ma[i] = a->sw[i].mean;
+	for (size_t i = 0; i < b->k; i++)
+		mb[i] = b->sw[i].mean;
+	if (sb_mann_whitney(ma, a->k, mb, b->k, &u, &p) == 0)
+		snprintf(d->cross + len, sizeof(d->cross) - len, "%s%s curve, ranks of the sweeps "
+			 "(Mann-Whitney): p %.2g, Hodges-Lehmann %+.2f%%", len ? "; " : "", mode, p,
+			 100 * expm1(sb_hodges_lehmann(ma, a->k, mb, b->k)));
+}
+
 static void drift_curve(struct sb_cmp_drift *d, const struct ctx *c, const struct pair *pr,
 			struct curve_test *ct, char boots[2][MAXSWEEPS][64], int acr)
 {
@@ -313,6 +355,7 @@ static void drift_curve(struct sb_cmp_drift *d, const struct ctx *c, const struc
 	ct->lo = t.lo_pct;
 	ct->hi = t.hi_pct;
 	ct->v = ct->lo > 0 ? V_FASTER : ct->hi < 0 ? V_SLOWER : V_SAME;
+	cross_check(d, ct->mode, &sa, &sb, &t);
 }
 
 void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr)
@@ -352,11 +395,16 @@ void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr)
 void sb_cmp_drift_words(const struct ctx *c, char *buf, size_t len)
 {
 	const struct sb_cmp_drift *d = c->drift;
-	char w[400];
+	char w[1000];
 
 	if (!d)
 		return (void)snprintf(buf, len, "%s", "");
 	sb_drift_words(d->nused ? &d->first : &d->base, w, sizeof(w));
+	if (*d->cross) {
+		size_t n = strlen(w);
+
+		snprintf(w + n, sizeof(w) - n, " (%s)", d->cross);
+	}
 	if (d->base.src == SB_DRIFT_NONE || d->base.src == SB_DRIFT_GIVEN)
 		snprintf(buf, len, "%s, in every interval", w);
 	else if (d->hi_pct - d->lo_pct >= 0.05)
