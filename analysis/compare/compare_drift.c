@@ -24,7 +24,7 @@ struct sb_cmp_drift {
 	double lo_pct, hi_pct;		/* the smallest and largest drift used, % */
 	int nused;
 	struct sb_drift first;		/* the first figure used */
-	char cross[480];		/* the rank cross-check and flagged sweeps, for the Note */
+	char cross[1200];		/* the rank cross-check and flagged sweeps, for the Note */
 };
 
 /* A sweep's boot: meta sweep_start's part before '/'; "" unknown. */
@@ -198,9 +198,21 @@ static int side_sweeps(const struct sb_cmp_drift *d, int s, const struct sb_valu
 	return 0;
 }
 
-static void note_used(struct sb_cmp_drift *d, const struct sb_drift *used)
+static void note_used(struct sb_cmp_drift *d, const struct sb_drift *in, const struct sb_drift_test *t,
+		      size_t sweeps)
 {
-	double pct = sb_drift_pct(used);
+	struct sb_drift eff = *in, *used = &eff;
+	double pct;
+
+	/* the sides' own replicate sweeps moderated the figure: say so */
+	if (sweeps > 2 && (in->src == SB_DRIFT_DEFAULT || in->src == SB_DRIFT_LEARNED)) {
+		eff.tau2 = t->tau2;
+		eff.df = t->tau_df;
+		eff.src = SB_DRIFT_LEARNED;
+		snprintf(eff.what, sizeof(eff.what), "the sides' own %zu sweeps, %.0f df, with %.160s", sweeps,
+			 t->tau_df, in->src == SB_DRIFT_DEFAULT ? "the default's 2" : in->what);
+	}
+	pct = sb_drift_pct(used);
 
 	if (d->nused++ == 0) {
 		d->lo_pct = d->hi_pct = pct;
@@ -225,7 +237,7 @@ static void drift_row(struct sb_cmp_drift *d, const struct ctx *c, const struct 
 	sb_drift_lookup_point(d->hist, r->b->mode, r->b->tasks, acr, &d->base, &used);
 	if (sb_drift_compare(&sa, &sb, &used, d->paired, c->o->conf, SB_POWER, &t) != 0)
 		return;
-	note_used(d, &used);
+	note_used(d, &used, &t, sa.k + sb.k);
 	(void)pr;
 	r->d.rel_pct = t.est_pct;
 	r->d.rel_halfwidth_pct = (t.hi_pct - t.lo_pct) / 2;
@@ -313,7 +325,7 @@ static void cross_check(struct sb_cmp_drift *d, const char *mode, const struct s
 		for (size_t i = 0; i < sd->k && sd->k >= 3; i++) {
 			double z = (sd->sw[i].mean - m) / sqrt(t->tau2 + t->sigma2 / (double)sd->sw[i].n);
 
-			if (fabs(z) > 4 && len < sizeof(d->cross) - 80)
+			if (fabs(z) > 4 && len < sizeof(d->cross) - 300)
 				len += (size_t)snprintf(d->cross + len, sizeof(d->cross) - len, "%s%s's %s curve "
 							"stands %.1f sd from its side (kept)", len ? "; " : "",
 							d->sw[s][i].name, mode, z);
@@ -345,7 +357,7 @@ static void drift_curve(struct sb_cmp_drift *d, const struct ctx *c, const struc
 	sb_drift_lookup_point(d->hist, ct->mode, 0, acr, &d->base, &used);
 	if (sb_drift_compare(&sa, &sb, &used, d->paired, c->o->conf, SB_POWER, &t) != 0)
 		return;
-	note_used(d, &used);
+	note_used(d, &used, &t, sa.k + sb.k);
 	ct->tt.diff = t.diff;
 	ct->tt.se = t.se;
 	ct->tt.df = t.df;
@@ -395,7 +407,7 @@ void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr)
 void sb_cmp_drift_words(const struct ctx *c, char *buf, size_t len)
 {
 	const struct sb_cmp_drift *d = c->drift;
-	char w[1000];
+	char w[1800];
 
 	if (!d)
 		return (void)snprintf(buf, len, "%s", "");

@@ -361,7 +361,7 @@ void sb_cmp_report_text(const struct ctx *c)
 	else if (c->o->drift_pct == 0 && c->o->pool == 0)
 		fprintf(c->out, "\nNote: %s.\n", sb_cmp_drift_note);
 	else {
-		char w[1600];
+		char w[2400];
 
 		sb_cmp_drift_words(c, w, sizeof(w));
 		fprintf(c->out, "\nNote: %s.\n", w);
@@ -384,7 +384,7 @@ void sb_cmp_report_md(const struct ctx *c)
 	else if (c->o->drift_pct == 0 && c->o->pool == 0)
 		fprintf(c->out, "\n> **Note:** %s.\n", sb_cmp_drift_note);
 	else {
-		char w[1600];
+		char w[2400];
 
 		sb_cmp_drift_words(c, w, sizeof(w));
 		fprintf(c->out, "\n> **Note:** %s.\n", w);

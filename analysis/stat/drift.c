@@ -250,8 +250,6 @@ int sb_drift_compare(const struct sb_drift_side *a, const struct sb_drift_side *
 	o->sigma2 = wdf > 0 ? wss / wdf : 0;
 	o->sigma_df = wdf;
 
-	if (paired && a->k == b->k && a->k >= 3)
-		return paired_test(a, b, conf, power, o);
 	/* the sides' own replicate sweeps: their spread less the runs' share */
 	bdf = (double)(a->k - 1) + (double)(b->k - 1);
 	tau2 = d->tau2;
@@ -270,6 +268,8 @@ int sb_drift_compare(const struct sb_drift_side *a, const struct sb_drift_side *
 		tdf = INFINITY;
 	o->tau2 = tau2;
 	o->tau_df = tdf;
+	if (paired && a->k == b->k && a->k >= 3)
+		return paired_test(a, b, conf, power, o);
 	ct = tau2 * (1.0 / (double)a->k + 1.0 / (double)b->k);
 	cw = o->sigma2 * (ia / (double)a->k + ib / (double)b->k);
 	o->diff = mb - ma;
