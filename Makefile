@@ -10,6 +10,7 @@
 #   make install      prefix (or PREFIX), DESTDIR, bindir, libexecdir, ... (docs/INSTALL.md)
 #   make uninstall    the same variables: removes what make install put there
 #   make install-lkp  DESTDIR=DIR: lkp-tests' will-it-scale directory (docs/LKP.md)
+#   make dist-bin     a prebuilt tarball for a LAVA board without a compiler (docs/KERNELCI.md)
 #   make OS=generic   the POSIX-only OS layer, into build-generic/ (docs/PORTING.md)
 #
 # SAN=address,undefined builds everything with sanitizers into build-san/.
@@ -93,8 +94,11 @@ LIB := $(BUILD)/libscalebench.a
 TOOLS := $(patsubst runner/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard runner/cmd_*.c))
 BINS := $(foreach t,$(TESTS),$(BUILD)/bin/$(t)_processes $(BUILD)/bin/$(t)_threads)
 FIXTURE_BINS := $(foreach t,$(FIXTURES),$(BUILD)/selftest/$(t)_processes $(BUILD)/selftest/$(t)_threads)
-# selftest/unit/<x>.c: a harness module driven with fixed inputs (no clock), built as unit_<x>
-UNIT_BINS := $(patsubst selftest/unit/%.c,$(BUILD)/selftest/unit_%,$(wildcard selftest/unit/*.c))
+# selftest/unit/<x>.c: a harness module driven with fixed inputs (no clock), built as unit_<x>;
+# those named in ANALYSIS_UNITS drive an analysis/ module instead (linked with libsbanalysis.a)
+ANALYSIS_UNITS := verdict
+UNIT_BINS := $(patsubst selftest/unit/%.c,$(BUILD)/selftest/unit_%,\
+	$(filter-out $(ANALYSIS_UNITS:%=selftest/unit/%.c),$(wildcard selftest/unit/*.c)))
 HEADERS := $(wildcard runner/*.h runner/include/*.h tests/*.h)
 # machine/: the machine's administration (system check, --tune, the lock's commands), no testcase
 # links it: machine/cmd_<x>.c is the main of tool sb-<x>, the other machine/*.c are linked into
@@ -103,6 +107,9 @@ MACHINE_SRC := $(filter-out machine/cmd_%,$(wildcard machine/*.c))
 MACHINE_OBJ := $(patsubst machine/%.c,$(BUILD)/obj/machine/%.o,$(MACHINE_SRC))
 MACHINE_TOOLS := $(patsubst machine/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard machine/cmd_*.c))
 MACHINE_HEADERS := $(wildcard machine/*.h)
+# the reference loop (machine/reference.c) summarises and prints with analysis/'s one statistics
+# and one rate formatter: their objects are linked into machine/'s tools
+MACHINE_SHARED := $(BUILD)/obj/analysis/stat/stats.o $(BUILD)/obj/analysis/fmt/rate.o
 
 # ---- analysis/: the statistics and the results tools, built without hwloc ----
 # analysis/*/*.c is libsbanalysis.a (io/, stat/, curve/, compare/ ...: docs/ARCHITECTURE.md);
@@ -140,9 +147,9 @@ $(BUILD)/obj/runner/%.o: runner/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/machine/%.o: machine/%.c $(HEADERS) $(MACHINE_HEADERS)
+$(BUILD)/obj/machine/%.o: machine/%.c $(HEADERS) $(MACHINE_HEADERS) analysis/stat/stats.h analysis/fmt/rate.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -Imachine -c -o $@ $<
+	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -Imachine -Ianalysis/stat -Ianalysis/fmt -c -o $@ $<
 
 $(BUILD)/obj/tests/%.o: tests/%.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -196,13 +203,19 @@ $(HISTORY_SIM_BINS): $(BUILD)/selftest/%: selftest/bench/%.c $(HISTORY_SIM_SRC) 
 	$(CC) $(CFLAGS) $(SB_CFLAGS) $(ANALYSIS_CFLAGS) -Iselftest/bench $(LDFLAGS) $(SB_LDFLAGS) -o $@ $< \
 		$(HISTORY_SIM_SRC) $(ANALYSIS_LIB) -lm
 
+ANALYSIS_UNIT_BINS := $(ANALYSIS_UNITS:%=$(BUILD)/selftest/unit_%)
+fixtures: $(ANALYSIS_UNIT_BINS)
+$(ANALYSIS_UNIT_BINS): $(BUILD)/selftest/unit_%: selftest/unit/%.c $(ANALYSIS_LIB) $(ANALYSIS_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SB_CFLAGS) $(ANALYSIS_CFLAGS) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $< $(ANALYSIS_LIB) -lm
+
 # A static pattern rule: it wins over the runner tools' sb-% pattern below.
 $(ANALYSIS_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/analysis/cmd_%.o $(ANALYSIS_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ -lm $(if $(filter $@,$(SQLITE_TOOLS)),$(SQLITE_LIBS)) $(LDLIBS)
 
 # A static pattern rule too: machine/'s tools take machine/'s objects and the harness library.
-$(MACHINE_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/machine/cmd_%.o $(MACHINE_OBJ) $(LIB)
+$(MACHINE_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/machine/cmd_%.o $(MACHINE_OBJ) $(MACHINE_SHARED) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
 
@@ -301,6 +314,20 @@ install: all $(MODE_LIBS)
 install-lkp: $(MODE_LIBS)
 uninstall:
 	$(INSTALL_ENV) sh build-aux/install.sh --uninstall
+# make dist-bin: $(BUILD)/scalebench-bin-<arch>.tar.gz, the installed tree (prefix /scalebench: the
+# tools, runtest, the testcases; its copies find each other by relative paths) for lava/run.sh's
+# PREBUILT. CC=aarch64-linux-gnu-gcc and an arm64 hwloc's PKG_CONFIG_PATH make an arm64 one.
+DIST_ARCH ?= $(shell $(CC) -dumpmachine 2>/dev/null | cut -d- -f1)
+.PHONY: dist-bin
+dist-bin: all $(MODE_LIBS)
+	@rm -rf '$(BUILD)/dist-bin' && mkdir -p '$(BUILD)/dist-bin'
+	$(INSTALL_ENV) DESTDIR='$(abspath $(BUILD))/dist-bin' PREFIX=/scalebench BINDIR=/scalebench/bin \
+		LIBEXECDIR=/scalebench/libexec DATADIR=/scalebench/share MANDIR=/scalebench/share/man \
+		INCLUDEDIR=/scalebench/include LIBDIR=/scalebench/lib sh build-aux/install.sh '$(BUILD)'
+	tar -czf '$(BUILD)/scalebench-bin-$(DIST_ARCH).tar.gz.tmp' -C '$(BUILD)/dist-bin' scalebench
+	mv -f '$(BUILD)/scalebench-bin-$(DIST_ARCH).tar.gz.tmp' '$(BUILD)/scalebench-bin-$(DIST_ARCH).tar.gz'
+	@rm -rf '$(BUILD)/dist-bin'
+	@echo '$(BUILD)/scalebench-bin-$(DIST_ARCH).tar.gz'
 # ---- end install ----
 
 # The selftests find the build through SB_BUILD; T=selftest/x.t runs one.
@@ -383,4 +410,4 @@ clean:
 	rm -rf -- $(if $(filter command line environment,$(origin BUILD)),'$(BUILD)',build build-san build-generic)
 
 help:
-	@sed -n '3,15p' Makefile
+	@sed -n '3,16p' Makefile

@@ -498,6 +498,8 @@ progress() {
 sweep_test() {
 	local t=$1 m n r round last_round='' status=complete fig='' t0 r0 r1 ran=() err rc=0
 	schedule='' round_sched='' late_warnings=0 plan_unmet=''
+	machine_reference m_ref_start	# the reference loop, before the first run (machine/machine.sh)
+	m_ref_end=''
 	start_run "$t"
 	t_dir[$t]=$run_dir
 	clock t0
@@ -540,6 +542,7 @@ sweep_test() {
 		if [ "$opt_quiet" = 0 ]; then fig=$(protect point_figure "$m" "$n" "$run_dir"); fi
 	done
 	schedule="$schedule${schedule:+${round_sched:+ }}$round_sched" round_sched=''
+	if [ "$status" = complete ]; then machine_reference m_ref_end; fi	# and after the last
 	if [ "$status" = complete ]; then profile_testcase "$t" status; fi	# profile/record.sh
 	if [ "$status" = complete ]; then protect write_meta complete; fi
 	if [ "$status" = interrupted ]; then protect write_meta interrupted; fi

@@ -13,6 +13,7 @@
 #include "bisect/child.h"
 #include "bisect/steps.h"
 #include "msg.h"
+#include "results.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 
 static const char usage_text[] =
@@ -43,23 +44,46 @@ static double num(const char *opt, const char *s, double lo, double hi)
 	return v;
 }
 
-/* The command line, shell-quoted, for the step log and the report. */
+/* A whole number lo..hi (not 2.5, not 1e3). */
+static long whole(const char *opt, const char *s, long lo, long hi)
+{
+	if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 9 || atol(s) < lo || atol(s) > hi)
+		USAGE("%s '%s': a whole number %ld..%ld", opt, s, lo, hi);
+	return atol(s);
+}
+
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+/*
+ * The command line, shell-quoted, for the step log and the report: one line
+ * ('...', or bash's $'...' with \xNN for an argument with control characters).
+ */
 static char *quoted(int argc, char **argv)
 {
 	size_t len = 1;
 	char *s, *p;
 
 	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) * 4 + 3;
+		len += strlen(argv[i]) * 4 + 4;
 	if (!(p = s = malloc(len)))
 		sb_die(SB_EXIT_ENV, "out of memory");
 	for (int i = 0; i < argc; i++) {
 		int plain = argv[i][0] && strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 						 "0123456789-_./:=,+@%") == strlen(argv[i]);
+		int ctl = has_control(argv[i]);
 
-		p += sprintf(p, "%s%s", i ? " " : "", plain ? "" : "'");
-		for (const char *c = argv[i]; *c; c++)
-			p += *c == '\'' ? sprintf(p, "'\\''") : sprintf(p, "%c", *c);
+		p += sprintf(p, "%s%s", i ? " " : "", plain ? "" : ctl ? "$'" : "'");
+		for (const unsigned char *c = (const unsigned char *)argv[i]; *c; c++)
+			if (ctl && (*c < 0x20 || *c == 0x7f || *c == '\\' || *c == '\''))
+				p += sprintf(p, "\\x%02x", *c);
+			else
+				p += *c == '\'' ? sprintf(p, "'\\''") : sprintf(p, "%c", *c);
 		if (!plain)
 			*p++ = '\'', *p = '\0';
 	}
@@ -141,7 +165,7 @@ static void parse(int argc, char **argv, int first, struct sb_bisect_opts *o)
 			   opt(argc, argv, &i, "--runtest", &o->runtest)) {
 			continue;
 		} else if (opt(argc, argv, &i, "--max-runs", &v)) {
-			o->rule.max_runs = (size_t)num("--max-runs", v, 2, 1000);
+			o->rule.max_runs = (size_t)whole("--max-runs", v, 2, 1000);
 		} else if (opt(argc, argv, &i, "--alpha", &v)) {
 			o->rule.alpha = num("--alpha", v, 1e-6, 0.25);
 		} else if (opt(argc, argv, &i, "--beta", &v)) {
@@ -164,6 +188,9 @@ static void setup(struct sb_bisect_opts *o, int code)
 		sb_die(code, "give --host (a user-space range) or --kernel IMAGE (a kernel range), one of them");
 	if (o->kernel && o->tests_dir)
 		sb_die(code, "--tests-dir goes with --host: a guest runs the installed testcases");
+	/* (the step log holds these paths, a line a sweep: refused before anything runs) */
+	if (o->results && has_control(o->results))
+		sb_die(code, "--results: a directory name with a control character (a tab, a newline ...)");
 	if (!o->results && !(o->results = default_results()))
 		sb_die(code, "no --results DIR, and no git directory to keep the sweeps in");
 	if (mkdir(o->results, 0777) != 0 && errno != EEXIST)
@@ -176,7 +203,8 @@ static int measure(struct sb_bisect_opts *o)
 {
 	char sha[48], *dir = NULL, err[512], *log;
 	const char *f[4];
-	int rc;
+	struct sb_run run;
+	int rc, lrc;
 
 	setup(o, 2);
 	if (!o->pass[0])
@@ -184,22 +212,65 @@ static int measure(struct sb_bisect_opts *o)
 	if (sb_tree_head(sha) < 0)
 		return 2;
 	if ((rc = sb_tree_build(o)) != 0) {
+		if (sb_child_interrupted()) {
+			sb_bisect_say("interrupted during the build: nothing measured");
+			return 130;
+		}
 		sb_bisect_say("the build failed (exit %d)", rc);
-		return sb_child_interrupted() ? 130 : 1;
+		return 1;
 	}
 	rc = sb_sweep(o, sha, o->pass, &dir);
 	if (sb_child_interrupted())
 		return 130;
 	if (rc != 0)
 		return rc < 0 ? 3 : rc;
+	/* checked before it goes into the log (a step reads every line of it) */
+	lrc = sb_run_load(dir, &run, err, sizeof(err));
+	if (lrc == 0 && strcmp(run.status, "complete") != 0)
+		lrc = -1, snprintf(err, sizeof(err), "meta's status is %s", run.status);
+	sb_run_free(&run);
+	if (lrc != 0) {
+		sb_bisect_say("runtest.sh ended well, but what it printed is not a complete sweep (%s): %s", dir, err);
+		free(dir);
+		return SB_EXIT_ENV;
+	}
 	f[0] = "sweep", f[1] = sha, f[2] = "-", f[3] = dir;
 	log = sb_steplog_path(o);
 	if (!log || sb_steplog_append(log, f, 4, err, sizeof(err)) != 0)
 		sb_die(SB_EXIT_ENV, "%s", log ? err : "out of memory");
-	printf("%s\n", dir);
 	free(log);
+	if (printf("%s\n", dir) < 0 || fflush(stdout) != 0) {
+		sb_bisect_say("cannot write the run directory %s to standard output", dir);
+		free(dir);
+		return SB_EXIT_ENV;
+	}
 	free(dir);
 	return 0;
+}
+
+/* The ends as absolute paths (they key the sweeps a step reuses), with no control character. */
+static void ends(struct sb_bisect_opts *o)
+{
+	static char good[PATH_MAX], bad[PATH_MAX];
+
+	if (has_control(o->good) || has_control(o->bad))
+		sb_die(SB_BISECT_ABORT, "--%s: a directory name with a control character", has_control(o->good) ? "good" : "bad");
+	if (realpath(o->good, good))
+		o->good = good;
+	if (realpath(o->bad, bad))
+		o->bad = bad;
+}
+
+/* A child's time to end after SIGTERM: 60 s, or SB_BISECT_GRACE_S (1..3600). */
+static int grace(void)
+{
+	const char *g = getenv("SB_BISECT_GRACE_S");
+
+	if (!g || !*g)
+		return 60;
+	if (strspn(g, "0123456789") != strlen(g) || strlen(g) > 4 || atoi(g) < 1 || atoi(g) > 3600)
+		sb_die(usage_exit, "SB_BISECT_GRACE_S '%s': a whole number of seconds 1..3600", g);
+	return atoi(g);
 }
 
 int main(int argc, char **argv)
@@ -217,8 +288,12 @@ int main(int argc, char **argv)
 		printf("sb-bisect (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
 		return 0;
 	}
-	sb_child_signals();
+	if (strcmp(verb, "report") != 0)
+		sb_child_signals();	/* (report has no child to stop: a closed pipe ends it as usual) */
 	o.command = quoted(argc, argv);
+	if (strcmp(verb, "report") != 0 && strcmp(verb, "measure") != 0)
+		usage_exit = SB_BISECT_ABORT;
+	o.grace_s = grace();
 	if (strcmp(verb, "report") == 0) {
 		parse(argc, argv, 2, &o);
 		if (!o.results && !(o.results = default_results()))
@@ -235,6 +310,10 @@ int main(int argc, char **argv)
 		parse(argc, argv, 1, &o);
 		if (!o.good || !o.bad || !o.point)
 			sb_die(SB_BISECT_ABORT, "a step needs --good DIR, --bad DIR and --point P");
+		if (o.kernel && !o.build)
+			sb_die(SB_BISECT_ABORT, "--kernel %s needs --build CMD (what makes it at each commit): without "
+			       "a build every step would boot the same image", o.kernel);
+		ends(&o);
 		setup(&o, SB_BISECT_ABORT);
 		rc = sb_bisect_step(&o);
 	}

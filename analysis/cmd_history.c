@@ -2,6 +2,8 @@
 #define _GNU_SOURCE	/* asprintf */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,11 +13,15 @@
 
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "history/history.h"
+#include "otava.h"
 #include "exit.h"
 #include "msg.h"
 #include "stats.h"
+#include "io/number.h"
 
 #define ERRLEN 1024
+/* --format otava: export's own, after the reports' formats */
+#define SB_FMT_OTAVA ((enum sb_hist_format)(SB_FMT_JSON + 1))
 
 static const char usage_text[] =
 	"usage: sb-history add [--partial] RUNDIR...     sweeps into the history (again: no change)\n"
@@ -28,6 +34,11 @@ static const char usage_text[] =
 	"       sb-history drift [TESTCASE...] [--target PCT]\n"
 	"                                                 the runs' noise and the machine's drift\n"
 	"                                                 between sweeps, and what buys precision\n"
+	"       sb-history export TESTCASE --format otava [--points all] [--testbed HOST]\n"
+	"                                                 the history as Apache Otava's CSV: time,\n"
+	"                                                 commit, kernel, testbed, each mode's curve\n"
+	"                                                 and peak (--points all: every point too;\n"
+	"                                                 Otava tests each column on its own)\n"
 	"       sb-history migrate                        the database to this version's schema\n"
 	"\n"
 	"  --db FILE            the history (default $SB_HISTORY, else results/history.db)\n"
@@ -50,12 +61,13 @@ static const char usage_text[] =
 	"                       (defaults 1.35, 1.2 and 90)\n"
 	"\n"
 	"Exit: 0 done (changes: no regression at or after --since that still holds at the\n"
-	"newest kernel), 1 changes found one, 2 usage, input or database error, 3 environment\n"
-	"error.\n";
+	"newest kernel), 1 changes found one (or a point that failed: 0 ops/s), 2 usage,\n"
+	"input or database error (or a database refused: a link, another user's), 3\n"
+	"environment error (full disk, I/O, memory), 130 interrupted.\n";
 
 struct opts {
 	const char *db, *results, *commits, *testbed, *since, *kernel;
-	int partial, by_testbed, timeout_ms, any_params;
+	int partial, by_testbed, timeout_ms, any_params, all_points, min_seg_given;
 	enum sb_hist_order order;
 	enum sb_hist_column column;
 	enum sb_hist_format format;
@@ -76,12 +88,9 @@ static void usage_error(const char *fmt, const char *arg)
 
 static double number(const char *opt, const char *v, double lo, double hi)
 {
-	char *end;
 	double d;
 
-	errno = 0;
-	d = strtod(v, &end);
-	if (end == v || *end != '\0' || errno != 0 || !(d >= lo && d <= hi)) {
+	if (sb_decimal(v, &d) != 0 || !(d >= lo && d <= hi)) {
 		fprintf(stderr, "sb-history: %s: '%s' is not a number from %g to %g\ntry 'sb-history --help'\n",
 			opt, v, lo, hi);
 		exit(2);
@@ -103,7 +112,7 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 {
 	static const char *const orders[] = { "time", "version", "commits" };
 	static const char *const cols[] = { "label", "kernel" };
-	static const char *const fmts[] = { "text", "markdown", "csv", "json" };
+	static const char *const fmts[] = { "text", "markdown", "csv", "json", "otava" };
 	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
 	int takes = strcmp(a, "--partial") != 0 && strcmp(a, "--any-params") != 0 &&
 		    strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0;
@@ -116,8 +125,8 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 	}
 	static const char *const valued[] = { "--db", "--results", "--timeout", "--order", "--column", "--by",
 					      "--kernel", "--testbed", "--since", "--format", "--alpha",
-					      "--min-segment", "--target", "--run-cost", "--sweep-cost",
-					      "--reboot-cost" };
+					      "--min-segment", "--points", "--target", "--run-cost",
+					      "--sweep-cost", "--reboot-cost" };
 	int known = !takes;
 
 	for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
@@ -156,12 +165,19 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 	else if (strcmp(a, "--since") == 0)
 		o->since = v;
 	else if (strcmp(a, "--format") == 0)
-		o->format = (enum sb_hist_format)pick(a, v, fmts, 4);
+		o->format = (enum sb_hist_format)pick(a, v, fmts, 5);
 	else if (strcmp(a, "--alpha") == 0)
 		o->alpha = number(a, v, 1e-9, 0.5);
-	else if (strcmp(a, "--min-segment") == 0)
+	else if (strcmp(a, "--points") == 0) {
+		if (strcmp(v, "all") != 0)
+			usage_error("%s", "--points: only 'all' (export)");
+		o->all_points = 1;
+	} else if (strcmp(a, "--min-segment") == 0) {
+		if (strspn(v, "0123456789") != strlen(v) || strlen(v) > 4)
+			usage_error("--min-segment: '%s' is not a whole number of sweeps (1 to 1000)", v);
 		o->min_seg = (long)number(a, v, 1, 1000);
-	else if (strcmp(a, "--target") == 0)
+		o->min_seg_given = 1;
+	} else if (strcmp(a, "--target") == 0)
 		o->drift.target = number(a, v, 0.01, 100);
 	else if (strcmp(a, "--run-cost") == 0)
 		o->drift.run_cost = number(a, v, 1e-3, 1e6);
@@ -205,13 +221,35 @@ static void finish_output(void)
 		sb_die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
 }
 
+/* A run directory's message on stderr: a name from a shared results directory may hold anything,
+ * so control characters go out as \xNN (as list and show print stored texts). */
+static void say_escaped(const char *msg)
+{
+	fputs("sb-history: ", stderr);
+	for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			fprintf(stderr, "\\x%02x", *c);
+		else
+			fputc(*c, stderr);
+	fputc('\n', stderr);
+}
+
+static void add_line(const char *db, const size_t cnt[SB_ADD_NWHAT])
+{
+	printf("%s: %zu added, %zu already there, %zu replaced (status changed), %zu not complete or failed, "
+	       "%zu unreadable, %zu refused (another sweep under its key)\n", db, cnt[SB_ADD_NEW], cnt[SB_ADD_SAME],
+	       cnt[SB_ADD_REPLACED], cnt[SB_ADD_REFUSED], cnt[SB_ADD_BAD], cnt[SB_ADD_TAKEN]);
+}
+
 /*
  * Add dirs[0..n-1] in one write transaction -> cnt[SB_ADD_*]. Each run
  * directory not added is said on stderr (quiet: only the unreadable ones).
- * Returns 0; 2 when one was not added (*bad) or the database failed; 3.
+ * line: add's line on stdout is written (and flushed) before the commit, so
+ * that output that cannot be written commits nothing. Returns 0; 2 when one
+ * was not added or the database failed; 3.
  */
 static int add_dirs(struct sqlite3 *db, char **dirs, size_t n, int partial, int quiet,
-		    size_t cnt[SB_ADD_NWHAT], char *err, size_t errlen)
+		    const char *line, size_t cnt[SB_ADD_NWHAT], char *err, size_t errlen)
 {
 	struct sb_hist_ins *ins = NULL;
 	int rc = sb_hist_exec(db, "BEGIN IMMEDIATE", err, errlen);
@@ -227,25 +265,24 @@ static int add_dirs(struct sqlite3 *db, char **dirs, size_t n, int partial, int 
 			snprintf(err, errlen, "%s", msg);
 			break;
 		}
-		if (what == SB_ADD_BAD || (what == SB_ADD_REFUSED && !quiet))
-			fprintf(stderr, "sb-history: %s\n", msg);
+		if (what == SB_ADD_BAD || what == SB_ADD_TAKEN || (what == SB_ADD_REFUSED && !quiet))
+			say_escaped(msg);
 		cnt[what]++;
 	}
 	sb_hist_ins_free(ins);
+	if (rc == 0 && line != NULL) {
+		add_line(line, cnt);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			rc = sb_fail(err, errlen, SB_EXIT_ENV, "cannot write the output (%s): nothing added",
+				     strerror(errno));
+	}
 	if (rc == 0)
 		rc = sb_hist_exec(db, "COMMIT", err, errlen);
 	if (rc != 0) {
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return rc;
 	}
-	return cnt[SB_ADD_BAD] || (!quiet && cnt[SB_ADD_REFUSED]) ? 2 : 0;
-}
-
-static void add_line(const char *db, const size_t cnt[SB_ADD_NWHAT])
-{
-	printf("%s: %zu added, %zu already there, %zu replaced (status changed), %zu not complete, "
-	       "%zu unreadable\n", db, cnt[SB_ADD_NEW], cnt[SB_ADD_SAME], cnt[SB_ADD_REPLACED],
-	       cnt[SB_ADD_REFUSED], cnt[SB_ADD_BAD]);
+	return cnt[SB_ADD_BAD] || cnt[SB_ADD_TAKEN] || (!quiet && cnt[SB_ADD_REFUSED]) ? 2 : 0;
 }
 
 static int cmd_add(struct opts *o, char *err, size_t errlen)
@@ -259,13 +296,11 @@ static int cmd_add(struct opts *o, char *err, size_t errlen)
 	if ((rc = sb_hist_open(o->db, SB_HIST_WRITE, o->timeout_ms, &db, err, errlen)) != 0)
 		return rc;
 	*err = '\0';
-	rc = add_dirs(db, o->pos + 1, (size_t)o->npos - 1, o->partial, 0, cnt, err, errlen);
+	rc = add_dirs(db, o->pos + 1, (size_t)o->npos - 1, o->partial, 0, o->db, cnt, err, errlen);
 	sb_hist_close(db);
-	if (rc == 0 || (rc == 2 && *err == '\0'))
-		add_line(o->db, cnt);
 	if (rc == 2 && *err == '\0')
-		snprintf(err, errlen, "%zu of %d run directories not added", cnt[SB_ADD_REFUSED] + cnt[SB_ADD_BAD],
-			 o->npos - 1);
+		snprintf(err, errlen, "%zu of %d run directories not added",
+			 cnt[SB_ADD_REFUSED] + cnt[SB_ADD_BAD] + cnt[SB_ADD_TAKEN], o->npos - 1);
 	return rc;
 }
 
@@ -313,10 +348,61 @@ static int run_dirs(const char *results, char ***out, size_t *n, char *err, size
 	return 0;
 }
 
+/* rebuild's new file and its journal, removed when a signal ends the process mid-rebuild */
+static char rebuild_tmp[4200], rebuild_journal[4208];
+
+static void rebuild_signal(int sig)
+{
+	(void)sig;
+	unlink(rebuild_journal);
+	unlink(rebuild_tmp);
+	_exit(SB_EXIT_INTERRUPTED);
+}
+
+/*
+ * DB.rebuild.XXXXXX beside the database: a new empty file, O_EXCL under a
+ * random name (a name known in advance could be planted), with the mode a
+ * created file gets; removed on a catchable terminating signal.
+ */
+static int rebuild_file(const char *dbpath, char *err, size_t errlen)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGPIPE,
+				    SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
+	struct sigaction sa = { .sa_handler = rebuild_signal };
+	sigset_t all, old;
+	mode_t um = umask(022);
+	int fd, e;
+
+	umask(um);
+	if ((size_t)snprintf(rebuild_tmp, sizeof(rebuild_tmp), "%s.rebuild.XXXXXX", dbpath) >= sizeof(rebuild_tmp))
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: name too long", dbpath);
+	/* no signal between the file's making and its handler's knowing the name */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	fd = mkostemp(rebuild_tmp, O_CLOEXEC);
+	e = errno;
+	if (fd >= 0) {
+		snprintf(rebuild_journal, sizeof(rebuild_journal), "%s-journal", rebuild_tmp);
+		sigfillset(&sa.sa_mask);
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			sigaction(sigs[i], &sa, NULL);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0) {
+		*rebuild_tmp = '\0';
+		return sb_fail(err, errlen, e == ENOSPC || e == EMFILE || e == ENFILE || e == EIO ? SB_EXIT_ENV :
+			       SB_EXIT_USAGE, "cannot make a new file beside %s: %s", dbpath, strerror(e));
+	}
+	fchmod(fd, 0666 & ~um);
+	close(fd);
+	sb_msg_remove_on_die(rebuild_tmp);
+	return 0;
+}
+
 /* The history anew from the run directories alone: written beside, then renamed over the old one. */
 static int cmd_rebuild(struct opts *o, char *err, size_t errlen)
 {
-	char *tmp = NULL, **dirs = NULL, *slash = strrchr(o->db, '/'), *base = NULL;
+	char **dirs = NULL, *slash = strrchr(o->db, '/'), *base = NULL;
 	size_t n = 0, cnt[SB_ADD_NWHAT] = { 0 };
 	struct sqlite3 *db = NULL;
 	int rc;
@@ -328,29 +414,30 @@ static int cmd_rebuild(struct opts *o, char *err, size_t errlen)
 		if (base == NULL)
 			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	}
-	if (asprintf(&tmp, "%s.rebuild.%ld", o->db, (long)getpid()) < 0) {
-		free(base);
-		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-	}
-	sb_msg_remove_on_die(tmp);
 	rc = run_dirs(o->results ? o->results : base, &dirs, &n, err, errlen);
 	if (rc == 0)
-		rc = sb_hist_open(tmp, SB_HIST_CREATE, o->timeout_ms, &db, err, errlen);
+		rc = rebuild_file(o->db, err, errlen);
 	if (rc == 0)
-		rc = add_dirs(db, dirs, n, o->partial, 1, cnt, err, errlen);
+		rc = sb_hist_open(rebuild_tmp, SB_HIST_CREATE, o->timeout_ms, &db, err, errlen);
+	if (rc == 0)
+		rc = add_dirs(db, dirs, n, o->partial, 1, NULL, cnt, err, errlen);
 	sb_hist_close(db);
 	if (rc == 2 && *err == '\0')
 		rc = 0;		/* unreadable run directories were said, and left out */
-	if (rc == 0 && rename(tmp, o->db) != 0)
+	if (rc == 0 && rename(rebuild_tmp, o->db) != 0)
 		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "cannot replace %s: %s", o->db, strerror(errno));
-	if (rc == 0)
+	if (rc == 0) {
+		*rebuild_tmp = *rebuild_journal = '\0';	/* it is the history now */
+		sb_msg_remove_on_die(NULL);
 		add_line(o->db, cnt);
-	else
-		unlink(tmp);
+	}
+	else if (*rebuild_tmp) {
+		unlink(rebuild_journal);
+		unlink(rebuild_tmp);
+	}
 	for (size_t i = 0; i < n; i++)
 		free(dirs[i]);
 	free(dirs);
-	free(tmp);
 	free(base);
 	return rc;
 }
@@ -409,6 +496,8 @@ static int cmd_show(struct opts *o, char *err, size_t errlen)
 		usage_error("%s", "show: give one TESTCASE");
 	if (o->kernel && !o->by_testbed)
 		usage_error("%s", "--kernel goes with --by testbed");
+	if (o->format == SB_FMT_OTAVA)
+		usage_error("%s", "--format otava goes with export");
 	if ((rc = load(o, o->pos + 1, 1, &h, err, errlen)) != 0)
 		return rc;
 	if (h.nsw == 0)
@@ -421,11 +510,11 @@ static int cmd_show(struct opts *o, char *err, size_t errlen)
 
 static int cmd_changes(struct opts *o, char *err, size_t errlen)
 {
-	struct sb_changes_opts co = { o->format, o->since, { o->alpha, (size_t)o->min_seg } };
+	struct sb_changes_opts co = { o->format, o->since, { o->alpha, (size_t)o->min_seg }, o->min_seg_given };
 	struct sb_hist h;
 	int rc;
 
-	if (o->format == SB_FMT_CSV)
+	if (o->format == SB_FMT_CSV || o->format == SB_FMT_OTAVA)
 		usage_error("%s", "changes: --format text, markdown or json");
 	if ((rc = load(o, o->pos + 1, (size_t)o->npos - 1, &h, err, errlen)) != 0)
 		return rc;
@@ -434,6 +523,27 @@ static int cmd_changes(struct opts *o, char *err, size_t errlen)
 	return rc;
 }
 
+/* export TESTCASE --format otava: one testbed's series as Otava's CSV (analysis/fmt/otava.c). */
+static int cmd_export(struct opts *o, char *err, size_t errlen)
+{
+	struct sb_hist h;
+	int rc;
+
+	if (o->npos != 2)
+		usage_error("%s", "export: give one TESTCASE");
+	if (o->format != SB_FMT_OTAVA)
+		usage_error("%s", "export: --format otava (the one export format)");
+	if ((rc = load(o, o->pos + 1, 1, &h, err, errlen)) != 0)
+		return rc;
+	if (h.nsw == 0)
+		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s: no sweep of it in %s", o->pos[1], o->db);
+	else
+		rc = sb_otava_write(stdout, &h, o->all_points, err, errlen);
+	sb_hist_free(&h);
+	return rc;
+}
+
+/* drift [TESTCASE...]: the runs' noise and the drift between sweeps the history shows (history/drift_report.c). */
 static int cmd_drift(struct opts *o, char *err, size_t errlen)
 {
 	struct sb_hist h;
@@ -461,10 +571,10 @@ static int cmd_migrate(struct opts *o, char *err, size_t errlen)
 
 int main(int argc, char **argv)
 {
-	static const char *const verbs[] = { "add", "rebuild", "list", "show", "changes", "drift",
-					     "migrate" };
+	static const char *const verbs[] = { "add", "rebuild", "list", "show", "changes", "export",
+					     "drift", "migrate" };
 	static int (*const run[])(struct opts *, char *, size_t) = {
-		cmd_add, cmd_rebuild, cmd_list, cmd_show, cmd_changes, cmd_drift, cmd_migrate
+		cmd_add, cmd_rebuild, cmd_list, cmd_show, cmd_changes, cmd_export, cmd_drift, cmd_migrate
 	};
 	struct opts o;
 	char err[ERRLEN] = "";
@@ -477,14 +587,15 @@ int main(int argc, char **argv)
 	}
 	parse(argc - 1, argv + 1, &o);
 	if (o.npos == 0)
-		usage_error("%s", "no command given (add, rebuild, list, show, changes, drift or migrate)");
+		usage_error("%s", "no command given (add, rebuild, list, show, changes, export, drift or migrate)");
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		if (strcmp(o.pos[0], verbs[i]) == 0)
 			rc = run[i](&o, err, sizeof(err));
 	if (rc < 0)
 		usage_error("unknown command '%s'", o.pos[0]);
 	free(o.pos);
-	finish_output();
+	if (rc < 2)
+		finish_output();	/* else the command's own error is the one line said */
 	if (rc >= 2)
 		sb_die(rc, "%s", err);
 	return rc;

@@ -12,6 +12,8 @@
 
 #include "cli.h"
 #include "export.h"
+#include "kcidb.h"
+#include "squad.h"
 #include "msg.h"
 #include "curve.h"
 #include "rate.h"
@@ -33,6 +35,9 @@ static const char usage_text[] =
 	"       sb-summary --table RUNDIR\n"
 	"       sb-summary --format plot RUNDIR\n"
 	"       sb-summary --format gab|bencher RUNDIR...\n"
+	"       sb-summary --format kcidb [--origin NAME] [--commit SHA] [--checkout-id ID]\n"
+	"                  [--build-id ID] [--gate EXIT] RUNDIR...\n"
+	"       sb-summary --format squad [--gate EXIT] RUNDIR...\n"
 	"Reads a run's samples.csv and writes its summary.csv (results/README.md)\n"
 	"to standard output, or to FILE through a temporary name and a rename.\n"
 	"--point: the point's progress figure (\"4.81M ops/s \302\261""0.4%\"), nothing when\n"
@@ -45,7 +50,21 @@ static const char usage_text[] =
 	"points short of the precision target and points.csv's origins, checked, for plot.py.\n"
 	"--format gab: github-action-benchmark's customBiggerIsBetter JSON, --format bencher:\n"
 	"Bencher's metric format; one entry per point, the run-level mean and its interval,\n"
-	"every point of every RUNDIR in one file (two runs of one test named apart by label).\n";
+	"every point of every RUNDIR in one file (two runs of one test named apart by label).\n"
+	"--format kcidb: KernelCI's KCIDB v5.3 report: a checkout and a build per kernel\n"
+	"(none with --build-id; no checkout with --checkout-id: an existing origin's), a\n"
+	"test per sweep (scalebench.<test>: PASS, FAIL or ERROR) and per point\n"
+	"(scalebench.<test>.<mode>.<tasks>, status DONE, number in ops/s; a sweep that is\n"
+	"not complete gives FAIL or ERROR and no number), ids <origin>:<test>.<key>...\n"
+	"where key comes from the sweep's start id and run id (a re-export never\n"
+	"duplicates). --origin NAME ([a-z0-9_], default scalebench), --commit SHA (the\n"
+	"checkout's commit; default meta's commit).\n"
+	"--format squad: SQUAD's submission as one object: \"metrics\" {\"scalebench/<test>/\n"
+	"<mode>/<tasks>\": [run means]}, \"tests\" {\"scalebench/<test>/sweep\": pass|fail},\n"
+	"\"metadata\" (job_id, datetime, testbed, kernel, ... as strings); one testbed.\n"
+	"--gate EXIT: sb-compare's (or sb-history changes') exit status against a\n"
+	"baseline: a <test>.gate test, PASS on 0, FAIL on 1 (a regression), else ERROR\n"
+	"(SQUAD: pass or fail). Without --gate there is no gate test.\n";
 
 /* One row of summary.csv: a task count's points in both modes (NULL: not measured). */
 struct line {
@@ -354,11 +373,13 @@ struct args {
 	int ninputs;
 	int plot, values, table, mode;
 	int export;		/* 1 + enum sb_export, 0: none */
+	int kci;		/* FMT_KCIDB or FMT_SQUAD, 0: neither */
+	struct sb_kci_opts ko;	/* --origin, --commit, --checkout-id, --build-id, --gate */
 	unsigned long tasks;
 };
 
 /* --format's values: gab and bencher are their enum sb_export */
-enum { FMT_CSV = 100, FMT_PLOT };
+enum { FMT_CSV = 100, FMT_PLOT, FMT_KCIDB, FMT_SQUAD };
 
 static void set_format(void *opts, const char *arg, int value)
 {
@@ -367,13 +388,15 @@ static void set_format(void *opts, const char *arg, int value)
 	(void)arg;
 	if (value == FMT_PLOT)
 		a->plot = 1;
+	else if (value == FMT_KCIDB || value == FMT_SQUAD)
+		a->kci = value;
 	else if (value != FMT_CSV)
 		a->export = 1 + value;	/* an enum sb_export */
 }
 
 static const struct sb_cli_choice formats[] = {
 	{ "csv", FMT_CSV }, { "plot", FMT_PLOT }, { "gab", SB_EXPORT_GAB }, { "bencher", SB_EXPORT_BENCHER },
-	{ NULL, 0 },
+	{ "kcidb", FMT_KCIDB }, { "squad", FMT_SQUAD }, { NULL, 0 },
 };
 
 #define AT(f) offsetof(struct args, f)
@@ -385,7 +408,13 @@ static const struct sb_cli_opt table[] = {
 	{ 0, "values", NULL, SB_CLI_FLAG, AT(values), 0, 0, NULL, NULL, NULL, 0, NULL },
 	{ 0, "table", NULL, SB_CLI_FLAG, AT(table), 0, 0, NULL, NULL, NULL, 0, NULL },
 	{ 0, "format", "F", SB_CLI_CHOICE, 0, 0, 0, formats,
-	  "--format '%s': csv (summary.csv, the default), plot, gab or bencher", set_format, 0, NULL },
+	  "--format '%s': csv (summary.csv, the default), plot, gab, bencher, kcidb or squad", set_format,
+	  0, NULL },
+	{ 0, "origin", "NAME", SB_CLI_STRING, AT(ko.origin), 0, 0, NULL, NULL, NULL, 0, NULL },
+	{ 0, "commit", "SHA", SB_CLI_STRING, AT(ko.commit), 0, 0, NULL, NULL, NULL, 0, NULL },
+	{ 0, "checkout-id", "ID", SB_CLI_STRING, AT(ko.checkout_id), 0, 0, NULL, NULL, NULL, 0, NULL },
+	{ 0, "build-id", "ID", SB_CLI_STRING, AT(ko.build_id), 0, 0, NULL, NULL, NULL, 0, NULL },
+	{ 0, "gate", "EXIT", SB_CLI_INT, AT(ko.gate), 0, 255, NULL, NULL, NULL, 0, NULL },
 	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
 };
 
@@ -423,16 +452,52 @@ static __attribute__((noreturn)) void missing(const struct sb_cli *cli, const ch
 
 static const struct sb_cli cli = {
 	.opts = table, .nopts = sizeof(table) / sizeof(table[0]), .quiet = 1,
+	.bad_number = "%s '%s': expected a whole number from %ld to %ld",
 	.usage_error = cli_error, .unknown = unknown, .missing = missing, .help = help,
 };
+
+/* --format kcidb and squad: their options, alone with run directories. */
+static void check_kci(struct args *a, int noperands)
+{
+	struct sb_kci_opts *k = &a->ko;
+	const char *ids[] = { k->checkout_id, k->build_id };
+
+	if (!a->kci) {
+		if (k->origin || k->commit || k->checkout_id || k->build_id || k->gate >= 0)
+			usage_error("%s", "--origin, --commit, --checkout-id, --build-id and --gate go with "
+				    "--format kcidb (--gate also with squad)");
+		return;
+	}
+	if (a->plot || a->export || a->point || a->table || a->out_path || a->values)
+		usage_error("%s", "--format kcidb or squad goes alone with run directories");
+	if (noperands < 1)
+		usage_error("%s", "expected one run directory or more");
+	if (a->kci == FMT_SQUAD && (k->origin || k->commit || k->checkout_id || k->build_id))
+		usage_error("%s", "--origin, --commit, --checkout-id and --build-id go with --format kcidb");
+	if (!k->origin)
+		k->origin = "scalebench";
+	if (!*k->origin || strspn(k->origin, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(k->origin))
+		sb_die(SB_EXIT_USAGE, "--origin '%s': KCIDB's origin is [a-z0-9_] only, not empty", k->origin);
+	for (int i = 0; i < 2; i++)
+		if (ids[i] && !sb_kcidb_id_ok(ids[i]))
+			sb_die(SB_EXIT_USAGE, "--%s '%s': a KCIDB id is ORIGIN:ID, ORIGIN of [a-z0-9_]",
+			       i ? "build-id" : "checkout-id", ids[i]);
+	if (k->commit && (!*k->commit || strpbrk(k->commit, " \t\n")))
+		sb_die(SB_EXIT_USAGE, "--commit '%s': expected a commit id", k->commit);
+}
 
 /* The options and the one operand into *a, every combination checked (exit 2). */
 static void parse_args(int argc, char **argv, struct args *a)
 {
-	int first = sb_cli_parse(&cli, argc, argv, a);
+	int first;
 
+	a->ko.gate = -1;
+	first = sb_cli_parse(&cli, argc, argv, a);
+	check_kci(a, argc - first);
 	a->inputs = argv + first;
 	a->ninputs = argc - first;
+	if (a->kci)
+		return;
 	if (a->export && argc - first < 1)
 		usage_error("%s", "expected one run directory or more");
 	if (argc - first != 1 && !a->export)
@@ -487,6 +552,14 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	parse_args(argc, argv, &a);
+	if (a.kci) {
+		rc = a.kci == FMT_KCIDB ? sb_kcidb_write(stdout, a.ninputs, a.inputs, &a.ko, err, sizeof(err)) :
+			sb_squad_write(stdout, a.ninputs, a.inputs, a.ko.gate, err, sizeof(err));
+		if (rc != 0)
+			sb_die(rc, "%s", err);
+		finish_output(stdout, NULL, NULL);
+		return SB_EXIT_OK;
+	}
 	if (a.export) {
 		rc = sb_export_runs(stdout, a.ninputs, a.inputs, (enum sb_export)(a.export - 1), err,
 				    sizeof(err));

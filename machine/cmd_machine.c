@@ -12,6 +12,7 @@
 
 #include "lock.h"
 #include "os.h"
+#include "reference.h"
 #include "safefile.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "syscheck.h"
@@ -33,6 +34,10 @@ static const char usage_text[] =
 	"  clear --fd N           the holder's name cleared (the caller holds the lock on N)\n"
 	"  check [--short] [--probe-ms MS]\n"
 	"                         the system check: the full report, or its one-line short form\n"
+	"  reference [--ms MS] [--slices N] [--short] [--series]\n"
+	"                         the reference loop (a fixed user-space CPU loop) for MS ms (default\n"
+	"                         5000) in N slices (default 10): how steady the machine runs, in words\n"
+	"                         and as meta's one line (--short: that line only; --series: each slice)\n"
 	"  tune SAVE              governor performance, turbo off, ASLR off; old values into SAVE\n"
 	"                         (the lock's path with .tuned: no other file)\n"
 	"  restore SAVE (--fd N | --with-lock)\n"
@@ -371,7 +376,7 @@ int main(int argc, char **argv)
 		argc -= 2;
 	}
 	if (argc < 2)
-		sb_usage_error("a command is needed: path, holder, lock, clear, check, tune or restore");
+		sb_usage_error("a command is needed: path, holder, lock, clear, check, reference, tune or restore");
 	cmd = argv[1];
 	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
 		fputs(usage_text, stdout);
@@ -396,6 +401,8 @@ int main(int argc, char **argv)
 		return cmd_clear(argc, argv, path);
 	if (strcmp(cmd, "check") == 0)
 		return cmd_check(argc, argv);
+	if (strcmp(cmd, "reference") == 0)
+		return sb_reference_cmd(argc, argv);
 	if (strcmp(cmd, "tune") == 0 && argc == 3) {
 		check_save(argv[2], path);
 		close(open_lock(path));	/* its directory made and checked */

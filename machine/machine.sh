@@ -12,6 +12,7 @@ machine_lock_file=''
 machine_locked=0	# the lock is ours (not merely opened while waiting)
 machine_tune_file=''	# --tune's saved settings, restored by machine_release (or the janitor, or the next sweep)
 m_system='' m_lock='' m_tune=''	# meta's system, lock, tune
+m_ref_start='' m_ref_end=''	# meta's reference_start, reference_end (the testcase's; machine_reference)
 
 machine_tool() {	# the path of sb-machine
 	if [ -n "$SB_INSTALL" ]; then
@@ -21,12 +22,44 @@ machine_tool() {	# the path of sb-machine
 	fi
 }
 
-# machine_check_system: ./runtest.sh --check-system: the full report, nothing changed
+# machine_ms NAME DEFAULT: $NAME (DEFAULT when unset): the reference loop's milliseconds, 0 (none)
+# or 10 to 60000 (10 slices of 1 ms at least); else exit 2 naming it
+machine_ms() {
+	local v=${!1-$2}
+	case $v in '' | *[!0-9]* | 0[0-9]*) die 2 "$1: '$v' is not a whole number of milliseconds (0, or 10 to 60000)" ;; esac
+	if [ "${#v}" -gt 5 ] || [ "$v" -gt 60000 ] || { [ "$v" != 0 ] && [ "$v" -lt 10 ]; }; then
+		die 2 "$1: $v ms is not 0 (none) or 10 to 60000 (10 slices of 1 ms or more)"
+	fi
+	printf '%s' "$v"
+}
+
+# machine_check_system: ./runtest.sh --check-system: the full report, then how steady
+# the machine runs (the reference loop for $SB_MACHINE_STEADY_MS, default 5 s), nothing changed
 machine_check_system() {
-	local dir
+	local dir ms out line
 	[ $# = 0 ] || usage_error "--check-system takes no other argument"
+	ms=$(machine_ms SB_MACHINE_STEADY_MS 5000) || exit
 	made dir --installed "${sb_tools-}" sb-machine	# (runtest.sh's)
-	exec "$dir/sb-machine" --as "$PROG" check
+	"$dir/sb-machine" --as "$PROG" check || exit
+	if [ "$ms" = 0 ]; then exit 0; fi
+	printf '\nHow steady this machine runs: a fixed user-space CPU loop (no system call while timed),\n'
+	printf '  %s s in 10 slices; shown, never used to correct a result (docs/RUNTEST.md "How steady the machine runs"):\n' \
+		"$(awk -v ms="$ms" 'BEGIN { printf "%g", ms / 1000 }')"
+	out=$("$dir/sb-machine" --as "$PROG" reference --ms "$ms" --slices 10) || exit
+	while IFS= read -r line; do printf '  %s\n' "$line"; done <<<"$out"
+	exit 0
+}
+
+# machine_reference VAR: the reference loop's reading as meta records it (reference_start,
+# reference_end) into VAR: $SB_MACHINE_REFERENCE_MS (default 300) in 10 slices; empty when 0
+# or when the loop could not run (a sweep goes on: the reading is evidence, not a measurement)
+machine_reference() {
+	local -n _ref=$1
+	local ms
+	_ref=''
+	ms=$(machine_ms SB_MACHINE_REFERENCE_MS 300) || exit
+	if [ "$ms" = 0 ]; then return 0; fi
+	_ref=$("$(machine_tool)" --as "$PROG" reference --ms "$ms" --slices 10 --short 2>/dev/null) || _ref=''
 }
 
 # machine_hold: before the sweep: the machine lock (waiting for the sweep that
@@ -35,6 +68,7 @@ machine_check_system() {
 # for the runners (they warn about any other holder)
 machine_hold() {
 	local tool rc=0 line busy='' nowait=() parent=0
+	machine_ms SB_MACHINE_REFERENCE_MS 300 >/dev/null || exit	# checked before anything waits or runs
 	tool=$(machine_tool)
 	[ -x "$tool" ] || die 3 "$(shown "$tool") is missing: run make"
 	# its directory and the file made and checked (exit 3, one line, when another user could plant them)
@@ -120,6 +154,7 @@ machine_release() {
 	fi
 }
 
-machine_meta_lines() {	# meta's lines about the machine check and the lock
-	meta_lines system "$m_system" lock "$m_lock" tune "$m_tune"
+machine_meta_lines() {	# meta's lines about the machine check, the lock and the reference loop
+	meta_lines system "$m_system" lock "$m_lock" tune "$m_tune" \
+		reference_start "$m_ref_start" reference_end "$m_ref_end"
 }

@@ -1,9 +1,10 @@
 # Several runs of one test on one chart, and below it each run's change against the first.
 # Expects from plot.py: data blocks $s<k> (tasks mean ci) for k = 1..n_series with
-# s_mode_<k>, s_run_<k>, s_title_<k>; $rel<k> (tasks pct lo hi) for k = 1..n_rel with
+# s_mode_<k>, s_run_<k>; r_title_<i> for each run i = 1..n_runs (the legend: a run's dashes and
+# points in grey, then each mode of modes_list in its colour); key_probe (testing: the legend boxed); $rel<k> (tasks pct lo hi) for k = 1..n_rel with
 # rel_mode_<k>, rel_run_<k>; strings title_text, subtitle_text, unit_suffix, xtics_list,
 # rel_text, out_png, out_svg; numbers unit, logx, xmin, xmax, ymax, rel_ymin, rel_ymax, xmax_point (the largest task count),
-# key_x (left edge of the legend, screen fraction), top (top of the upper panel); oversub_x,
+# key_x (the legend's room starts there, screen fraction; the legend's right edge is at 0.985), top (top of the upper panel); oversub_x,
 # oversub_text, oversub_inside for plot/oversub.gp (the oversubscribed region, when the runs agree on it).
 
 do for [fmt in 'png svg'] {
@@ -29,12 +30,16 @@ do for [fmt in 'png svg'] {
     set format y '%g'.unit_suffix
     set ytics add ('0' 0)
     set ylabel 'operations per second (ops/s)'
-    set key at screen key_x, screen top left top Left reverse samplen 4 spacing 1.3 \
-        title "colour: mode\ndashes, points: run" font ',11'
+    # anchored by its right edge: whatever gnuplot makes of the titles' width, the box stays in
+    set key at screen 0.985, screen top right top Left reverse samplen 4 spacing 1.3 font ',11'
+    if (exists('key_probe')) { set key box lc rgb '#ff00ff' lw 1 }
     load plot_dir.'/oversub.gp'	# the oversubscribed region: shaded in both panels, named in this one
     plot for [k=1:n_series] '$s'.k using 1:($2 / unit):($3 / unit) with yerrorlines \
         lc rgb mode_colour(value('s_mode_'.k)) dt run_dt(value('s_run_'.k)) \
-        pt run_pt(value('s_run_'.k)) ps 1.1 lw 2 title value('s_title_'.k)
+        pt run_pt(value('s_run_'.k)) ps 1.1 lw 2 notitle, \
+        for [i=1:n_runs] 1/0 with linespoints lc rgb '#555555' dt run_dt(i) pt run_pt(i) ps 1.1 lw 2 \
+        title value('r_title_'.i), \
+        for [m in modes_list] 1/0 with lines lc rgb mode_colour(m) lw 6 title m
     unset label
 
     # ---- lower panel: change against the first run, 95% CI shaded ----

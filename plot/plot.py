@@ -573,7 +573,8 @@ def draw_terminal(exe, run, logx_override):
 
 # ---------------------------------------------------------------- comparisons
 
-def compare_prelude(runs, logx_override):
+def compare_prelude(runs, logx_override, total=None):
+    """total: how many runs there were when runs is capped (cap_runs), else None."""
     several_tests = len({r.test for r in runs}) > 1
     names = [(r.test + " " if several_tests else "") + r.label for r in runs]
     if len(set(names)) < len(names):
@@ -587,16 +588,20 @@ def compare_prelude(runs, logx_override):
     n_series = 0
     top = 0.0
     titles = []
+    modes = []
     for i, run in enumerate(runs, 1):
+        # the legend: one entry a run (its dashes and points), one a mode (its colour)
+        title = " ".join(x for x in (names[i - 1], "(baseline)" if i == 1 else "", run.failure()) if x)
+        titles.append(title)
+        out.append("r_title_%d = %s\n" % (i, gp_str(title)))
         for m in run.modes():
             n_series += 1
+            if m not in modes:
+                modes.append(m)
             series = run.series(m)
             top = max([top] + [v["mean"] + (v["ci"] or 0) for _, v in series])
-            title = " ".join(x for x in (names[i - 1], m, run.failure()) if x)
-            titles.append(title)
             out.append(datablock("s%d" % n_series, [(t, v["mean"], v["ci"] or 0) for t, v in series]))
-            out.append("s_mode_%d = %s\ns_run_%d = %d\ns_title_%d = %s\n"
-                       % (n_series, gp_str(m), n_series, i, n_series, gp_str(title)))
+            out.append("s_mode_%d = %s\ns_run_%d = %d\n" % (n_series, gp_str(m), n_series, i))
     n_rel = 0
     single = False  # some band comes from one run's samples: not a 95% interval
     lows, highs = [0.0], [0.0]
@@ -617,9 +622,10 @@ def compare_prelude(runs, logx_override):
                 out.append("rel_mode_%d = %s\nrel_run_%d = %d\n" % (n_rel, gp_str(m), n_rel, i))
     span = max(highs) - min(lows) or 2.0
     unit, suffix = scale_of(top)
-    # The legend sits right of the panels: room for the line sample (about 90 px) and
-    # its longest title (about 8.5 px a character at 12 pt), within 1200 px.
-    key_w = min(0.45, max(0.16, (max(len(t) for t in titles) * 8.5 + 100) / 1200))
+    # The legend sits right of the panels, its right edge 1.5% from the canvas's (compare.gp):
+    # room for what gnuplot reserves, about 10 px a character of the longest title at 11 pt
+    # and the line sample (samplen 4) with its gaps, within 1200 px.
+    key_w = min(0.45, max(0.16, (max(len(t) for t in titles) + 8) * 10.0 / 1200 + 0.015))
     lines = []
     for i, run in enumerate(runs):
         m = run.meta
@@ -627,6 +633,9 @@ def compare_prelude(runs, logx_override):
             m[k] for k in ("kernel", "host", "date") if m.get(k)) or run.run_id), 170))
     if len(lines) > 4:
         lines = lines[:3] + ["and %d more runs" % (len(lines) - 3)]
+    if total is not None and total > len(runs):
+        lines[-1] = ("%d runs: the first and the %d newest drawn; every run: history/%s.png (make plot), "
+                     "sb-history show %s" % (total, len(runs) - 1, base.test, base.test))
     top_frac = 0.90 - 0.025 * len(lines)
     tests = []
     for r in runs:
@@ -637,7 +646,8 @@ def compare_prelude(runs, logx_override):
     else:
         title = shorten(" vs ".join(tests), 90)
     out += [
-        "n_series = %d\nn_rel = %d\n" % (n_series, n_rel),
+        "n_series = %d\nn_rel = %d\nn_runs = %d\nmodes_list = %s\n" % (n_series, n_rel, len(runs),
+                                                                     gp_str(" ".join(modes))),
         "title_text = %s\n" % gp_str(title),
         "subtitle_text = %s\n" % gp_str("\n".join(lines)),
         "rel_text = %s\n" % gp_str(
@@ -655,18 +665,30 @@ def compare_prelude(runs, logx_override):
     return "".join(out)
 
 
-def draw_compare(exe, runs, base_path, logx_override):
+def draw_compare(exe, runs, base_path, logx_override, total=None):
     """Writes base_path.png and base_path.svg."""
     finals = [base_path + ".png", base_path + ".svg"]
     pairs = [(tmp_name(f), f) for f in finals]
     try:
-        prelude = compare_prelude(runs, logx_override)
+        prelude = compare_prelude(runs, logx_override, total)
+        if os.environ.get("SB_PLOT_KEY_PROBE"):    # testing: the legend boxed in magenta (selftest/plot_legend.t)
+            prelude += "key_probe = 1\n"
         prelude += "out_png = %s\nout_svg = %s\n" % (gp_str(pairs[0][0]), gp_str(pairs[1][0]))
         run_gnuplot(exe, prelude, "compare.gp", base_path)
         commit(pairs)
     finally:
         discard(pairs)
     return finals
+
+
+# compare-latest draws at most this many runs: a CI matrix gives tens, and past eight dash
+# patterns repeat and the lines cannot be told apart (the history chart has every run)
+LATEST_CAP = 8
+
+
+def cap_runs(chosen):
+    """The first run (the baseline) and the newest LATEST_CAP - 1, when there are more."""
+    return chosen if len(chosen) <= LATEST_CAP else chosen[:1] + chosen[-(LATEST_CAP - 1):]
 
 
 def latest_per_label(runs):
@@ -851,9 +873,10 @@ def cmd_all(args, results):
                 note("%s: %s, nothing to draw (status %s)" % (rel(r.path), r.empty, r.status))
             elif args.force or args.logx is not None or run_is_stale(r):
                 todo_runs.append(r)
-        chosen = latest_per_label(runs)
+        every = latest_per_label(runs)
+        chosen = cap_runs(every)
         if len(chosen) >= 2 and (args.force or args.logx is not None or compare_is_stale(tdir, chosen)):
-            todo_cmp.append((tdir, chosen))
+            todo_cmp.append((tdir, chosen, len(every)))
     if todo_runs or todo_cmp:
         exe = find_gnuplot()
         check_gnuplot(exe, ("pngcairo", "svg"))
@@ -867,9 +890,9 @@ def cmd_all(args, results):
         except InputError as e:
             note("%s (skipped)" % e)
             status = EXIT_INPUT
-    for tdir, chosen in todo_cmp:
+    for tdir, chosen, total in todo_cmp:
         try:
-            for f in draw_compare(exe, chosen, os.path.join(tdir, LATEST_COMPARE), args.logx):
+            for f in draw_compare(exe, chosen, os.path.join(tdir, LATEST_COMPARE), args.logx, total):
                 drawn += 1
                 if not args.quiet:
                     print("drew %s" % rel(f))

@@ -45,6 +45,8 @@ static const char *secs(long ms, char *buf)
 static const char *points_mode = "auto", *placement;
 static long *point_list, npoints, largest = 1, period, samples, warmup_samples, duration_ms, warmup_ms;
 static long min_runs, max_runs, precision, point_budget_ms;
+static long auto_max_ms, auto_min_ms;	/* --warmup auto's cap and floor (the floor NOTSET: the rule's own) */
+static int fixed_warmup;		/* --warmup S, or --quick's */
 static int adaptive = 1;
 static char *label, rounded_note[256];
 
@@ -139,7 +141,8 @@ static void run_shape(void)
 	char s[32];
 
 	duration_ms = a.quick ? QUICK_DURATION_MS : DEF_DURATION_MS;
-	warmup_ms = a.quick ? QUICK_WARMUP_MS : DEF_WARMUP_MS;
+	warmup_ms = a.quick && !a.warmup_auto ? QUICK_WARMUP_MS : DEF_WARMUP_MS;
+	fixed_warmup = a.warmup_ms != NOTSET || (a.quick && !a.warmup_auto);
 	period = a.quick ? QUICK_PERIOD : DEF_PERIOD;
 	if (a.duration_ms != NOTSET)
 		duration_ms = a.duration_ms;
@@ -155,6 +158,23 @@ static void run_shape(void)
 		snprintf(rounded_note, sizeof(rounded_note),
 			 "note: whole sample periods: %ld measured and %ld warmup samples of %ld ms",
 			 samples, warmup_samples, period);
+}
+
+/* --warmup auto's bounds: --warmup-max (default 1 s, or --warmup-min when that is more), --warmup-min */
+static void auto_bounds(void)
+{
+	char s1[32], s2[32];
+
+	if (fixed_warmup && (a.warmup_min_ms != NOTSET || a.warmup_max_ms != NOTSET))
+		bad("--warmup-%s goes with the steady-state warmup (auto, the default), not a fixed %s",
+		    a.warmup_min_ms != NOTSET ? "min" : "max", a.warmup_ms != NOTSET ? "--warmup S" : "--quick");
+	if (a.warmup_min_ms != NOTSET && a.warmup_max_ms != NOTSET && a.warmup_min_ms > a.warmup_max_ms)
+		bad("--warmup-min %s s is more than --warmup-max %s s", secs(a.warmup_min_ms, s1),
+		    secs(a.warmup_max_ms, s2));
+	auto_min_ms = a.warmup_min_ms;
+	auto_max_ms = a.warmup_max_ms != NOTSET ? a.warmup_max_ms : AUTO_WARMUP_MAX_S * 1000L;
+	if (a.warmup_max_ms == NOTSET && auto_min_ms != NOTSET && auto_min_ms > auto_max_ms)
+		auto_max_ms = auto_min_ms;
 }
 
 /* how many runs a point gets: adaptive (0: exactly min_runs = max_runs), min_runs,
@@ -224,6 +244,7 @@ static void check(void)
 	profile_list();
 	choose_placement();
 	run_shape();
+	auto_bounds();
 	stop_rule();
 	choose_label();
 	if (a.tune && a.no_lock)
@@ -260,7 +281,8 @@ static void emit(void)
 	sb_pair("opt_results", a.results);
 	sb_pair("opt_profile", a.profile);
 	sb_pair("opt_commit", a.commit);
-	sb_pair_n("opt_fixed_warmup", a.warmup_ms != NOTSET || a.quick);
+	sb_pair_n("opt_fixed_warmup", fixed_warmup);
+	sb_pair_n("opt_warmup_bounds", a.warmup_min_ms != NOTSET || a.warmup_max_ms != NOTSET);
 	sb_pair_n("opt_smt", a.smt);
 	sb_pair_n("opt_list", a.list);
 	sb_pair_n("opt_dry_run", a.dry_run);
@@ -295,10 +317,15 @@ static void emit(void)
 	sb_pair_n("max_runs", max_runs);
 	sb_pair_n("precision", precision);
 	sb_pair_n("point_budget_ms", point_budget_ms);
-	sb_pair_n("auto_warmup_max", AUTO_WARMUP_MAX_S);
-	sb_pair_n("auto_warmup_max_ms", AUTO_WARMUP_MAX_S * 1000L);
-	/* the shortest steady-state warmup: the window, in the runner's warmup samples (warmup.c) */
-	sb_pair_n("auto_warmup_min_ms", SB_WARMUP_WINDOW * (period < SB_WARMUP_PERIOD_MS ? period : SB_WARMUP_PERIOD_MS));
+	sb_pair("auto_warmup_max", secs(auto_max_ms, s));
+	sb_pair_n("auto_warmup_max_ms", auto_max_ms);
+	sb_pair("auto_warmup_min", auto_min_ms == NOTSET ? "" : secs(auto_min_ms, s));
+	/* the shortest steady-state warmup: the window, in the runner's warmup samples (warmup.c),
+	 * or --warmup-min (not above the cap: the runner's rule) */
+	long floor_ms = SB_WARMUP_WINDOW * (period < SB_WARMUP_PERIOD_MS ? period : SB_WARMUP_PERIOD_MS);
+	if (auto_min_ms != NOTSET && auto_min_ms > floor_ms)
+		floor_ms = auto_min_ms;
+	sb_pair_n("auto_warmup_min_ms", floor_ms < auto_max_ms ? floor_ms : auto_max_ms);
 	/* the times as meta and --dry-run say them: seconds, decimals only where there are some */
 	sb_pair("duration_text", secs(samples * period, s));
 	sb_pair("warmup_fixed_text", secs(warmup_samples * period, s));

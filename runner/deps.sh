@@ -11,6 +11,9 @@ set -eu
 # Debian and Ubuntu
 apt_required="gcc libc6-dev make pkg-config libhwloc-dev libsqlite3-dev perl python3 util-linux procps git"
 apt_optional="gnuplot-nox ministat python3-yaml jq groff-base"
+# selftest/lava_testdef.t: LAVA's own Python (its packages are fetched by apt-get download) and
+# selftest/kcidb.t's schema check
+apt_lava="python3-voluptuous python3-requests python3-pexpect python3-jsonschema"
 # VM runs (runtest.sh --kernel): QEMU, a static busybox, cpio, xz
 apt_vm="qemu-system-x86 busybox-static cpio xz-utils"
 # perf: Debian's linux-perf; Ubuntu's perf is a wrapper (linux-tools-common) around the
@@ -33,6 +36,8 @@ what_for() {
 	gnuplot*) echo "gnuplot: make plot" ;;
 	ministat) echo "FreeBSD's ministat: selftest/compare_ministat.t's cross-check" ;;
 	python3-yaml | python3-pyyaml | jq) echo "selftest/ci_yaml.t and export.t's JSON checks" ;;
+	python3-voluptuous | python3-requests | python3-pexpect) echo "selftest/lava_testdef.t (LAVA's code)" ;;
+	python3-jsonschema) echo "selftest/kcidb.t's check against KCIDB's schema" ;;
 	groff-base) echo "man page checks in selftest/install.t" ;;
 	qemu-* | busybox* | cpio | xz* | virtiofsd) echo "VM runs: runtest.sh --kernel" ;;
 	*) echo "an optional feature" ;;
@@ -96,7 +101,7 @@ deps_apt() {
 	# shellcheck disable=SC2086
 	required apt_install $apt_required
 	# shellcheck disable=SC2086
-	optional apt_install $apt_optional $perf $apt_vm
+	optional apt_install $apt_optional $apt_lava $perf $apt_vm
 }
 
 main() {

@@ -19,6 +19,7 @@ static const char *const format_names[] = { "text", "csv", "samples", NULL };
 enum kind {
 	NUMBER,		/* a whole number in [lo, hi], into an unsigned long */
 	AUTO_NUMBER,	/* NUMBER, or "auto": SB_WARMUP_AUTO */
+	SECONDS,	/* seconds in [lo, hi], up to 3 decimals, as milliseconds into an unsigned long */
 	CHOICE,		/* one of names[], into an enum: its index */
 	STRING,		/* the argument as given, into a const char * */
 	SET,		/* no argument: lo into an int or enum */
@@ -43,6 +44,7 @@ struct opt {
 enum { NOSWEEP, SWEEP };
 #define AT(f) offsetof(struct sb_options, f)
 #define OPT_NUMBER(l, n, a, f, lo, hi, sw, h)	{ l, n, a, NUMBER, AT(f), lo, hi, NULL, sw, h }
+#define OPT_SECONDS(n, a, f, lo, hi, sw, h)	{ 0, n, a, SECONDS, AT(f), lo, hi, NULL, sw, h }
 #define OPT_AUTO_NUMBER(n, a, f, lo, hi, sw, h)	{ 0, n, a, AUTO_NUMBER, AT(f), lo, hi, NULL, sw, h }
 #define OPT_CHOICE(n, a, f, names, sw, h)	{ 0, n, a, CHOICE, AT(f), 0, 0, names, sw, h }
 #define OPT_STRING(n, a, f, sw, h)		{ 0, n, a, STRING, AT(f), 0, 0, NULL, sw, h }
@@ -58,10 +60,10 @@ static const struct opt table[] = {
 		   "measured samples, 0 = until interrupted (default 5)"),
 	OPT_AUTO_NUMBER("warmup", "N|auto", warmup, 0, 100000000, NOSWEEP,
 			"N samples discarded first, or auto: until the rate settles (default auto)"),
-	OPT_NUMBER(0, "warmup-min", "S", warmup_min, 0, 86400, SWEEP,
-		   "--warmup auto: at least S seconds of warmup (default 0)"),
-	OPT_NUMBER(0, "warmup-max", "S", warmup_max, 0, 86400, SWEEP,
-		   "--warmup auto: at most S seconds of warmup (default 5)"),
+	OPT_SECONDS("warmup-min", "S", warmup_min_ms, 0, 86400, SWEEP,
+		    "--warmup auto: at least S seconds of warmup (default 0; decimals allowed)"),
+	OPT_SECONDS("warmup-max", "S", warmup_max_ms, 0, 86400, SWEEP,
+		    "--warmup auto: at most S seconds of warmup (default 5; not below --warmup-min)"),
 	OPT_NUMBER(0, "warmup-period-ms", "MS", warmup_period_ms, 1, 3600000, SWEEP,
 		   "--warmup auto: judge it on samples of MS (default 50, at most --period-ms)"),
 	OPT_NUMBER(0, "period-ms", "MS", period_ms, 1, 3600000, SWEEP,
@@ -93,7 +95,7 @@ static const struct opt table[] = {
 #define NOPTS (sizeof(table) / sizeof(table[0]))
 
 static const struct sb_options defaults = {
-	.tasks = 1, .samples = 5, .warmup = SB_WARMUP_AUTO, .warmup_min = 0, .warmup_max = 5,
+	.tasks = 1, .samples = 5, .warmup = SB_WARMUP_AUTO, .warmup_min_ms = 0, .warmup_max_ms = 5000,
 	.period_ms = 1000, .stall_timeout = 30, .run = 1,
 };
 
@@ -107,6 +109,26 @@ static const char *label(const struct opt *p, char *buf, size_t size)
 	else
 		snprintf(buf, size, "-%c", p->letter);
 	return buf;
+}
+
+/* "5", "0.25": seconds with up to 3 decimals, in [lo, hi] s, as milliseconds (exits 2 otherwise). */
+static unsigned long seconds_ms(const char *name, const char *s, long long lo, long long hi)
+{
+	const char *dot = strchr(s, '.');
+	size_t nint = dot ? (size_t)(dot - s) : strlen(s), nfrac = dot ? strlen(dot + 1) : 0;
+	unsigned long long ms = 0;
+
+	if (!*s || strspn(s, "0123456789.") != strlen(s) || nint == 0 || (dot && (nfrac == 0 || strchr(dot + 1, '.'))))
+		sb_die(SB_EXIT_USAGE, "%s: '%s' is not a number of seconds like 5 or 0.5", name, s);
+	if (nfrac > 3)
+		sb_die(SB_EXIT_USAGE, "%s: '%s' has more than 3 decimals", name, s);
+	for (size_t i = 0; i < nint && ms <= (unsigned long long)hi * 1000; i++)
+		ms = ms * 10 + (unsigned long long)(s[i] - '0');
+	for (size_t i = 0; i < 3; i++)
+		ms = ms * 10 + (unsigned long long)(i < nfrac ? dot[1 + i] - '0' : 0);
+	if (ms < (unsigned long long)lo * 1000 || ms > (unsigned long long)hi * 1000)
+		sb_die(SB_EXIT_USAGE, "%s: '%s' is out of range (%lld..%lld seconds)", name, s, lo, hi);
+	return (unsigned long)ms;
 }
 
 static void usage(FILE *f)
@@ -172,6 +194,9 @@ static void apply(const struct opt *p, const char *arg, struct sb_options *o)
 			       label(p, name, sizeof(name)), arg);
 		*(unsigned long *)field = (unsigned long)sb_parse_ll(label(p, name, sizeof(name)),
 								     arg, p->lo, p->hi);
+		break;
+	case SECONDS:
+		*(unsigned long *)field = seconds_ms(label(p, name, sizeof(name)), arg, p->lo, p->hi);
 		break;
 	case CHOICE:
 		*(int *)field = choose(p, arg);
@@ -274,4 +299,8 @@ void sb_options_parse(int argc, char **argv, struct sb_options *o)
 		       o->no_header ? "no-header" : "print-header");
 	if (o->no_header && o->print_header)
 		sb_die(SB_EXIT_USAGE, "--print-header contradicts --no-header");
+	/* (not "the cap wins" in silence: the caller asked for both) */
+	if (o->warmup_min_ms > o->warmup_max_ms)
+		sb_die(SB_EXIT_USAGE, "--warmup-min %g s is more than --warmup-max %g s",
+		       (double)o->warmup_min_ms / 1000, (double)o->warmup_max_ms / 1000);
 }

@@ -12,8 +12,8 @@ struct sb_options {
 	unsigned long tasks;
 	unsigned long samples;		/* measured; 0 = until interrupted */
 	unsigned long warmup;		/* samples, or SB_WARMUP_AUTO */
-	unsigned long warmup_min;	/* seconds, --warmup auto */
-	unsigned long warmup_max;	/* seconds, --warmup auto */
+	unsigned long warmup_min_ms;	/* --warmup auto: at least (--warmup-min, seconds with decimals) */
+	unsigned long warmup_max_ms;	/* --warmup auto: at most (--warmup-max) */
 	unsigned long warmup_period_ms;	/* --warmup auto: a warmup sample's period; 0: the default (warmup.c) */
 	unsigned long period_ms;
 	unsigned long stall_timeout;	/* seconds */

@@ -11,10 +11,11 @@
 /* What the arguments say: NOTSET or NULL where they say nothing. */
 struct args {
 	long max, min, step, max_points, duration_ms, warmup_ms, period, repeat, precision;
-	long min_runs, max_runs, point_budget_ms, budget_ms, seed, vm_cpus;
+	long min_runs, max_runs, point_budget_ms, budget_ms, seed, vm_cpus, warmup_min_ms, warmup_max_ms;
 	const char *points, *mode, *placement, *label, *results, *profile, *commit;
 	int help, list, smt, no_affinity, dry_run, quiet, plot, quick, profile_keep;
 	int no_wait, no_lock, tune, no_history;
+	int warmup_auto;	/* --warmup auto given (the default, said) */
 };
 
 extern struct args a;

@@ -17,9 +17,9 @@ const char *me = "./runtest.sh";	/* the command as the user runs it (--me) */
 /* What the arguments say (struct args: sweepargs.h); parse() fills it in. */
 struct args a = {
 	NOTSET, NOTSET, NOTSET, NOTSET, NOTSET, NOTSET, NOTSET, NOTSET, NOTSET,
-	NOTSET, NOTSET, NOTSET, NOTSET, NOTSET, NOTSET,
+	NOTSET, NOTSET, NOTSET, NOTSET, NOTSET, NOTSET, NOTSET, NOTSET,
 	NULL, "both", NULL, NULL, NULL, NULL, NULL,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
 enum kind {
@@ -50,6 +50,7 @@ static void check_nonempty(const char *, const char *);
 static void check_commit(const char *, const char *);
 static void check_kernel(const char *, const char *);
 static void check_vm(const char *, const char *);
+static void check_warmup(const char *, const char *);
 
 #define AT(f) offsetof(struct args, f)
 #define OPT_TITLE(t)			{ t, NULL, TITLE, 0, 0, NULL, "" }
@@ -82,9 +83,13 @@ static const struct opt table[] = {
 		 "processes, threads, both (default; a testcase meant one way\n"
 		 "runs that way) or all (every mode the binaries run)"),
 	OPT_SECONDS("--duration", "S", duration_ms, 0, "measured seconds of each run (default 1; decimals allowed)"),
-	OPT_SECONDS("--warmup", "S", warmup_ms, 0,
-		    "seconds of warmup each run discards first (default: until the rate\n"
-		    "settles, at most 1 s, where the runner can tell; else 1)"),
+	OPT_CALL("--warmup", "S|auto", check_warmup,
+		 "seconds of warmup each run discards first, or auto (the default):\n"
+		 "until the rate settles, at most 1 s, where the runner can tell; else 1"),
+	OPT_SECONDS("--warmup-min", "S", warmup_min_ms, 0,
+		    "auto: at least S seconds of warmup (default: the rule's 3 samples)"),
+	OPT_SECONDS("--warmup-max", "S", warmup_max_ms, 0,
+		    "auto: at most S seconds (default 1, or --warmup-min when more)"),
 	OPT_COUNT("--period-ms", "MS", period, 1, "sample period (default 500)"),
 	{ "--precision", "PCT", PERCENT, AT(precision), 0, NULL,
 	  "run a point until its 95% interval is within +-PCT % of its mean\n"
@@ -287,6 +292,14 @@ static void check_kernel(const char *opt, const char *v)
 	if (!S_ISREG(st.st_mode))
 		sb_die(SB_EXIT_USAGE, "%s %s: not a file (a kernel image, bzImage)", opt, v);
 	add(&kernels, &nkernels, v);
+}
+
+static void check_warmup(const char *opt, const char *v)	/* --warmup S|auto (the last one given counts) */
+{
+	a.warmup_auto = strcmp(v, "auto") == 0;
+	if (!a.warmup_auto && (!*v || strspn(v, "0123456789.") != strlen(v)))
+		bad("%s: '%s' is not a number of seconds like 5 or 0.5, nor auto", opt, v);
+	a.warmup_ms = a.warmup_auto ? NOTSET : thousandths(opt, v, "seconds");
 }
 
 static void check_vm(const char *opt, const char *v)	/* --vm-mem M: vm/boot.sh's --mem M */

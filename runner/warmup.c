@@ -3,9 +3,9 @@
 
 #include "warmup.h"
 
-static unsigned long samples_in(unsigned long seconds, unsigned long period_ms)
+static unsigned long samples_in(unsigned long ms, unsigned long period_ms)
 {
-	return (seconds * 1000 + period_ms - 1) / period_ms;
+	return (ms + period_ms - 1) / period_ms;
 }
 
 void sb_warmup_init(struct sb_warmup *w, const struct sb_options *o)
@@ -21,8 +21,8 @@ void sb_warmup_init(struct sb_warmup *w, const struct sb_options *o)
 	else if (o->period_ms > SB_WARMUP_PERIOD_MS)
 		w->period_ms = SB_WARMUP_PERIOD_MS;
 	/* The rule needs a full window; the cap wins over both minimums. */
-	w->max = samples_in(o->warmup_max, w->period_ms);
-	w->min = samples_in(o->warmup_min, w->period_ms);
+	w->max = samples_in(o->warmup_max_ms, w->period_ms);
+	w->min = samples_in(o->warmup_min_ms, w->period_ms);
 	if (w->min < SB_WARMUP_WINDOW)
 		w->min = SB_WARMUP_WINDOW;
 	if (w->min > w->max)

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# sb-bisect under git bisect run: a 16-commit repository of a clock-paced testcase whose rate drops 10% at commit 11, a broken build skipped, ends without a difference refused, SIGINT mid-step and resume, the report.
+# sb-bisect under git bisect run: a 16-commit repository of a clock-paced testcase whose rate drops 10% at commit 11, ends measured with runtest.sh's default warmup, a broken build skipped, ends without a difference refused, SIGINT mid-step and resume, the report, reuse keyed on the ends, a kept sweep gone.
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/sb-bisect" "$SB_BUILD/libscalebench.a" "$SB_BUILD/obj/runner/mode_processes.o" \
 	"$SB_BUILD/obj/runner/mode_threads.o"
 SB=$PWD
 case $SB_BUILD in /*) BB=$SB_BUILD ;; *) BB=$PWD/$SB_BUILD ;; esac
 bisect=$BB/bin/sb-bisect
-export SB_MACHINE_BUSY_PCT=101 SB_MACHINE_PROBE_MS=10 GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+export SB_MACHINE_BUSY_PCT=101 SB_MACHINE_PROBE_MS=10 SB_MACHINE_REFERENCE_MS=0 SB_MACHINE_STEADY_MS=200 GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
 
 # The testcase at commit I: one operation every 100 us (110 us from commit 11 on: 10% more time an
 # operation), each waiting for its absolute deadline, so its rate is the clock's, not the CPU's.
@@ -77,13 +77,15 @@ san=''
 build="make -s SB=$SB B=$BB $san"
 cd "$T/repo" || exit 1
 common=(--host --build "$build" --tests-dir bin --results "$T/res" --runtest "$SB/runtest.sh")
-shape=(paceop --mode processes --points 1 --duration 0.3 --warmup 0.2 --period-ms 100)
+# runtest.sh's default warmup (meta: warmup=auto, which each step hands back to runtest.sh), as docs/BISECT.md
+shape=(paceop --mode processes --points 1 --duration 0.3 --period-ms 100)
 
 # ---- the ends: commit 1 and commit 16, measured by sb-bisect measure ----
 git checkout -q "$(sha 1)"
 rc=0; "$bisect" measure "${common[@]}" -- "${shape[@]}" --repeat 3 >"$T/good" 2>"$T/err" || rc=$?
 is "$rc" 0 "measure the good end (commit 1): exit 0"
 good=$(cat "$T/good")
+is "$(grep '^warmup=' "$good/meta" 2>/dev/null)" warmup=auto "measured with the default (steady-state) warmup"
 like "$good" "/paceop/bisect-$(sha 1 | cut -c1-12)-" "its sweep is labelled by the commit"
 git checkout -q "$(sha 16)"
 rc=0; "$bisect" measure "${common[@]}" -- "${shape[@]}" --repeat 3 >"$T/bad" 2>>"$T/err" || rc=$?
@@ -143,4 +145,31 @@ git bisect reset >/dev/null 2>&1
 rc=0; "$bisect" report --results "$T/res" --log "$T/log" --format markdown >"$T/rep.md" 2>"$T/err" || rc=$?
 is "$rc" 0 "the report from a saved git bisect log, markdown: exit 0"
 like "$(cat "$T/rep.md")" '\| processes \| 1 \|.*worse \|' "a markdown table row in words"
+
+# ---- reuse: keyed on the ends; a kept sweep that no longer loads is left out ----
+git checkout -q "$(sha 11)"
+log=$T/res/bisect-steps.tsv
+sweeps() { grep -c '^sweep' "$log"; }
+n0=$(sweeps)
+rc=0; "${step[@]}" >/dev/null 2>"$T/again" || rc=$?
+is "$rc" 1 "the first bad commit again, the same ends: bad"
+like "$(cat "$T/again")" "reusing " "from its kept sweeps"
+is "$(sweeps)" "$n0" "nothing measured"
+# a command line with a tab (and an escape) still goes into the step log, on one line
+rc=0; "$bisect" --host --build "$build"$'\t# \e[2J' --tests-dir bin --results "$T/res" --runtest "$SB/runtest.sh" \
+	--good "$good" --bad "$bad" --point processes:1 >/dev/null 2>"$T/tab" || rc=$?
+is "$rc" 1 "a --build with a tab: bad, logged"
+like "$(tail -n 1 "$log" | awk -F'\t' '{ print NF, $4, $NF }')" '^10 bad .*--build [$].make .*[\]x09# [\]x1b\[2J. ' \
+	"the command shell-quoted on one line (\$'...\\xNN')"
+# commit 1 measured again is another good end: another bisect, which measures for itself
+rc=0; "$bisect" "${common[@]}" --good "$(cat "$T/good2")" --bad "$bad" --point processes:1 >/dev/null 2>"$T/other" || rc=$?
+is "$rc" 1 "the same commit between other ends: bad"
+is "$(grep -c reusing "$T/other")" 0 "another bisect's sweeps are not reused"
+ok "$([ "$(sweeps)" -gt "$n0" ]; echo $?)" "it measured its own ($(sweeps) sweeps in the log, $n0 before)"
+kept=$(awk -F'\t' -v s="$(sha 11)" -v g="$good" '$1 == "sweep" && $2 == s && $3 != "-" && (NF == 4 || $5 == g) { print $4; exit }' "$log")
+ok "$([ -d "$kept" ]; echo $?)" "a kept sweep of commit 11 to remove ($kept)"
+rm -rf -- "$kept"
+rc=0; "${step[@]}" >/dev/null 2>"$T/gone" || rc=$?
+is "$rc" 1 "a kept sweep removed: the step goes on (bad), not exit 128 at every retry"
+like "$(cat "$T/gone")" "not reusing a kept sweep: .*${kept##*/}" "it says which one it left out"
 done_testing

@@ -7,7 +7,7 @@ need_build "$SB_BUILD/bin/sb-bisect" "$SB_BUILD/libscalebench.a" "$SB_BUILD/obj/
 SB=$PWD
 case $SB_BUILD in /*) BB=$SB_BUILD ;; *) BB=$PWD/$SB_BUILD ;; esac
 bisect=$BB/bin/sb-bisect
-export SB_MACHINE_BUSY_PCT=101 SB_MACHINE_PROBE_MS=10 GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+export SB_MACHINE_BUSY_PCT=101 SB_MACHINE_PROBE_MS=10 SB_MACHINE_REFERENCE_MS=0 SB_MACHINE_STEADY_MS=200 GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
 shape=(paceop --mode processes --points 1 --duration 0.3 --warmup 0.2 --period-ms 100 --repeat 3)
 
 # paceop built twice: an operation every 100 us ($T/fast) and every 110 us ($T/slow), clock-paced
@@ -130,8 +130,9 @@ else
 	real=(getppid1 --mode processes --points 1 --duration 1 --warmup 0 --repeat 3)
 	a=$("$bisect" measure --kernel "$kernel" --results "$T/vm" --runtest "$SB/runtest.sh" -- "${real[@]}" 2>"$T/err")
 	b=$("$bisect" measure --kernel "$kernel" --results "$T/vm" --runtest "$SB/runtest.sh" -- "${real[@]}" 2>>"$T/err")
-	rc=0; "$bisect" --kernel "$kernel" --results "$T/vm" --runtest "$SB/runtest.sh" --good "$a" --bad "$b" \
-		--point processes:1 >/dev/null 2>"$T/err" || rc=$?
+	# (a step's --kernel needs a --build; the ends are checked before it runs)
+	rc=0; "$bisect" --kernel "$kernel" --build true --results "$T/vm" --runtest "$SB/runtest.sh" --good "$a" \
+		--bad "$b" --point processes:1 >/dev/null 2>"$T/err" || rc=$?
 	is "$rc" 128 "the test kernel at both ends: exit 128"
 	like "$(cat "$T/err")" "no difference" "refused as no difference"
 fi

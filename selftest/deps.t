@@ -57,7 +57,7 @@ like "$(printf '%s\n' "$log" | head -n 2 | tr '\n' ' ')" '^sudo apt-get update' 
 
 # Debian: linux-perf
 deps debian ""
-is "$rc:$err" "0:make deps: optional packages: gnuplot-nox ministat python3-yaml jq groff-base linux-perf qemu-system-x86 busybox-static cpio xz-utils" \
+is "$rc:$err" "0:make deps: optional packages: gnuplot-nox ministat python3-yaml jq groff-base python3-voluptuous python3-requests python3-pexpect python3-jsonschema linux-perf qemu-system-x86 busybox-static cpio xz-utils" \
 	"Debian: everything installs, no warning"
 is "$(installs apt-get linux-perf):$(installs apt-get linux-tools-common)" "1:0" "Debian: perf is linux-perf"
 

@@ -73,7 +73,7 @@ if command -v python3 >/dev/null && python3 -c 'import sqlite3' 2>/dev/null; the
 	python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version = 99"); c.commit()' "$tmp/incremental.db"
 	run "$H" --db "$tmp/incremental.db" show unix1
 	is "$rc" 2 "a newer schema: exit 2"
-	like "$err" "schema version 99 is newer than this sb-history's \(1\)" "naming the versions"
+	like "$err" "schema version 99 is newer than this sb-history's \(2\)" "naming the versions"
 	# a writer holds the database: add waits --timeout, then gives up
 	python3 -c 'import sqlite3, sys, time
 c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute("BEGIN EXCLUSIVE")
@@ -82,7 +82,7 @@ open(sys.argv[2], "w").close(); time.sleep(8)' "$DB" "$tmp/locked" &
 	wait_until 10 test -e "$tmp/locked"
 	run "$H" --db "$DB" --timeout 0.3 add "$R"/unix1/*/
 	is "$rc:$(printf '%s\n' "$err" | wc -l)" "2:1" "a locked database: exit 2 after --timeout, one line"
-	like "$err" "database is locked \(another sb-history holds it: try again\)" "saying so"
+	like "$err" "database is locked \(another process holds it: try again" "saying so"
 	kill "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null
 else

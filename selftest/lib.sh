@@ -5,10 +5,12 @@ B=${SB_BUILD:-build}
 # A machine lock of this test file's own (make check runs two files at a time:
 # runners warn when a sweep holds the machine's), and no busy warning (make
 # check keeps the machine busy; tests count stderr lines), so a 10 ms probe
-# (300 ms of each of some 500 sweeps went to it).
+# (300 ms of each of some 500 sweeps went to it); no reference loop at a sweep's
+# ends (twice 0.33 s a testcase; steadiness.t turns it on) and a 200 ms one for
+# --check-system, not 5 s.
 case $B in /*) _sb_locks=$B/selftest-locks ;; *) _sb_locks=$PWD/$B/selftest-locks ;; esac
 mkdir -p "$_sb_locks" 2>/dev/null || true
-export SB_MACHINE_LOCK=$_sb_locks/${0##*/}.lock SB_MACHINE_BUSY_PCT=101 SB_MACHINE_PROBE_MS=10
+export SB_MACHINE_LOCK=$_sb_locks/${0##*/}.lock SB_MACHINE_BUSY_PCT=101 SB_MACHINE_PROBE_MS=10 SB_MACHINE_REFERENCE_MS=0 SB_MACHINE_STEADY_MS=200
 # A lock file an older build left 0666 is refused now (issue 31): this file's own lock starts anew.
 rm -f "$SB_MACHINE_LOCK" "$SB_MACHINE_LOCK.tuned"
 unset SB_MACHINE_ROOT SB_MACHINE_LOCK_HOLDER

@@ -61,9 +61,9 @@ hasnt "$THR/scaling.svg" '<text>processes' "and no processes series"
 has "$THR/scaling.svg" 'FUTEX_WAKE &amp; FUTEX_WAIT on a &lt;shared> word' "text from meta is drawn as is (no enhanced-text mangling of _ and &)"
 
 ok $([ "$(png_size "$R/unix1/compare-latest.png")" = 1200x800 ]; echo $?) "two labels of unix1: compare-latest.png is drawn"
-has "$R/unix1/compare-latest.svg" '<text>6.1.0-old processes</text>' "the older label's processes curve is named by label"
-has "$R/unix1/compare-latest.svg" '<text>6.8.0-lock threads</text>' "the newer label's threads curve too"
-is "$(grep -c '<text>6\.[18]\.0-[a-z]* \(processes\|threads\)</text>' "$R/unix1/compare-latest.svg")" 4 "one curve per run and mode"
+has "$R/unix1/compare-latest.svg" '<text>6.1.0-old \(baseline\)</text>' "the older label's run is named by label in the legend"
+has "$R/unix1/compare-latest.svg" '<text>6.8.0-lock</text>' "the newer label's run too"
+is "$(grep -c '<text>\(6\.[18]\.0-[a-z]*\( (baseline)\)\?\|processes\|threads\)</text>' "$R/unix1/compare-latest.svg")" 4 "one legend entry per run and per mode"
 has "$R/unix1/compare-latest.svg" 'change of each run against 6.1.0-old' "the lower panel is the change against the first"
 is "$(cat "$R/unix1/compare-latest.runs")" "6.1.0-old-20260101T100000
 6.8.0-lock-20260102T100000" "the latest run of each label is drawn"

@@ -114,6 +114,17 @@ for o in $(printf '%s\n' "$helped" | grep -oE '^  (-[a-zA-Z],? )? *--?[a-z][a-z-
 	ok $? "--help's $o is in --list-options"
 done
 
+# --warmup-min/--warmup-max: seconds with decimals; a floor above the cap is refused, not capped in silence
+run "$B/bin/getppid1_processes" --period-ms 100 -s 1 --warmup auto --warmup-period-ms 50 --warmup-min 0.3 \
+	--warmup-max 0.3 --format csv --no-header
+is "$rc:$(printf '%s\n' "$out" | grep -c '^warmup,')" 0:6 "--warmup-min 0.3 --warmup-max 0.3: 6 warmup samples of 50 ms"
+run "$B/bin/getppid1_processes" --warmup-min 3 --warmup-max 1 --check
+one_line '^getppid1_processes: --warmup-min 3 s is more than --warmup-max 1 s$' "--warmup-min above --warmup-max"
+run "$B/bin/getppid1_processes" --warmup-max 0.0001 --check
+one_line "^getppid1_processes: --warmup-max: '0.0001' has more than 3 decimals$" "--warmup-max with 4 decimals"
+run "$B/bin/getppid1_processes" --warmup-max 86401 --check
+one_line "out of range \(0..86400 seconds\)" "--warmup-max above a day"
+
 # An answer that cannot be written is an environment error, not a silent 0.
 if [ -w /dev/full ]; then
 	for a in --list-options --help "--format samples --print-header"; do

@@ -164,5 +164,13 @@ like "$(grep 'runs:' "$T/out")" 'runs: +2 to 5 a point, until the 95% interval i
 	"--quick --max-runs 5: 2 to 5 runs, until +-2%"
 ./runtest.sh getppid1 --quick --dry-run >"$T/out" 2>&1
 like "$(grep 'runs:' "$T/out")" 'runs: +exactly 2 a point$' "--quick alone: exactly 2 runs"
+# the steady-state warmup's bounds, sb-sweepargs' (a floor above the cap is refused, not capped in silence)
+./runtest.sh getppid1 --warmup-min 0.4 --warmup-max 1.5 --dry-run >"$T/out" 2>&1
+like "$(grep 'each run:' "$T/out")" 'steady-state \(at least 0.4 s, at most 1.5 s\) warmup' "--warmup-min/--warmup-max in the plan"
+./runtest.sh getppid1 --warmup-min 3 --dry-run >"$T/out" 2>&1
+like "$(grep 'each run:' "$T/out")" 'steady-state \(at least 3 s, at most 3 s\) warmup' "--warmup-min 3 alone raises the cap"
+rejected "--warmup-min 3 s is more than --warmup-max 1 s" getppid1 --warmup-min 3 --warmup-max 1
+./runtest.sh getppid1 --warmup auto --dry-run >"$T/out" 2>&1
+like "$(grep 'each run:' "$T/out")" 'steady-state \(at most 1 s\) warmup' "--warmup auto: the default, said"
 
 done_testing

@@ -121,4 +121,12 @@ is "$(awk -F, 'FNR == 1 { next }
 is "$(meta "$run/meta" repeat)" 3 "meta repeat=3"
 is "$(cat "$T/err")" "" "--quiet prints nothing on stderr"
 
+# ---- --warmup-min/--warmup-max reach the runner (0.4 s of 50 ms warmup samples, exactly) ----
+rc=0
+./runtest.sh getppid1 --points 1 --mode processes --duration 0.2 --period-ms 100 --repeat 1 --warmup-min 0.4 \
+	--warmup-max 0.4 --quiet --results "$T/r" >"$T/out" 2>"$T/err" || rc=$?
+is "$rc" 0 "a sweep with --warmup-min 0.4 --warmup-max 0.4 exits 0"
+run=$(cat "$T/out")
+is "$(grep -c ',warmup,' "$run/samples.csv"),$(meta "$run/meta" warmup)" 8,auto "8 warmup samples of 50 ms, meta warmup=auto"
+
 done_testing

@@ -80,6 +80,7 @@ no_leak "sb-history: an unknown command" 2 "$H" frobnicate
 # the run directory's keys, the machine check
 no_leak "sb-rundir keys" 0 "$B/bin/sb-rundir" keys
 no_leak "sb-machine check" 0 "$B/bin/sb-machine" check --probe-ms 10
+no_leak "sb-machine reference" 0 "$B/bin/sb-machine" reference --ms 20 --series
 no_leak "sb-topology" 0 "$B/bin/sb-topology"
 no_leak "sb-rundir facts" 0 "$B/bin/sb-rundir" facts $$
 # runtest.sh's and vm/boot.sh's option tables and helpers

@@ -110,8 +110,23 @@ is "$(SB_COMMIT=abcdef0 value opt_commit t)" abcdef0 "SB_COMMIT is the default -
 is "$(value vm_rounds t --kernel "$0" --kernel "$0")" 3 "two kernels: rounds of the least runs"
 is "$(value vm_rounds t --kernel "$0" --kernel "$0" --repeat 5)" 5 "two kernels, --repeat 5: 5 rounds"
 # the runner options the sweep hands on, as given (its own table's sweep=yes rows)
-is "$(list opt_pass t --stall-timeout=4 --param a=1 --warmup-max 3 | tr '\n' ' ')" \
-	"--stall-timeout 4 --param a=1 --warmup-max 3 " "runner options and --param, split and in order"
+is "$(list opt_pass t --stall-timeout=4 --param a=1 --warmup-period-ms 20 | tr '\n' ' ')" \
+	"--stall-timeout 4 --param a=1 --warmup-period-ms 20 " "runner options and --param, split and in order"
+# --warmup auto (meta's word for the default, what sb-bisect hands back) and its bounds, sb-sweepargs' own
+is "$(value opt_fixed_warmup t --warmup auto),$(value auto_warmup_max t --warmup auto)" 0,1 "--warmup auto is the default"
+is "$(value opt_fixed_warmup t --warmup 2 --warmup auto)" 0 "--warmup auto after --warmup 2: the last one counts"
+is "$(value opt_fixed_warmup t --quick --warmup auto)" 0 "--quick --warmup auto: steady-state"
+is "$(value auto_warmup_max t --warmup-max 2.5),$(value auto_warmup_min t --warmup-max 2.5)" 2.5, \
+	"--warmup-max in seconds with decimals; no --warmup-min: the rule's own"
+is "$(value auto_warmup_max t --warmup-min 3),$(value auto_warmup_min t --warmup-min 3)" 3,3 \
+	"--warmup-min 3 alone raises the default cap of 1 s to 3 (not 1 s in silence)"
+is "$(value auto_warmup_min_ms t --warmup-min 0.5 --warmup-max 2)" 500 "the plan's shortest warmup is --warmup-min"
+is "$(list opt_pass t --warmup-min 0.5 --warmup-max 2 | wc -l)" 0 "--warmup-min/--warmup-max are not passed on as given"
+bad "--warmup-min 3 s is more than --warmup-max 1 s" t --warmup-min 3 --warmup-max 1
+bad "--warmup-max goes with the steady-state warmup (auto, the default), not a fixed --warmup S" t --warmup 2 --warmup-max 1
+bad "--warmup-min goes with the steady-state warmup (auto, the default), not a fixed --quick" t --quick --warmup-min 1
+bad "--warmup: 'soon' is not a number of seconds like 5 or 0.5, nor auto" t --warmup soon
+bad "--warmup-max: '1.2345' has more than 3 decimals" t --warmup-max 1.2345
 # the VM options out, the rest (values with blanks, -- and all) as given, in order
 is "$(list vm_rest t1 --vm-mem 512 --param "a=b c" --kernel "$0" --vm-fs=9p --quick -- t2 t3 | tr '\n' '|')" \
 	"t1|--param|a=b c|--quick|--|t2|t3|" "vm_rest: every argument but the VM options"

@@ -7,11 +7,12 @@
 
 # choose_warmup: each run's warmup -> warmup_args (the runner's options),
 # warmup_text (meta's warmup). --warmup S (and --quick) is a fixed count of
-# samples; otherwise, when the runner has it, --warmup auto: the warmup ends
-# when the rate has settled, after --warmup-min and at most auto_warmup_max
-# seconds (sb-sweepargs'; the runner's own rule; --warmup-min/--warmup-max pass
-# through) -> warmup_max_ms, warmup_min_ms (plan.conf's: empty unless auto; the
-# shortest is the rule's window of its short samples, runner/warmup.h)
+# samples; otherwise (--warmup auto, the default), when the runner has it: the
+# warmup ends when the rate has settled, after auto_warmup_min (--warmup-min) and
+# at most auto_warmup_max seconds (--warmup-max; both sb-sweepargs', checked there;
+# the runner's own rule) -> warmup_max_ms, warmup_min_ms (plan.conf's: empty unless
+# auto; the shortest is the rule's window of its short samples, runner/warmup.h).
+# A runner without it takes the fixed warmup, and refuses --warmup-min/--warmup-max.
 choose_warmup() {
 	local t=${runnable[0]} m
 	m=${t_run_modes[$t]%%,*}
@@ -19,7 +20,10 @@ choose_warmup() {
 	if [ "$opt_fixed_warmup" = 0 ] &&
 		"$tests_dir/${t}_$m" --list-options 2>/dev/null | grep -q '^option=--warmup arg=N|auto '; then
 		warmup_args=(--warmup auto --warmup-max "$auto_warmup_max") warmup_text=auto
+		if [ -n "$auto_warmup_min" ]; then warmup_args+=(--warmup-min "$auto_warmup_min"); fi
 		warmup_max_ms=$auto_warmup_max_ms warmup_min_ms=$auto_warmup_min_ms
+	elif [ "$opt_warmup_bounds" = 1 ]; then
+		usage_error "--warmup-min and --warmup-max bound the steady-state warmup, which ${t}_$m does not have (give --warmup S)"
 	fi
 	readonly warmup_args warmup_text warmup_max_ms warmup_min_ms
 }
@@ -115,7 +119,7 @@ print_plan() {	# --dry-run
 		fi
 		printf '  modes:     %s\n' "${t_run_modes[$t]}"
 		printf '  each run:  %s warmup + %s s measured in %d ms samples\n' \
-			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (at most $auto_warmup_max s)"; else echo "$warmup_text s"; fi)" \
+			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (${auto_warmup_min:+at least $auto_warmup_min s, }at most $auto_warmup_max s)"; else echo "$warmup_text s"; fi)" \
 			"$duration_text" "$period"
 		printf '  runs:      %s\n' "${plan_text[runs]}"
 		printf '  params:    %s\n' "${t_params[$t]:-none}"

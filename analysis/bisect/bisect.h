@@ -44,7 +44,7 @@ int sb_tree_build(const struct sb_bisect_opts *o);
  * One sweep at commit sha through runtest.sh: args (TEST and its options,
  * NULL-terminated) plus --kernel, --results, --label bisect-SHA12 and o->pass;
  * SB_COMMIT=sha in its environment, SB_TESTS_DIR for --host with --tests-dir.
- * The run directory it printed into rundir (malloc'd). Returns runtest.sh's
+ * The run directory it printed into rundir (malloc'd, made absolute). Returns runtest.sh's
  * exit status (128 + signal when killed), or -1 when it could not run.
  */
 int sb_sweep(const struct sb_bisect_opts *o, const char *sha, char *const args[], char **rundir);

@@ -4,7 +4,10 @@
 
 #include <stddef.h>
 
-/* Catch SIGINT, SIGTERM and SIGHUP: each is passed to the running child as SIGTERM. */
+/*
+ * Catch the signals runtest.sh handles (INT TERM HUP QUIT USR1 USR2 ALRM PIPE
+ * VTALRM PROF XCPU XFSZ): the first is passed to the running child as SIGTERM.
+ */
 void sb_child_signals(void);
 
 /* The signal that arrived (0: none). */
@@ -19,5 +22,13 @@ int sb_child_interrupted(void);
  * be started.
  */
 int sb_child_run(char *const argv[], char *const env[], char **out, int grace_s);
+
+/*
+ * sb_child_run with the child in its own process group, its standard input
+ * /dev/null, its standard output our stderr when out is NULL (the build): a signal's SIGTERM and the SIGKILL after grace_s go
+ * to the whole group, and after an interruption what is left of the group
+ * when its leader ends has the rest of the grace, then SIGKILL.
+ */
+int sb_child_run_group(char *const argv[], char *const env[], char **out, int grace_s);
 
 #endif

@@ -1,14 +1,14 @@
-/* The decisions of a bisect step: whether the two ends differ (sb_detectable), and Wald's sequential test of a commit's runs. */
+/* The decisions of a bisect step: whether the two ends differ, and Wald's sequential test of a commit's runs (both through verdict.h). */
 #include <math.h>
 
 #include "bisect/decide.h"
 #include "stats.h"
+#include "verdict.h"
 
 const char *const sb_verdict_name[4] = { "more runs", "good", "bad", "cannot tell" };
 
-/* The usual power of a "detectable" change, as compare's gate uses it. */
+/* The level the ends' detectable change is for (its power: verdict.h's SB_POWER, as compare's gate). */
 #define GAP_ALPHA 0.05
-#define GAP_POWER 0.8
 
 int sb_side_of(const double *v, size_t n, struct sb_side *s)
 {
@@ -25,15 +25,18 @@ int sb_side_of(const double *v, size_t n, struct sb_side *s)
 
 int sb_gap_check(const struct sb_side *good, const struct sb_side *bad, struct sb_gap *out)
 {
-	struct sb_ttest tt;
+	struct sb_vsweep g = { NULL, good->n, good->mean, good->var, NULL, -1 };
+	struct sb_vsweep b = { NULL, bad->n, bad->mean, bad->var, NULL, -1 };
+	struct sb_vquery q = { { &g, 1 }, { &b, 1 }, SB_VT_DIFF, 95, GAP_ALPHA, SB_DRIFT_NONE_INIT };
+	struct sb_vresult v;
 
 	if (good->n < 2 || bad->n < 2 || !(good->mean > 0) || !(bad->mean > 0))
 		return -1;
-	if (sb_ttest2(good->n, good->mean, good->var, bad->n, bad->mean, bad->var, &tt) < 0)
+	if (sb_verdict(&q, &v) != 0)
 		return -1;
-	out->change_pct = 100 * tt.diff / good->mean;
-	out->detectable_pct = 100 * sb_detectable(tt.se, tt.df, GAP_ALPHA, GAP_POWER) / good->mean;
-	out->p = tt.p;
+	out->change_pct = v.estimate;
+	out->detectable_pct = v.detectable;
+	out->p = v.p;
 	out->differ = fabs(out->change_pct) > out->detectable_pct;
 	return 0;
 }
@@ -44,17 +47,16 @@ static int rule_ok(const struct sb_rule *r)
 	       r->max_runs >= r->min_runs;
 }
 
-/* The spread pooled over both ends' runs and the step's (each about its own mean). */
+/* The spread pooled over both ends' runs and the step's (each about its own mean): the verdict module's. */
 static double pooled_sd(const struct sb_side *g, const struct sb_side *b, const struct sb_side *x)
 {
-	double ss = (double)(g->n - 1) * g->var + (double)(b->n - 1) * b->var;
-	double df = (double)(g->n - 1) + (double)(b->n - 1);
+	const struct sb_vsweep sw[3] = { { NULL, g->n, g->mean, g->var, NULL, -1 },
+					 { NULL, b->n, b->mean, b->var, NULL, -1 },
+					 { NULL, x->n, x->mean, x->var, NULL, -1 } };
+	const struct sb_vside sides[3] = { { &sw[0], 1 }, { &sw[1], 1 }, { &sw[2], 1 } };
+	const struct sb_drift none = SB_DRIFT_NONE_INIT;
 
-	if (x->n > 1) {
-		ss += (double)(x->n - 1) * x->var;
-		df += (double)(x->n - 1);
-	}
-	return sqrt(ss / df);
+	return sb_verdict_spread(sides, x->n > 0 ? 3 : 2, &none);
 }
 
 int sb_decide(const struct sb_side *good, const struct sb_side *bad, const struct sb_rule *rule,

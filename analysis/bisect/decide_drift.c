@@ -3,7 +3,7 @@
 
 #include "bisect/decide_drift.h"
 #include "stats.h"
-#include "verdict_power.h"
+#include "verdict.h"
 
 int sb_gap_check_drift(const struct sb_drift_side *good, const struct sb_drift_side *bad,
 		       const struct sb_drift *d, struct sb_gap *out)

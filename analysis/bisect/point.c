@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bisect/point.h"
+#include "curve_value.h"
 #include "exit.h"
 #include "msg.h"
 
@@ -82,7 +83,8 @@ const char *sb_target_str(const struct sb_target *t, char *buf, size_t len)
 static int curve_values(const struct sb_target *t, const struct sb_run *r, double **v, size_t *n,
 			char *err, size_t errlen)
 {
-	size_t runs = 0, npts = 0;
+	size_t runs = 0, npts = 0, *pn;
+	const double **pv;
 
 	for (size_t i = 0; i < r->npts; i++) {
 		const struct sb_point *p = &r->pts[i];
@@ -97,15 +99,22 @@ static int curve_values(const struct sb_target *t, const struct sb_run *r, doubl
 	}
 	if (npts == 0)
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: no %s points for curve:%s", r->dir, t->mode, t->mode);
-	if (!(*v = calloc(runs, sizeof(**v))))
+	pv = calloc(npts, sizeof(*pv));
+	pn = calloc(npts, sizeof(*pn));
+	if (!pv || !pn || !(*v = calloc(runs, sizeof(**v)))) {
+		free(pv);
+		free(pn);
 		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-	for (size_t i = 0; i < r->npts; i++) {
-		const struct sb_point *p = &r->pts[i];
-
-		if (strcmp(p->mode, t->mode) == 0)
-			for (size_t k = 0; k < runs; k++)
-				(*v)[k] += log(p->means.v[k]) / (double)npts;
 	}
+	for (size_t i = 0, m = 0; i < r->npts; i++)
+		if (strcmp(r->pts[i].mode, t->mode) == 0) {
+			pv[m] = r->pts[i].means.v;
+			pn[m++] = r->pts[i].means.n;
+		}
+	/* bisect's rule: no positivity check (curve_value.h) */
+	sb_curve_value(pv, pn, npts, runs, SB_CURVE_ANY, *v);
+	free(pv);
+	free(pn);
 	for (size_t k = 0; k < runs; k++)
 		(*v)[k] = exp((*v)[k]);
 	*n = runs;

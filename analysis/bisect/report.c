@@ -10,6 +10,7 @@
 #include "bisect/steps.h"
 #include "results.h"
 #include "stats.h"
+#include "verdict.h"
 
 /* What the report knows from git bisect log. */
 struct blog {
@@ -79,18 +80,33 @@ static int read_log(const struct sb_bisect_opts *o, struct blog *b)
 	return 0;
 }
 
-/* Every sweep of commit sha pooled into r (the ends' directories count for the ends' commits). */
+/* Is sweep line l this bisect's (v: its last verdict)? A step's sweep between v's ends, or measure's. */
+static int ours(const struct sb_stepline *l, const struct sb_stepline *v)
+{
+	if (strcmp(l->kind, "sweep") != 0)
+		return 0;
+	if (strcmp(l->target, "-") == 0)
+		return 1;	/* sb-measure's: its testcase checked on loading (side_run) */
+	return v && l->good && strcmp(l->good, v->good) == 0 && strcmp(l->bad, v->bad) == 0;
+}
+
+/* Every sweep of commit sha pooled into r (the ends' directories count for the ends' commits): this
+ * bisect's, of the good end's testcase. */
 static int side_run(const struct sb_steplog *log, const struct blog *b, const char *sha,
 		    const struct sb_stepline *v, struct sb_run *r)
 {
-	char err[512];
+	char err[512], test[256] = "";
 	int have = 0;
 
+	if (v && sb_run_load(v->good, r, err, sizeof(err)) == 0)
+		snprintf(test, sizeof(test), "%s", r->test);
+	if (v)
+		sb_run_free(r);
 	for (size_t i = 0; i <= log->n; i++) {
 		const char *dir = NULL;
 		struct sb_run x;
 
-		if (i < log->n && strcmp(log->l[i].kind, "sweep") == 0 && strcmp(log->l[i].sha, sha) == 0)
+		if (i < log->n && ours(&log->l[i], v) && strcmp(log->l[i].sha, sha) == 0)
 			dir = log->l[i].rundir;
 		else if (i == log->n && v && strcmp(sha, b->start_good) == 0)
 			dir = v->good;
@@ -100,6 +116,11 @@ static int side_run(const struct sb_steplog *log, const struct blog *b, const ch
 			continue;
 		if (sb_run_load(dir, have ? &x : r, err, sizeof(err)) != 0) {
 			sb_bisect_say("%s", err);
+			sb_run_free(have ? &x : r);
+			continue;
+		}
+		if (strcmp((have ? &x : r)->test, test) != 0) {	/* another testcase's measure */
+			sb_run_free(have ? &x : r);
 			continue;
 		}
 		if (have) {
@@ -112,13 +133,23 @@ static int side_run(const struct sb_steplog *log, const struct blog *b, const ch
 }
 
 /* "4.10% worse", "2.00% better" or "no significant change" (ops/s: higher is better). */
-static const char *words(const struct sb_tdiff *d, char *buf, size_t len)
+static const char *words(const struct sb_vresult *v, char *buf, size_t len)
 {
-	if (!d->rel_significant)
+	if (v->word == SB_VW_SAME)
 		snprintf(buf, len, "no significant change");
 	else
-		snprintf(buf, len, "%.2f%% %s", fabs(d->rel_pct), d->rel_pct < 0 ? "worse" : "better");
+		snprintf(buf, len, "%.2f%% %s", fabs(v->estimate), v->estimate < 0 ? "worse" : "better");
 	return buf;
+}
+
+/* The verdict module on two sets of values, each one sweep (a pooled side's sweeps are not kept). */
+static int verdict_of(const double *v0, size_t n0, const double *v, size_t n, enum sb_vtest test,
+		      double alpha, struct sb_vresult *out)
+{
+	struct sb_vsweep b = { v0, n0, 0, 0, NULL, -1 }, x = { v, n, 0, 0, NULL, -1 };
+	struct sb_vquery q = { { &b, 1 }, { &x, 1 }, test, 95, alpha, SB_DRIFT_NONE_INIT };
+
+	return sb_verdict(&q, out);
 }
 
 /* Every count and mode both sides have: parent against the first bad commit. */
@@ -130,17 +161,15 @@ static void side_by_side(const struct sb_run *p, const struct sb_run *x, int md,
 	for (size_t i = 0; i < p->npts; i++) {
 		const struct sb_point *a = &p->pts[i], *b = sb_run_find(x, a->mode, a->tasks);
 		const struct sb_values *av = sb_point_values(a), *bv = b ? sb_point_values(b) : NULL;
-		struct sb_tdiff d;
+		struct sb_vresult d;
 		char w[64];
-		double det;
 
 		if (!bv || av->n < 2 || bv->n < 2 ||
-		    sb_tdiff(av->n, av->st.mean, av->var, bv->n, bv->st.mean, bv->var, 95, &d) < 0)
+		    verdict_of(av->v, av->n, bv->v, bv->n, SB_VT_RATIO, 0.05, &d) < 0)
 			continue;
-		det = sb_detectable(d.null_se_pct, (double)d.df, 0.05, 0.8);
 		fprintf(out, md ? "| %s | %ld | %.6g | %.6g | %+.2f%% | %.2f%% | ±%.2f%% | %s |\n"
 				: "  %-9s %6ld %15.6g %16.6g %+7.2f%% %7.2f%%   +/-%.2f%%  %s\n",
-			a->mode, a->tasks, av->st.mean, bv->st.mean, d.rel_pct, d.rel_halfwidth_pct, det,
+			a->mode, a->tasks, av->st.mean, bv->st.mean, d.estimate, d.d.rel_halfwidth_pct, d.detectable,
 			words(&d, w, sizeof(w)));
 	}
 }
@@ -172,8 +201,7 @@ static int gather(const struct sb_target *t, const char *dir, double **all, size
 static int off_level(const struct sb_steplog *log, const struct sb_stepline *v, double *p)
 {
 	struct sb_target t;
-	struct sb_side s, e;
-	struct sb_ttest tt;
+	struct sb_vresult vd;
 	char err[512];
 	double *step = NULL, *end = NULL;
 	size_t n = 0, ne = 0;
@@ -182,14 +210,13 @@ static int off_level(const struct sb_steplog *log, const struct sb_stepline *v, 
 	if (strcmp(v->verdict, "skip") == 0 || sb_target_parse(v->target, &t, err, sizeof(err)) != 0)
 		return -1;
 	for (size_t i = 0; i < log->n; i++)
-		if (strcmp(log->l[i].kind, "sweep") == 0 && strcmp(log->l[i].sha, v->sha) == 0 &&
+		if (ours(&log->l[i], v) && strcmp(log->l[i].sha, v->sha) == 0 &&
 		    strcmp(log->l[i].target, v->target) == 0)
 			gather(&t, log->l[i].rundir, &step, &n);
 	if (n >= 2 && gather(&t, strcmp(v->verdict, "good") == 0 ? v->good : v->bad, &end, &ne) == 0 &&
-	    sb_side_of(step, n, &s) == 0 && sb_side_of(end, ne, &e) == 0 &&
-	    sb_ttest2(e.n, e.mean, e.var, s.n, s.mean, s.var, &tt) == 0) {
-		*p = tt.p;
-		rc = tt.p < 0.01;
+	    verdict_of(end, ne, step, n, SB_VT_DIFF, 0.05, &vd) == 0) {
+		*p = vd.p;
+		rc = vd.p < 0.01;
 	}
 	free(step);
 	free(end);
@@ -282,7 +309,7 @@ int sb_bisect_report(const struct sb_bisect_opts *o, FILE *out)
 		fputs("The bisect has not ended: no first bad commit in the log yet.\n", out);
 	mono = steps(&log, &b, md, out, &last);
 	ends_line(last, md, out);
-	fprintf(out, md ? "\n**Monotonic:** %s\n" : "\nMonotonic: %s\n", mono ?
+	fprintf(out, md ? "\n**Monotonic:** %s\n" : "\nMonotonic: %s\n", !last ? "- (no step of this bisect in the log)" : mono ?
 		"yes: every step's runs sit at the level of the end it was called (two levels, one change)" :
 		"NO: a step's runs differ from the end it was called (p < 0.01): the change may be spread over "
 		"several commits or not monotonic, and the bisect may have followed one of them (asv's warning)");

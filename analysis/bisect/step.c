@@ -24,39 +24,78 @@ struct step_ctx {
 	char *log;		/* the step log's path */
 };
 
-/* The values of target t in the run directory dir, appended to c->x. 0, or an exit code. */
-static int add_values(struct step_ctx *c, const char *dir)
+/* a and b the same text (NULL as ""): 1 */
+static int same(const char *a, const char *b)
 {
-	struct sb_run r;
-	double *v = NULL, *nx;
-	size_t n = 0;
-	char err[512];
-	int rc = sb_run_load(dir, &r, err, sizeof(err));
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
 
-	if (rc == 0)
-		rc = sb_target_values(&c->t, &r, &v, &n, err, sizeof(err));
+/*
+ * The values of target t in the run directory dir into *v (*n of them): a
+ * complete sweep of the good end's testcase; with shape, of its parameters and
+ * run shape too. 0, or -1 with why in err.
+ */
+static int values_of(const struct step_ctx *c, const char *dir, int shape, double **v, size_t *n, char *err,
+		     size_t errlen)
+{
+	const struct sb_run *g = &c->good_run;
+	struct sb_run r;
+	int rc = sb_run_load(dir, &r, err, errlen) != 0 ? -1 : 0;
+
+	*v = NULL, *n = 0;
+	if (rc == 0 && strcmp(r.status, "complete") != 0)
+		rc = -1, snprintf(err, errlen, "%s: a %s sweep (meta's status), not a complete one", dir, r.status);
+	else if (rc == 0 && strcmp(r.test, g->test) != 0)
+		rc = -1, snprintf(err, errlen, "%s: a sweep of %s, not of %s (the good end's testcase)", dir, r.test, g->test);
+	else if (rc == 0 && shape && !(same(r.params, g->params) && same(r.period_ms, g->period_ms) &&
+				       same(r.duration, g->duration) && same(r.warmup, g->warmup) &&
+				       same(r.placement, g->placement)))
+		rc = -1, snprintf(err, errlen, "%s: its testcase parameters or run shape (period, duration, warmup, "
+				  "placement) are not the good end's %s", dir, g->dir);
+	if (rc == 0 && sb_target_values(&c->t, &r, v, n, err, errlen) != 0)
+		rc = -1;
 	sb_run_free(&r);
-	if (rc != 0) {
+	return rc;
+}
+
+/* n values appended to c->x (v freed). 0, or an exit code. */
+static int append(struct step_ctx *c, double *v, size_t n)
+{
+	double *nx = realloc(c->x, (c->k + n + 1) * sizeof(*nx));
+
+	if (!nx) {
+		free(v);
+		sb_bisect_say("out of memory");
+		return SB_BISECT_ABORT;
+	}
+	c->x = nx;
+	if (n)
+		memcpy(c->x + c->k, v, n * sizeof(*v));
+	c->k += n;
+	free(v);
+	return 0;
+}
+
+/* The values of target t in the run directory dir (checked as values_of does), appended to c->x. */
+static int add_values(struct step_ctx *c, const char *dir, int shape)
+{
+	double *v;
+	size_t n;
+	char err[1024];
+
+	if (values_of(c, dir, shape, &v, &n, err, sizeof(err)) != 0) {
 		sb_bisect_say("%s", err);
 		free(v);
 		return SB_BISECT_ABORT;
 	}
-	if (!(nx = realloc(c->x, (c->k + n) * sizeof(*nx)))) {
-		free(v);
-		return SB_BISECT_ABORT;
-	}
-	c->x = nx;
-	memcpy(c->x + c->k, v, n * sizeof(*v));
-	c->k += n;
-	free(v);
-	return 0;
+	return append(c, v, n);
 }
 
 /* An end's values at the target into s. 0, or an exit code. */
 static int end_side(struct step_ctx *c, const char *dir, struct sb_side *s)
 {
 	size_t k0 = c->k;
-	int rc = add_values(c, dir);
+	int rc = add_values(c, dir, 1);
 
 	if (rc == 0 && sb_side_of(c->x + k0, c->k - k0, s) < 0)
 		rc = SB_BISECT_ABORT;
@@ -95,11 +134,16 @@ static int check_ends(struct step_ctx *c)
 	return 0;
 }
 
-/* The sweeps this commit already has at this target (a bisect run again after an interruption). */
+/*
+ * The sweeps this commit already has at this target between these ends (a
+ * bisect run again after an interruption): another bisect's are not this
+ * one's; a kept sweep that no longer loads, or not of the good end's
+ * testcase, parameters and shape, is left out with a line.
+ */
 static int reuse(struct step_ctx *c)
 {
 	struct sb_steplog log;
-	char err[512];
+	char err[1024];
 	int rc = sb_steplog_read(c->log, &log, err, sizeof(err));
 
 	if (rc != 0) {
@@ -108,12 +152,19 @@ static int reuse(struct step_ctx *c)
 	}
 	for (size_t i = 0; i < log.n && rc == 0; i++) {
 		const struct sb_stepline *l = &log.l[i];
+		double *v;
+		size_t n;
 
-		if (strcmp(l->kind, "sweep") == 0 && strcmp(l->sha, c->sha) == 0 &&
-		    strcmp(l->target, c->tstr) == 0) {
-			sb_bisect_say("reusing %s", l->rundir);
-			rc = add_values(c, l->rundir);
+		if (strcmp(l->kind, "sweep") != 0 || strcmp(l->sha, c->sha) != 0 || strcmp(l->target, c->tstr) != 0 ||
+		    !l->good || strcmp(l->good, c->o->good) != 0 || strcmp(l->bad, c->o->bad) != 0)
+			continue;
+		if (values_of(c, l->rundir, 1, &v, &n, err, sizeof(err)) != 0) {
+			sb_bisect_say("not reusing a kept sweep: %s", err);
+			free(v);
+			continue;
 		}
+		sb_bisect_say("reusing %s", l->rundir);
+		rc = append(c, v, n);
 	}
 	sb_steplog_free(&log);
 	return rc;
@@ -156,9 +207,11 @@ static char **shape_args(const struct step_ctx *c, char *buf, size_t len, char *
 /* One more sweep of BATCH runs at the commit. 0, or an exit code. */
 static int more_runs(struct step_ctx *c)
 {
-	char pts[4096], params[4096], *dir = NULL, err[512];
+	char pts[4096], params[4096], *dir = NULL, err[1024];
 	char **args = shape_args(c, pts, sizeof(pts), params, sizeof(params));
-	const char *f[4];
+	const char *f[6];
+	double *v = NULL;
+	size_t n = 0;
 	int rc;
 
 	if (!args)
@@ -171,13 +224,17 @@ static int more_runs(struct step_ctx *c)
 		sb_bisect_say("the measurement failed at %.12s: skip", c->sha), rc = SB_BISECT_SKIP;
 	else if (rc != 0)
 		sb_bisect_say("runtest.sh failed (exit %d): stopping the bisect", rc), rc = SB_BISECT_ABORT;
+	/* the sweep checked before it goes into the log: a line there is reused by every later step */
+	if (rc == 0 && values_of(c, dir, 0, &v, &n, err, sizeof(err)) != 0)
+		sb_bisect_say("runtest.sh's sweep does not load: %s: stopping the bisect", err), rc = SB_BISECT_ABORT;
 	if (rc == 0) {
-		f[0] = "sweep", f[1] = c->sha, f[2] = c->tstr, f[3] = dir;
-		if (sb_steplog_append(c->log, f, 4, err, sizeof(err)) != 0)
+		f[0] = "sweep", f[1] = c->sha, f[2] = c->tstr, f[3] = dir, f[4] = c->o->good, f[5] = c->o->bad;
+		if (sb_steplog_append(c->log, f, 6, err, sizeof(err)) != 0)
 			sb_bisect_say("%s", err), rc = SB_BISECT_ABORT;
 		else
-			rc = add_values(c, dir);
+			rc = append(c, v, n), v = NULL;
 	}
+	free(v);
 	free(dir);
 	return rc;
 }

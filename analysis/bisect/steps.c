@@ -70,8 +70,10 @@ static int parse_line(char *line, struct sb_stepline *s)
 	strcpy(s->kind, f[0]);
 	strcpy(s->sha, f[1]);
 	strcpy(s->target, f[2]);
-	if (strcmp(f[0], "sweep") == 0 && n == 4) {
+	if (strcmp(f[0], "sweep") == 0 && (n == 4 || n == 6)) {
 		s->rundir = f[3];
+		s->good = n == 6 ? f[4] : NULL;
+		s->bad = n == 6 ? f[5] : NULL;
 		return 0;
 	}
 	if (strcmp(f[0], "verdict") != 0 || n != 10 || strlen(f[3]) >= sizeof(s->verdict))

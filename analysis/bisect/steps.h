@@ -6,7 +6,9 @@
 
 /*
  * Lines, tab-separated, in the order written:
- *   sweep   SHA TARGET RUNDIR                 a finished sweep at commit SHA ("-" target: sb-bisect measure)
+ *   sweep   SHA - RUNDIR                      a finished sweep of sb-bisect measure at commit SHA
+ *   sweep   SHA TARGET RUNDIR GOOD_DIR BAD_DIR  a step's finished sweep, between these ends (a
+ *                                             line without them, from an older sb-bisect, is never reused)
  *   verdict SHA TARGET VERDICT RUNS MEAN POSITION GOOD_DIR BAD_DIR COMMAND
  * VERDICT is good, bad or skip; COMMAND the sb-bisect command line, shell-quoted.
  */
@@ -17,7 +19,8 @@ struct sb_stepline {
 	char verdict[8];	/* verdict */
 	long runs;
 	double mean, position;
-	char *good, *bad, *command;
+	char *good, *bad;	/* verdict, and a step's sweep (NULL: measure's, or an older log's) */
+	char *command;
 };
 
 struct sb_steplog {

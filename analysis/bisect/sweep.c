@@ -56,7 +56,7 @@ int sb_tree_build(const struct sb_bisect_opts *o)
 	if (!o->build)
 		return 0;
 	sb_bisect_say("building: %s", o->build);
-	rc = sb_child_run(argv, NULL, NULL, o->grace_s);
+	rc = sb_child_run_group(argv, NULL, NULL, o->grace_s);
 	return rc < 0 ? 127 : rc;
 }
 
@@ -126,10 +126,13 @@ int sb_sweep(const struct sb_bisect_opts *o, const char *sha, char *const args[]
 	argv = runtest_argv(o, args, label);
 	if (argv)
 		rc = sb_child_run(argv, env, &out, o->grace_s);
-	if (rc == 0 && out && *last_line(out))
-		*rundir = strdup(last_line(out));
-	else if (rc == 0)
+	if (rc == 0 && out && *last_line(out)) {
+		/* (absolute: runtest.sh shows it relative to here, and the step log is read from anywhere) */
+		if (!(*rundir = realpath(last_line(out), NULL)))
+			*rundir = strdup(last_line(out));
+	} else if (rc == 0) {
 		rc = 3;		/* runtest.sh said nothing: not a run */
+	}
 	free(argv);
 	free(out);
 	free(commit);

@@ -1,16 +1,19 @@
 /* compare with the machine's drift between sweeps in every point's and curve's test: the sweeps are the independent values. */
+#define _GNU_SOURCE	/* strptime, timegm */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "msg.h"
 #include "history.h"
 #include "compare_priv.h"
-#include "verdict_power.h"
+#include "verdict.h"
 #include "rank.h"
+#include "curve_value.h"
 
 #define MAXSWEEPS 64
 
@@ -161,39 +164,33 @@ int sb_cmp_drift_open(struct ctx *c, int n, char **dirs, char *err, size_t errle
 	return 0;
 }
 
-/* One sweep's values at a point, in logs. */
-static int sweep_of(const struct sb_values *v, const char *boot, struct sb_drift_sweep *out)
+/* When a sweep ran, as a number that orders sweeps (meta's date, to the second); -1 unknown. */
+static long order_of(const struct sb_run *r)
 {
-	double sum = 0, ss = 0;
+	struct tm tm = { 0 };
+	const char *e;
 
-	for (size_t i = 0; i < v->n; i++) {
-		if (!(v->v[i] > 0))
-			return -1;
-		sum += log(v->v[i]);
-	}
-	if (v->n == 0)
+	if (!r->date || (e = strptime(r->date, "%Y-%m-%dT%H:%M:%S", &tm)) == NULL)
 		return -1;
-	out->n = v->n;
-	out->mean = sum / (double)v->n;
-	for (size_t i = 0; i < v->n; i++)
-		ss += (log(v->v[i]) - out->mean) * (log(v->v[i]) - out->mean);
-	out->var = v->n > 1 ? ss / (double)(v->n - 1) : 0;
-	out->boot = boot;
-	return 0;
+	return (long)timegm(&tm);
 }
 
-/* Side s's sweeps at (mode, tasks): the pooled sweeps one by one, or the pair's own run. */
-static int side_sweeps(const struct sb_cmp_drift *d, int s, const struct sb_values *own, const char *mode,
-		       long tasks, char boots[][64], struct sb_drift_sweep *out, size_t *k)
+/* Side s's sweeps at (mode, tasks) for the verdict module: the pooled sweeps one by one, or the pair's own run. */
+static int side_sweeps(const struct sb_cmp_drift *d, int s, const struct sb_run *own_run,
+		       const struct sb_values *own, const char *mode, long tasks, char boots[][64],
+		       struct sb_vsweep *out, size_t *k)
 {
 	*k = 0;
-	if (d->nsw[s] == 0)
-		return sweep_of(own, boots[0], &out[(*k)++]);
+	if (d->nsw[s] == 0) {
+		out[(*k)++] = (struct sb_vsweep){ own->v, own->n, 0, 0, boots[0], order_of(own_run) };
+		return own->n > 0 ? 0 : -1;
+	}
 	for (int i = 0; i < d->nsw[s] && i < MAXSWEEPS; i++) {
 		const struct sb_point *p = sb_run_find(&d->sw[s][i], mode, tasks);
 
-		if (!p || p->means.n == 0 || sweep_of(&p->means, boots[i], &out[(*k)++]) != 0)
+		if (!p || p->means.n == 0)
 			return -1;
+		out[(*k)++] = (struct sb_vsweep){ p->means.v, p->means.n, 0, 0, boots[i], order_of(&d->sw[s][i]) };
 	}
 	return 0;
 }
@@ -212,8 +209,8 @@ static void note_used(struct sb_cmp_drift *d, const struct sb_drift *in, const s
 		snprintf(eff.what, sizeof(eff.what), "the sides' own %zu sweeps, %.0f df, with %.160s", sweeps,
 			 t->tau_df, in->src == SB_DRIFT_DEFAULT ? "the default's 2" : in->what);
 	}
+	d->paired |= t->paired;
 	pct = sb_drift_pct(used);
-
 	if (d->nused++ == 0) {
 		d->lo_pct = d->hi_pct = pct;
 		d->first = *used;
@@ -222,83 +219,57 @@ static void note_used(struct sb_cmp_drift *d, const struct sb_drift *in, const s
 	d->hi_pct = fmax(d->hi_pct, pct);
 }
 
-/* A row's test redone on sweeps with the drift in it. */
+/* A row's verdict on sweeps with the drift in it (the verdict module). */
 static void drift_row(struct sb_cmp_drift *d, const struct ctx *c, const struct pair *pr, struct row *r,
 		      char boots[2][MAXSWEEPS][64], int acr)
 {
-	struct sb_drift_sweep a[MAXSWEEPS], b[MAXSWEEPS];
-	struct sb_drift_side sa = { a, 0 }, sb = { b, 0 };
-	struct sb_drift used;
-	struct sb_drift_test t;
+	struct sb_vsweep a[MAXSWEEPS], b[MAXSWEEPS];
+	struct sb_vquery q = { { a, 0 }, { b, 0 }, SB_VT_RATIO, c->o->conf, 0, SB_DRIFT_NONE_INIT };
+	struct sb_vresult v;
 
-	if (side_sweeps(d, 0, r->bv, r->b->mode, r->b->tasks, boots[0], a, &sa.k) != 0 ||
-	    side_sweeps(d, 1, r->xv, r->b->mode, r->b->tasks, boots[1], b, &sb.k) != 0)
+	if (side_sweeps(d, 0, pr->base, r->bv, r->b->mode, r->b->tasks, boots[0], a, &q.base.nsw) != 0 ||
+	    side_sweeps(d, 1, pr->x, r->xv, r->b->mode, r->b->tasks, boots[1], b, &q.x.nsw) != 0)
 		return;
-	sb_drift_lookup_point(d->hist, r->b->mode, r->b->tasks, acr, &d->base, &used);
-	if (sb_drift_compare(&sa, &sb, &used, d->paired, c->o->conf, SB_POWER, &t) != 0)
+	sb_drift_lookup_point(d->hist, r->b->mode, r->b->tasks, acr, &d->base, &q.drift);
+	if (sb_verdict(&q, &v) != 0)
 		return;
-	note_used(d, &used, &t, sa.k + sb.k);
-	(void)pr;
-	r->d.rel_pct = t.est_pct;
-	r->d.rel_halfwidth_pct = (t.hi_pct - t.lo_pct) / 2;
-	r->d.rel_significant = t.lo_pct > 0 || t.hi_pct < 0;
-	r->d.significant = r->d.rel_significant;
-	r->d.p = t.p;
-	r->d.df = t.df >= 1 ? (unsigned long)floor(t.df) : 1;
-	r->d.rel_se_pct = r->d.null_se_pct = 100 * t.se;
-	r->d.diff = t.diff * r->bv->st.mean;
-	r->d.halfwidth = r->d.rel_halfwidth_pct / 100 * r->bv->st.mean;
+	note_used(d, &q.drift, &v.dt, q.base.nsw + q.x.nsw);
+	r->vd = v;
 }
 
-/* Side s's curve values a sweep: per run, the mean over the curve's points of log(run mean). */
+/* Side s's curve values, sweep by sweep, into vals (log values, runs a sweep), as sb_vsweeps. */
 static int curve_sweeps(const struct sb_cmp_drift *d, int s, const struct pair *pr, const struct curve_test *ct,
-			char boots[][64], struct sb_drift_sweep *out, size_t *k)
+			char boots[][64], double *vals, size_t cap, struct sb_vsweep *out, size_t *k)
 {
 	int nsw = d->nsw[s] ? d->nsw[s] : 1;
+	size_t used = 0;
 
 	*k = 0;
 	for (int i = 0; i < nsw && i < MAXSWEEPS; i++) {
-		double g[1024] = { 0 }, sum = 0, ss = 0;
-		size_t runs = SIZE_MAX, npts = 0;
+		const double *v[1024];
+		size_t n[1024], npts = 0, runs = SIZE_MAX;
 
-		for (size_t j = 0; j < pr->nrows; j++) {
+		for (size_t j = 0; j < pr->nrows && npts < 1024; j++) {
 			const struct row *r = &pr->rows[j];
-			const struct sb_values *v;
 			const struct sb_point *p;
+			const struct sb_values *sv;
 
 			if (strcmp(r->b->mode, ct->mode) != 0 || r->v == V_NA || !r->means)
 				continue;
 			p = d->nsw[s] ? sb_run_find(&d->sw[s][i], r->b->mode, r->b->tasks) : NULL;
-			v = d->nsw[s] ? (p ? &p->means : NULL) : s ? r->xv : r->bv;
-			if (!v || v->n == 0)
+			sv = d->nsw[s] ? (p ? &p->means : NULL) : s ? r->xv : r->bv;
+			if (!sv || sv->n == 0)
 				return -1;
-			runs = v->n < runs ? v->n : runs;
-			npts++;
+			v[npts] = sv->v;
+			n[npts++] = sv->n;
+			runs = sv->n < runs ? sv->n : runs;
 		}
-		if (npts == 0 || runs == SIZE_MAX || runs > 1024)
+		if (npts == 0 || used + runs > cap ||
+		    sb_curve_value(v, n, npts, runs, SB_CURVE_USED, vals + used) != runs)
 			return -1;
-		for (size_t j = 0; j < pr->nrows; j++) {
-			const struct row *r = &pr->rows[j];
-			const struct sb_point *p;
-			const struct sb_values *v;
-
-			if (strcmp(r->b->mode, ct->mode) != 0 || r->v == V_NA || !r->means)
-				continue;
-			p = d->nsw[s] ? sb_run_find(&d->sw[s][i], r->b->mode, r->b->tasks) : NULL;
-			v = d->nsw[s] ? &p->means : s ? r->xv : r->bv;
-			for (size_t q = 0; q < runs; q++) {
-				if (!(v->v[q] > 0))
-					return -1;
-				g[q] += log(v->v[q]) / (double)npts;
-			}
-		}
-		for (size_t q = 0; q < runs; q++)
-			sum += g[q];
-		out[*k] = (struct sb_drift_sweep){ .mean = sum / (double)runs, .n = runs, .boot = boots[i] };
-		for (size_t q = 0; q < runs; q++)
-			ss += (g[q] - out[*k].mean) * (g[q] - out[*k].mean);
-		out[*k].var = runs > 1 ? ss / (double)(runs - 1) : 0;
-		(*k)++;
+		out[(*k)++] = (struct sb_vsweep){ vals + used, runs, 0, 0, boots[i],
+			order_of(d->nsw[s] ? &d->sw[s][i] : s ? pr->x : pr->base) };
+		used += runs;
 	}
 	return 0;
 }
@@ -343,31 +314,43 @@ static void cross_check(struct sb_cmp_drift *d, const char *mode, const struct s
 			 100 * expm1(sb_hodges_lehmann(ma, a->k, mb, b->k)));
 }
 
+static double mean_of(const double *v, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += v[i];
+	return n ? s / (double)n : NAN;
+}
+
 static void drift_curve(struct sb_cmp_drift *d, const struct ctx *c, const struct pair *pr,
 			struct curve_test *ct, char boots[2][MAXSWEEPS][64], int acr)
 {
-	struct sb_drift_sweep a[MAXSWEEPS], b[MAXSWEEPS];
-	struct sb_drift_side sa = { a, 0 }, sb = { b, 0 };
-	struct sb_drift used;
-	struct sb_drift_test t;
+	static double vals[2][MAXSWEEPS * 256];
+	struct sb_vsweep a[MAXSWEEPS], b[MAXSWEEPS];
+	struct sb_vquery q = { { a, 0 }, { b, 0 }, SB_VT_LOG, c->o->conf, 0, SB_DRIFT_NONE_INIT };
+	struct sb_drift_sweep la[MAXSWEEPS], lb[MAXSWEEPS];
+	struct sb_drift_side sa = { la, 0 }, sb = { lb, 0 };
+	struct sb_vresult v;
 
-	if (curve_sweeps(d, 0, pr, ct, boots[0], a, &sa.k) != 0 ||
-	    curve_sweeps(d, 1, pr, ct, boots[1], b, &sb.k) != 0)
+	if (curve_sweeps(d, 0, pr, ct, boots[0], vals[0], MAXSWEEPS * 256, a, &q.base.nsw) != 0 ||
+	    curve_sweeps(d, 1, pr, ct, boots[1], vals[1], MAXSWEEPS * 256, b, &q.x.nsw) != 0)
 		return;
-	sb_drift_lookup_point(d->hist, ct->mode, 0, acr, &d->base, &used);
-	if (sb_drift_compare(&sa, &sb, &used, d->paired, c->o->conf, SB_POWER, &t) != 0)
+	sb_drift_lookup_point(d->hist, ct->mode, 0, acr, &d->base, &q.drift);
+	if (sb_verdict(&q, &v) != 0)
 		return;
-	note_used(d, &used, &t, sa.k + sb.k);
-	ct->tt.diff = t.diff;
-	ct->tt.se = t.se;
-	ct->tt.df = t.df;
-	ct->tt.t = t.t;
-	ct->tt.p = t.p;
-	ct->change = t.est_pct;
-	ct->lo = t.lo_pct;
-	ct->hi = t.hi_pct;
-	ct->v = ct->lo > 0 ? V_FASTER : ct->hi < 0 ? V_SLOWER : V_SAME;
-	cross_check(d, ct->mode, &sa, &sb, &t);
+	note_used(d, &q.drift, &v.dt, q.base.nsw + q.x.nsw);
+	ct->vd = v;
+	ct->change = v.estimate;
+	ct->lo = v.lo;
+	ct->hi = v.hi;
+	ct->v = (enum verdict)v.word;
+	/* the sweeps' curve means for the cross-check */
+	for (size_t i = 0; i < q.base.nsw; i++)
+		la[sa.k++] = (struct sb_drift_sweep){ mean_of(a[i].v, a[i].n), 0, a[i].n, NULL };
+	for (size_t i = 0; i < q.x.nsw; i++)
+		lb[sb.k++] = (struct sb_drift_sweep){ mean_of(b[i].v, b[i].n), 0, b[i].n, NULL };
+	cross_check(d, ct->mode, &sa, &sb, &v.dt);
 }
 
 void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr)
@@ -393,8 +376,8 @@ void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr)
 			continue;
 		if (r->means)
 			drift_row(d, c, pr, r, boots, acr);
-		r->v = !r->d.rel_significant ? V_SAME : r->d.rel_pct > 0 ? V_FASTER : V_SLOWER;
-		r->beyond = r->v != V_SAME && fabs(r->d.rel_pct) >= c->o->threshold;
+		r->v = (enum verdict)r->vd.word;
+		r->beyond = r->v != V_SAME && fabs(r->vd.d.rel_pct) >= c->o->threshold;
 		pr->nfaster += r->v == V_FASTER;
 		pr->nslower += r->v == V_SLOWER;
 		pr->nsame += r->v == V_SAME;

@@ -3,9 +3,7 @@
 #include <stdlib.h>
 
 #include "compare_priv.h"
-
-/* The chance a change of the "detectable" size is caught: the usual 80%. */
-#define SB_GATE_POWER 0.8
+#include "exit.h"
 
 /* The level the gate tests one of its family's points (curves) at when nothing has changed. */
 static double gate_level(const struct ctx *c, int curve)
@@ -18,26 +16,6 @@ static double gate_level(const struct ctx *c, int curve)
 		return alpha / (double)(c->gate_points ? c->gate_points : 1);
 	/* half the level to the curves, half to the points */
 	return alpha / 2 / (double)(curve ? c->gate_curves : c->gate_points ? c->gate_points : 1);
-}
-
-/*
- * sb_detectable's factor (the standard errors a detectable change is) for
- * df and level: the points of a comparison share a few, and each takes two
- * quantiles found by bisection, so the last ones are kept.
- */
-static double detectable_factor(double df, double level)
-{
-	static double kdf[4], klevel[4], kf[4];
-	static int next;
-
-	for (int i = 0; i < 4; i++)
-		if (kdf[i] == df && klevel[i] == level)
-			return kf[i];
-	kdf[next] = df;
-	klevel[next] = level;
-	kf[next] = sb_detectable(1.0, df, level, SB_GATE_POWER);
-	next = (next + 1) % 4;
-	return kf[(next + 3) % 4];
 }
 
 /*
@@ -69,27 +47,27 @@ int sb_cmp_gate(struct ctx *c)
 	w = calloc(m + 1, sizeof(*w));
 	rej = calloc(m + 1, sizeof(*rej));
 	if (p == NULL || w == NULL || rej == NULL) {
-		rc = 3;
+		rc = SB_EXIT_ENV;
 		goto out;
 	}
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];
 
 		for (size_t j = 0; j < pr->nrows; j++, k++) {
-			p[k] = pr->rows[j].v == V_NA ? NAN : pr->rows[j].d.p;
+			p[k] = pr->rows[j].v == V_NA ? NAN : pr->rows[j].vd.p;
 			w[k] = gate_level(c, 0);
-			rej[k] = pr->rows[j].v != V_NA && pr->rows[j].d.rel_significant;
+			rej[k] = pr->rows[j].v != V_NA && pr->rows[j].vd.d.rel_significant;
 		}
 		for (size_t j = 0; j < pr->ncurves; j++, k++) {
-			p[k] = o->gate == SB_GATE_CURVES ? pr->curves[j].tt.p : NAN;
+			p[k] = o->gate == SB_GATE_CURVES ? pr->curves[j].vd.p : NAN;
 			w[k] = gate_level(c, 1);
 			rej[k] = 0;
 		}
 	}
 	if (o->gate == SB_GATE_CURVES || o->gate == SB_GATE_HOLM)
-		rc = sb_holm(p, w, m, alpha, rej, NULL) < 0 ? 3 : 0;
+		rc = sb_holm(p, w, m, alpha, rej, NULL) < 0 ? SB_EXIT_ENV : 0;
 	else if (o->gate == SB_GATE_BH)
-		rc = sb_bh(p, m, alpha, rej, NULL) < 0 ? 3 : 0;
+		rc = sb_bh(p, m, alpha, rej, NULL) < 0 ? SB_EXIT_ENV : 0;
 	if (rc != 0)
 		goto out;
 	k = 0;
@@ -100,10 +78,9 @@ int sb_cmp_gate(struct ctx *c)
 		for (size_t j = 0; j < pr->nrows; j++, k++) {
 			struct row *r = &pr->rows[j];
 
-			r->gated = rej[k] && r->v != V_NA && r->d.rel_significant;
+			r->gated = rej[k] && r->v != V_NA && r->vd.d.rel_significant;
 			r->counts = r->gated && r->beyond;
-			r->detectable = r->v == V_NA ? NAN :
-					r->d.null_se_pct * detectable_factor((double)r->d.df, gate_level(c, 0));
+			r->detectable = r->v == V_NA ? NAN : sb_verdict_detectable(&r->vd, gate_level(c, 0));
 			pr->nchange += r->counts;
 			pr->nregress += r->counts && r->v == V_SLOWER;
 		}
@@ -113,7 +90,7 @@ int sb_cmp_gate(struct ctx *c)
 			ct->gated = rej[k] && ct->v != V_SAME;
 			ct->counts = ct->gated && fabs(ct->change) >= o->threshold;
 			ct->detectable = o->gate != SB_GATE_CURVES ? NAN :
-					 100 * ct->tt.se * detectable_factor(ct->tt.df, gate_level(c, 1));
+					 sb_verdict_detectable(&ct->vd, gate_level(c, 1));
 			pr->nchange += ct->counts;
 			pr->nregress += ct->counts && ct->v == V_SLOWER;
 		}
@@ -131,9 +108,9 @@ int sb_cmp_failing(const struct ctx *c)
 		const struct pair *pr = &c->pairs[i];
 
 		if (c->o->fail_on == SB_FAIL_REGRESSION && pr->nregress > 0)
-			return 1;
+			return SB_EXIT_FAIL;
 		if (c->o->fail_on == SB_FAIL_CHANGE && pr->nchange > 0)
-			return 1;
+			return SB_EXIT_FAIL;
 	}
-	return 0;
+	return SB_EXIT_OK;
 }

@@ -1,4 +1,4 @@
-/* What compare_runs.c, compare_gate.c and compare_report.c share: a comparison's rows, curves, pairs, context. */
+/* What compare_runs.c, compare_curve_test.c, compare_gate.c and compare_report.c share: a comparison's rows, curves, pairs, context. */
 #ifndef SCALEBENCH_COMPARE_PRIV_H
 #define SCALEBENCH_COMPARE_PRIV_H
 
@@ -8,20 +8,23 @@
 #include "compare_runs.h"
 #include "results.h"
 #include "stats.h"
+#include "verdict.h"
 
 /*
- * Private to the three: cmd_compare sees only compare_runs.h. Calls go one way,
- * compare_runs -> compare_report -> compare_gate (and compare_runs -> compare_gate).
+ * Private to compare/: cmd_compare sees only compare_runs.h. Calls go one way,
+ * compare_runs -> compare_report -> compare_gate (and compare_runs -> compare_curve_test,
+ * compare_gate).
  */
 
-enum verdict { V_NA, V_SAME, V_FASTER, V_SLOWER };
+/* verdict.h's words: a point's and a curve's verdict is the module's */
+enum verdict { V_NA = SB_VW_NA, V_SAME = SB_VW_SAME, V_FASTER = SB_VW_FASTER, V_SLOWER = SB_VW_SLOWER };
 
 struct row {
 	const struct sb_point *b, *x;
 	const struct sb_values *bv, *xv;	/* what is compared: both per-run means, or both samples */
 	int means;
 	double bprec, xprec;	/* each side's precision: its interval's half-width, % of its mean; NAN for samples */
-	struct sb_tdiff d;
+	struct sb_vresult vd;	/* the verdict module's (SB_VT_RATIO); its arithmetic in vd.d */
 	enum verdict v;
 	int beyond;		/* significant (its own interval) and at least the threshold */
 	int gated;		/* the gate's procedure calls it changed (docs/COMPARE.md "The gate") */
@@ -38,8 +41,8 @@ struct row {
 struct curve_test {
 	const char *mode;
 	size_t npts, n0, n;	/* points in it; runs used a side (the fewest any point has) */
-	struct sb_ttest tt;	/* on the log values */
-	double change, lo, hi;	/* % change and its conf% interval */
+	struct sb_vresult vd;	/* the verdict module's (SB_VT_LOG); vd.tt on the log values */
+	double change, lo, hi;	/* % change and its conf% interval (vd's) */
 	double detectable;	/* % (100 x the log ratio) detectable at the gate's level; NAN */
 	enum verdict v;		/* its own interval's */
 	int gated, counts;
@@ -56,6 +59,7 @@ struct pair {
 	size_t ncurves;
 	char machine[192];	/* the machine's meta keys that differ from base's ("host, cpu_model"), "" */
 	char system[256];	/* the system checks' settings that differ ("governor powersave/performance"), "" */
+	char reference[512];	/* the reference loop ran at another speed (compare_reference.c), "" */
 };
 
 struct ctx {
@@ -78,9 +82,12 @@ static inline size_t needed(const struct row *r)
 	return r->means ? SB_INDEPENDENT_RUNS : SB_MINISTAT_MINVALUES;
 }
 
+/* compare_curve_test.c: each mode's curve test of pr (pr->curves, pr->ncurves). Returns 0, or 3 (memory). */
+int sb_cmp_curve_tests(struct pair *pr, const struct sb_cmp_opts *o);
+
 /* compare_gate.c: the gate over the whole comparison, and whether it fails (the exit code). */
 int sb_cmp_gate(struct ctx *c);
-int sb_cmp_failing(const struct ctx *c);
+int sb_cmp_failing(const struct ctx *c);	/* SB_EXIT_FAIL when the gate fails, else SB_EXIT_OK */
 
 /* compare_report.c: the reports, and what --point prints around ministat's block. */
 extern const char sb_cmp_correlated_note[];
@@ -100,6 +107,14 @@ int sb_cmp_drift_open(struct ctx *c, int n, char **dirs, char *err, size_t errle
 void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr);
 void sb_cmp_drift_words(const struct ctx *c, char *buf, size_t len);
 void sb_cmp_drift_free(struct sb_cmp_drift *d);
+
+/*
+ * compare_reference.c: into buf a note when the reference loop's readings of
+ * b's and x's sweeps (meta's reference_start, reference_end) differ by more
+ * than the loop varied within either sweep; "" otherwise, or when a side has
+ * no reading or the loops differ.
+ */
+void sb_cmp_reference_note(const struct sb_run *b, const struct sb_run *x, char *buf, size_t size);
 
 /* compare_curves.c: each run's peak, plateau and efficiency by mode, then lkp's scalability. */
 void sb_cmp_print_curves(const struct ctx *c);

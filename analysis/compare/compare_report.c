@@ -9,7 +9,7 @@
 #include "rate.h"
 #include "compare_priv.h"
 
-/* Each pair whose system checks differ: a note (text: "Note: ...", markdown: a quote). */
+/* Each pair whose system checks differ, then each whose reference loop ran at another speed: a note (text: "Note: ...", markdown: a quote). */
 static void print_system_notes(const struct ctx *c, int md)
 {
 	for (int i = 0; i < c->nruns - 1; i++) {
@@ -22,6 +22,9 @@ static void print_system_notes(const struct ctx *c, int md)
 			"--tune sets governor, turbo and ASLR for a sweep).\n",
 			md ? "> **Note:**" : "Note:", pr->base->name, pr->x->name, pr->system);
 	}
+	for (int i = 0; i < c->nruns - 1; i++)
+		if (c->pairs[i].reference[0])
+			fprintf(c->out, "\n%s %s.\n", md ? "> **Note:**" : "Note:", c->pairs[i].reference);
 }
 
 static const char *verdict_word(const struct row *r)
@@ -296,8 +299,8 @@ static void print_table_text(const struct ctx *c, const struct pair *pr)
 			fprintf(c->out, "%9s  %8s  %7s  %15s  %10s  %7s  %s\n", "-", "-", rn, pc, "-", "-",
 				verdict_word(r));
 		else
-			fprintf(c->out, "%+8.2f%%  %7.2f%%  %7s  %15s  %10s  %7s  %s\n", r->d.rel_pct,
-				r->d.rel_halfwidth_pct, rn, pc, fmt_detectable(dt, sizeof(dt), r->detectable, "+/-"),
+			fprintf(c->out, "%+8.2f%%  %7.2f%%  %7s  %15s  %10s  %7s  %s\n", r->vd.d.rel_pct,
+				r->vd.d.rel_halfwidth_pct, rn, pc, fmt_detectable(dt, sizeof(dt), r->detectable, "+/-"),
 				gate_word(r->gated), verdict_word(r));
 	}
 	print_only(c, pr->base, pr->x, "  ", "\n");
@@ -332,7 +335,7 @@ static void print_table_md(const struct ctx *c, const struct pair *pr)
 		if (r->v == V_NA)
 			fprintf(c->out, "- | - | ");
 		else
-			fprintf(c->out, "%+.2f%% | %.2f%% | ", r->d.rel_pct, r->d.rel_halfwidth_pct);
+			fprintf(c->out, "%+.2f%% | %.2f%% | ", r->vd.d.rel_pct, r->vd.d.rel_halfwidth_pct);
 		fprintf(c->out, "%zu/%zu | %s | %s | %s | %s%s%s |\n", r->b->nruns, r->x->nruns,
 			fmt_prec(pc, sizeof(pc), r), fmt_detectable(dt, sizeof(dt), r->detectable, "±"),
 			r->v == V_NA ? "-" : gate_word(r->gated), strong ? "**" : "", verdict_word(r),
@@ -406,7 +409,7 @@ static void csv_gate(FILE *out, const struct pair *pr, const struct row *r)
 	if (r->v == V_NA)
 		fputs(",,0,", out);
 	else
-		fprintf(out, ",%.6g,%d,%.6f", r->d.p, r->gated, r->detectable);
+		fprintf(out, ",%.6g,%d,%.6f", r->vd.d.p, r->gated, r->detectable);
 	if (ct != NULL)
 		fprintf(out, ",%.6f,%d", ct->change, ct->gated);
 	else
@@ -436,8 +439,8 @@ void sb_cmp_report_csv(const struct ctx *c)
 			if (r->v == V_NA)
 				fprintf(c->out, ",,,,%s,0,0", csv_verdict(r->v));
 			else
-				fprintf(c->out, "%.6f,%.6f,%.6f,%.6f,%s,%d,%d", r->d.diff,
-					r->d.halfwidth, r->d.rel_pct, r->d.rel_halfwidth_pct,
+				fprintf(c->out, "%.6f,%.6f,%.6f,%.6f,%s,%d,%d", r->vd.d.diff,
+					r->vd.d.halfwidth, r->vd.d.rel_pct, r->vd.d.rel_halfwidth_pct,
 					csv_verdict(r->v), r->counts, r->counts && r->v == V_SLOWER);
 			fprintf(c->out, ",%zu,%zu,", r->b->nruns, r->x->nruns);
 			if (!isnan(r->bprec))
@@ -477,7 +480,7 @@ void sb_cmp_report_json(const struct ctx *c)
 		for (size_t k = 0; k < pr->nrows; k++) {
 			const struct row *r = &pr->rows[k];
 			char name[900], extra[1200], range[64], who[600] = "";
-			double ratio = 100 + r->d.rel_pct, hw = r->d.rel_halfwidth_pct;
+			double ratio = 100 + r->vd.d.rel_pct, hw = r->vd.d.rel_halfwidth_pct;
 
 			if (r->v == V_NA)
 				continue;
@@ -517,7 +520,7 @@ void sb_cmp_report_json(const struct ctx *c)
 				sb_json_str(c->out, range);
 			}
 			snprintf(extra, sizeof(extra), "%s against %s: %s, %+.2f%%; runs %zu/%zu; %s%s%s",
-				 pr->x->name, pr->base->name, verdict_word(r), r->d.rel_pct, r->b->nruns,
+				 pr->x->name, pr->base->name, verdict_word(r), r->vd.d.rel_pct, r->b->nruns,
 				 r->x->nruns,
 				 r->means ? "range: 95% confidence interval of the ratio across runs"
 					  : "per-second samples compared (correlated): no interval",

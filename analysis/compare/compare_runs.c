@@ -85,6 +85,15 @@ static double precision(const struct sb_values *v, double conf)
 	return 100 * sb_ci_halfwidth(&v->st, conf) / v->st.mean;
 }
 
+/* The verdict module on a row's values (each side one set: a pooled side's sweeps are not known here). */
+static int point_verdict(struct row *r, double conf)
+{
+	struct sb_vsweep b = { r->bv->v, r->bv->n, 0, 0, NULL, -1 }, x = { r->xv->v, r->xv->n, 0, 0, NULL, -1 };
+	struct sb_vquery q = { { &b, 1 }, { &x, 1 }, SB_VT_RATIO, conf, 0, SB_DRIFT_NONE_INIT };
+
+	return sb_verdict(&q, &r->vd);
+}
+
 static void compare_pair(struct pair *pr, const struct sb_cmp_opts *o)
 {
 	const struct sb_run *b = pr->base, *x = pr->x;
@@ -108,95 +117,23 @@ static void compare_pair(struct pair *pr, const struct sb_cmp_opts *o)
 		r->bprec = precision(r->means ? r->bv : NULL, o->conf);
 		r->xprec = precision(r->means ? r->xv : NULL, o->conf);
 		if (r->bv->n < needed(r) || r->xv->n < needed(r) || !(r->bv->st.mean > 0) ||
-		    sb_tdiff(r->bv->n, r->bv->st.mean, r->bv->var, r->xv->n, r->xv->st.mean,
-			     r->xv->var, o->conf, &r->d) != 0) {
+		    point_verdict(r, o->conf) != 0) {
 			r->v = V_NA;
 			pr->nna++;
 			continue;
 		}
 		/* The verdict is the printed interval's: change +/- its half-width. */
-		if (!r->d.rel_significant) {
-			r->v = V_SAME;
+		r->v = (enum verdict)r->vd.word;
+		if (r->v == V_SAME) {
 			pr->nsame++;
 			continue;
 		}
-		r->v = r->d.diff > 0 ? V_FASTER : V_SLOWER;
-		r->beyond = fabs(r->d.rel_pct) >= o->threshold;
+		r->beyond = fabs(r->vd.d.rel_pct) >= o->threshold;
 		if (r->v == V_FASTER)
 			pr->nfaster++;
 		else
 			pr->nslower++;
 	}
-}
-
-/*
- * The curve of each mode with 2 or more points compared on run means: the
- * first n0 (n) run means of every point a side, n0 (n) the fewest any point
- * has. Returns 0, or 3 when memory runs out.
- */
-static int compare_curves(struct pair *pr, const struct sb_cmp_opts *o)
-{
-	pr->curves = calloc(pr->nrows + 1, sizeof(*pr->curves));
-	if (pr->curves == NULL)
-		return SB_EXIT_ENV;
-	for (size_t i = 0; i < pr->nrows;) {
-		const char *mode = pr->rows[i].b->mode;
-		size_t end = i, npts = 0, n0 = SIZE_MAX, n = SIZE_MAX;
-		int ok = 1;
-
-		while (end < pr->nrows && strcmp(pr->rows[end].b->mode, mode) == 0)
-			end++;
-		for (size_t k = i; k < end; k++) {
-			const struct row *r = &pr->rows[k];
-
-			if (r->v == V_NA || !r->means)
-				continue;
-			npts++;
-			n0 = r->bv->n < n0 ? r->bv->n : n0;
-			n = r->xv->n < n ? r->xv->n : n;
-			for (size_t j = 0; j < r->bv->n; j++)
-				ok &= r->bv->v[j] > 0;
-			for (size_t j = 0; j < r->xv->n; j++)
-				ok &= r->xv->v[j] > 0;
-		}
-		if (ok && npts >= 2 && n0 >= 2 && n >= 2) {
-			struct curve_test *ct = &pr->curves[pr->ncurves];
-			double *g = calloc(n0 + n, sizeof(*g)), var0, var, q;
-			struct sb_stats s0, s1;
-
-			if (g == NULL)
-				return SB_EXIT_ENV;
-			for (size_t k = i; k < end; k++) {
-				const struct row *r = &pr->rows[k];
-
-				if (r->v == V_NA || !r->means)
-					continue;
-				for (size_t j = 0; j < n0; j++)
-					g[j] += log(r->bv->v[j]) / (double)npts;
-				for (size_t j = 0; j < n; j++)
-					g[n0 + j] += log(r->xv->v[j]) / (double)npts;
-			}
-			if (sb_stats_compute_var(g, n0, &s0, &var0, NULL) != 0 ||
-			    sb_stats_compute_var(g + n0, n, &s1, &var, NULL) != 0) {
-				free(g);
-				return SB_EXIT_ENV;
-			}
-			free(g);
-			sb_ttest2(n0, s0.mean, var0, n, s1.mean, var, &ct->tt);
-			ct->mode = mode;
-			ct->npts = npts;
-			ct->n0 = n0;
-			ct->n = n;
-			q = sb_student_quantile(1 - (1 - o->conf / 100) / 2, ct->tt.df);
-			ct->change = 100 * expm1(ct->tt.diff);
-			ct->lo = 100 * expm1(ct->tt.diff - q * ct->tt.se);
-			ct->hi = 100 * expm1(ct->tt.diff + q * ct->tt.se);
-			ct->v = ct->lo > 0 ? V_FASTER : ct->hi < 0 ? V_SLOWER : V_SAME;
-			pr->ncurves++;
-		}
-		i = end;
-	}
-	return 0;
 }
 
 static int parse_point(const char *spec, char *mode, size_t mlen, long *tasks)
@@ -282,17 +219,17 @@ static int point_set(struct ctx *c, int n, const struct sb_values *vals, const c
 		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	snprintf(name, len, "%s %s:%ld (%s)", c->runs[n].dir, mode, tasks,
 		 means ? "per-run means" : "samples");
-	rc = sb_mset_init(set, name) != 0 ? 3 : 0;
+	rc = sb_mset_init(set, name) != 0 ? SB_EXIT_ENV : 0;
 	free(name);
 	for (size_t k = 0; rc == 0 && k < vals->n; k++)
 		if (sb_mset_add(set, vals->v[k]) != 0)
-			rc = 3;
+			rc = SB_EXIT_ENV;
 	if (rc == 0)
 		rc = sb_mset_finish(set, c->runs[n].dir, verr, sizeof(verr));
 	if (rc == 0)
 		return 0;
 	sb_mset_free(set);
-	return rc == 3 ? sb_fail(err, errlen, SB_EXIT_ENV, "out of memory") : sb_fail(err, errlen, rc, "%s", verr);
+	return rc == SB_EXIT_ENV ? sb_fail(err, errlen, SB_EXIT_ENV, "out of memory") : sb_fail(err, errlen, rc, "%s", verr);
 }
 
 static int report_point(struct ctx *c, char *err, size_t errlen)
@@ -509,7 +446,7 @@ static int check_finite(const struct ctx *c, char *err, size_t errlen)
 		for (size_t k = 0; k < c->pairs[i].nrows; k++) {
 			const struct row *r = &c->pairs[i].rows[k];
 
-			if (r->v != V_NA && (!isfinite(r->d.rel_pct) || !isfinite(r->d.rel_halfwidth_pct)))
+			if (r->v != V_NA && (!isfinite(r->vd.d.rel_pct) || !isfinite(r->vd.d.rel_halfwidth_pct)))
 				return sb_fail(err, errlen, SB_EXIT_USAGE, "%s against %s: %s at %ld tasks: the "
 					    "change is not a finite number (values out of range)",
 					    c->pairs[i].x->dir, c->runs[0].dir, r->b->mode, r->b->tasks);
@@ -613,11 +550,13 @@ static int compare_pairs(struct ctx *c, int n, char *err, size_t errlen)
 		if (pr->rows == NULL)
 			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 		compare_pair(pr, c->o);
-		if (compare_curves(pr, c->o) != 0)
+		if (sb_cmp_curve_tests(pr, c->o) != 0)
 			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 		sb_cmp_drift_pair(c, pr);
 		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
 		system_diff(pr->base, pr->x, pr->system, sizeof(pr->system));
+		if (!c->o->pool)	/* (a pool's meta is its first sweep's: no note for a part of it) */
+			sb_cmp_reference_note(pr->base, pr->x, pr->reference, sizeof(pr->reference));
 		c->correlated |= pr->correlated;
 	}
 	return 0;

@@ -119,8 +119,8 @@ static size_t print_failing(const struct ctx *c, int md, int change)
 				continue;
 			fprintf(c->out, "%s %s %s at %ld task%s %+.2f%% %s %.2f%%",
 				listed == 1 ? ":" : ",", pr->x->name, r->b->mode, r->b->tasks,
-				r->b->tasks == 1 ? "" : "s", r->d.rel_pct, md ? "±" : "+/-",
-				r->d.rel_halfwidth_pct);
+				r->b->tasks == 1 ? "" : "s", r->vd.d.rel_pct, md ? "±" : "+/-",
+				r->vd.d.rel_halfwidth_pct);
 		}
 	}
 	return listed;

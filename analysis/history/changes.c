@@ -16,10 +16,11 @@ struct found {
 	int regression, counts;
 };
 
-static int is_date(const char *s)
+/* Shaped like a date (it starts YYYY-): then it must be a whole, real one. */
+static int date_shaped(const char *s)
 {
-	return strlen(s) >= 10 && isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[3]) &&
-	       s[4] == '-' && isdigit((unsigned char)s[5]) && s[7] == '-' && isdigit((unsigned char)s[8]);
+	return isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[1]) && isdigit((unsigned char)s[2]) &&
+	       isdigit((unsigned char)s[3]) && s[4] == '-';
 }
 
 static int kernel_is(const struct sb_hist_sweep *s, const char *k)
@@ -32,27 +33,40 @@ static int kernel_is(const struct sb_hist_sweep *s, const char *k)
 
 /*
  * The first place in the order --since names: a kernel's first sweep, or the
- * first sweep on or after a date (SIZE_MAX: none). Returns 0, or 2 for a
- * kernel no sweep has.
+ * first sweep on or after a date. Returns 0, or 2 for a kernel no sweep has,
+ * a date that is no calendar date (2026-02-30: a typo must not turn the gate
+ * off) or one after the newest sweep (the gate would judge nothing).
  */
 static int since_place(const struct sb_hist *h, const char *since, size_t *ord, char *err,
 		       size_t errlen)
 {
+	const char *newest = "";
+	int kernel = 0;
+
 	*ord = 0;
 	if (since == NULL)
 		return 0;
 	*ord = (size_t)-1;
+	for (size_t i = 0; i < h->nsw; i++)
+		kernel |= kernel_is(&h->sw[i], since);
+	if (!kernel && date_shaped(since) && sb_hist_date(since) != 1)
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--since %s: not a calendar date (YYYY-MM-DD)", since);
 	for (size_t i = 0; i < h->nsw; i++) {
 		const struct sb_hist_sweep *s = &h->sw[i];
-		int hit = is_date(since) ? strncmp(s->date, since, strlen(since)) >= 0 : kernel_is(s, since);
+		int hit = kernel ? kernel_is(s, since) : strncmp(s->date, since, 10) >= 0;
 
+		if (strcmp(s->date, newest) > 0)
+			newest = s->date;
 		if (hit && s->ord < *ord)
 			*ord = s->ord;
 	}
-	if (*ord == (size_t)-1 && !is_date(since))
-		return sb_fail(err, errlen, SB_EXIT_USAGE, "--since %s: no sweep of that kernel (label, release or commit) "
-			       "in the selection", since);
-	return 0;
+	if (*ord != (size_t)-1)
+		return 0;
+	if (!kernel && date_shaped(since))
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--since %s: after the newest sweep of the selection (%.10s): "
+			       "the gate would judge nothing", since, newest);
+	return sb_fail(err, errlen, SB_EXIT_USAGE, "--since %s: no sweep of that kernel (label, release or commit) "
+		       "in the selection", since);
 }
 
 /* The series' name; a change across params (--any-params) names both sides' params. */
@@ -143,7 +157,62 @@ static void print_json(FILE *out, const struct sb_hist *h, const struct found *f
 		fprintf(out, ", \"holds\": %s, \"regression\": %s, \"gates\": %s}", c->holds ? "true" : "false",
 			f[i].regression ? "true" : "false", f[i].counts ? "true" : "false");
 	}
-	fputs(nf ? "\n]}\n" : "]}\n", out);
+	fputs(nf ? "\n]" : "]", out);
+}
+
+/* A point of a sweep whose run measured no progress (a mean not above 0): a failed measurement. */
+static int point_failed(const struct sb_hist *h, const struct sb_hist_point *p)
+{
+	for (size_t k = 0; k < p->n; k++)
+		if (!(h->obs[p->off + k] > 0) || !isfinite(h->obs[p->off + k]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The failed points (added with --partial), each said: not a value to leave
+ * out of the series, a measurement that failed. Those at or after --since
+ * gate as a regression does. Returns how many gate.
+ */
+static size_t print_failed(FILE *out, const struct sb_hist *h, size_t since, enum sb_hist_format fmt)
+{
+	size_t gate = 0, n = 0;
+	char pt[64];
+
+	for (size_t i = 0; i < h->nsw; i++) {
+		const struct sb_hist_sweep *s = &h->sw[i];
+
+		for (size_t j = 0; j < s->npts; j++) {
+			if (!point_failed(h, &s->pts[j]))
+				continue;
+			gate += s->ord >= since;
+			sb_hist_point_name(h, s->pts[j].mode, s->pts[j].tasks, pt, sizeof(pt));
+			if (fmt == SB_FMT_JSON) {
+				fputs(n++ ? ",\n  {\"test\": " : "\n  {\"test\": ", out);
+				sb_json_str(out, s->test);
+				fputs(", \"params\": ", out);
+				sb_json_str(out, s->params);
+				fputs(", \"testbed\": ", out);
+				sb_json_str(out, s->tb_name);
+				fputs(", \"point\": ", out);
+				sb_json_str(out, pt);
+				fputs(", \"at\": ", out);
+				sb_json_str(out, s->column);
+				fputs(", \"at_date\": ", out);
+				sb_json_str(out, s->date);
+				fputs(", \"at_run_id\": ", out);
+				sb_json_str(out, s->run_id);
+				fprintf(out, ", \"gates\": %s}", s->ord >= since ? "true" : "false");
+			} else if (out != NULL) {
+				fprintf(out, "%s%s%s%s %s on %s: FAILED at %s (%.10s): a run measured no progress (0 ops/s)%s\n",
+					fmt == SB_FMT_MARKDOWN ? "- " : "", s->test, *s->params ? " [" : "", s->params,
+					pt, s->tb_name, s->column, s->date, s->ord >= since ? "" : " (before --since)");
+			}
+		}
+	}
+	if (fmt == SB_FMT_JSON && n > 0)
+		fputs("\n", out);
+	return gate;
 }
 
 /* The series given to the method, and what it found, tied back to sweeps. */
@@ -186,13 +255,22 @@ static int detect(const struct sb_hist *h, const struct sb_hist_series *se, size
 	return 0;
 }
 
+/* Some series can hold a change: two segments of min_seg sweeps, and 3 sweeps at least. */
+static int long_enough(const struct sb_hist_series *se, size_t ns, size_t min_seg)
+{
+	for (size_t i = 0; i < ns; i++)
+		if (se[i].n >= 2 * min_seg && se[i].n >= 3)
+			return 1;
+	return 0;
+}
+
 int sb_hist_changes(FILE *out, const struct sb_hist *h, const struct sb_changes_opts *o,
 		    char *err, size_t errlen)
 {
 	struct sb_hist_series *se;
 	struct sb_cp_change *cp = NULL;
 	struct found *f = NULL;
-	size_t ns, nf = 0, since, nreg = 0;
+	size_t ns, nf = 0, since, nreg = 0, nfail = 0;
 	int rc;
 
 	if (h->nsw == 0)
@@ -201,11 +279,19 @@ int sb_hist_changes(FILE *out, const struct sb_hist *h, const struct sb_changes_
 		return rc;
 	if (sb_hist_series(h, &se, &ns) != 0)
 		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+	if (o->min_seg_given && !long_enough(se, ns, o->cp.min_seg)) {
+		sb_hist_series_free(se, ns);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--min-segment %zu: no series of the selection has the %zu "
+			       "sweeps two segments need: the gate would judge nothing", o->cp.min_seg, 2 * o->cp.min_seg);
+	}
 	rc = detect(h, se, ns, o, since, &f, &nf, &cp, err, errlen);
 	for (size_t i = 0; rc == 0 && i < nf; i++)
 		nreg += (size_t)f[i].counts;
 	if (rc == 0 && o->format == SB_FMT_JSON) {
 		print_json(out, h, f, nf, o, ns, nreg);
+		fputs(", \"failed\": [", out);
+		nfail = print_failed(out, h, since, SB_FMT_JSON);
+		fputs("]}\n", out);
 	} else if (rc == 0) {
 		int md = o->format == SB_FMT_MARKDOWN;
 
@@ -214,12 +300,17 @@ int sb_hist_changes(FILE *out, const struct sb_hist *h, const struct sb_changes_
 			h->ngroups == 1 ? "" : "s", 100 * o->cp.alpha, nf ? ":" : ": no change point",
 			md && nf ? "\n" : "");
 		print_text(out, h, f, nf, md);
-		fprintf(out, "%sVerdict: %s: %zu regression%s%s%s still hold%s at the newest kernel\n",
-			md ? "\n" : "", nreg ? "REGRESSION" : "no regression", nreg, nreg == 1 ? "" : "s",
+		nfail = print_failed(out, h, since, o->format);
+		fprintf(out, "%sVerdict: %s: %zu regression%s%s%s still hold%s at the newest kernel", md ? "\n" : "",
+			nreg ? "REGRESSION" : nfail ? "FAILED" : "no regression", nreg, nreg == 1 ? "" : "s",
 			o->since ? " at or after " : "", o->since ? o->since : "", nreg == 1 ? "s" : "");
+		if (nfail)
+			fprintf(out, "; %zu failed point%s%s%s", nfail, nfail == 1 ? "" : "s",
+				o->since ? " at or after " : "", o->since ? o->since : "");
+		fputs("\n", out);
 	}
 	free(f);
 	free(cp);
 	sb_hist_series_free(se, ns);
-	return rc != 0 ? rc : nreg > 0;
+	return rc != 0 ? rc : nreg > 0 || nfail > 0;
 }

@@ -7,7 +7,7 @@
 #include "history.h"
 #include "msg.h"
 #include "stats.h"
-#include "verdict_power.h"
+#include "verdict.h"
 
 /* One group's (testcase x params x testbed) figures: the runs' variance, drift within and across boots. */
 struct figures {

@@ -11,7 +11,7 @@
 struct sqlite3;
 
 /* PRAGMA user_version of a database this sb-history writes (results/README.md "history.db"). */
-#define SB_HIST_SCHEMA 1
+#define SB_HIST_SCHEMA 2
 
 /* ---- store.c: opening (schema, migration, busy timeout), transactions ---- */
 
@@ -19,19 +19,24 @@ enum { SB_HIST_READ, SB_HIST_WRITE, SB_HIST_CREATE };
 
 /*
  * Open the database at path: READ (it must exist, read-only), WRITE (made
- * when absent, its schema created or migrated) or CREATE (a new file: path
- * must not exist). Waits up to timeout_ms for another writer's lock. Returns
- * 0; 2 with one line in err for a missing, corrupt, locked, read-only or newer
- * database; 3 when memory runs out.
+ * when absent, its schema created or migrated) or CREATE (an empty file the
+ * caller has just made, O_EXCL). The file is never reached through a
+ * symbolic link; it, and any -journal, -wal or -shm beside it, must be a
+ * regular file of this user or root; its schema must be exactly the one
+ * this sb-history's migrations make (no trigger, view, index or table
+ * added). Waits up to timeout_ms for another writer's lock. Returns 0; 2
+ * with one line in err for a missing, refused, corrupt, locked, read-only or
+ * newer database; 3 for the environment (memory, a full disk, I/O).
  */
 int sb_hist_open(const char *path, int how, int timeout_ms, struct sqlite3 **db, char *err,
 		 size_t errlen);
 void sb_hist_close(struct sqlite3 *db);
 
-/* sql run on db; 0, or 2 with "path: sqlite's message" in err. */
+/* sql run on db; 0, or 2 (3: full disk, I/O, memory) with "path: sqlite's message" in err. */
 int sb_hist_exec(struct sqlite3 *db, const char *sql, char *err, size_t errlen);
 
-/* "PATH: the database is locked (...)": sqlite's error of db as one line into err; returns 2. */
+/* "PATH: the database is locked (...)": sqlite's error of db as one line into err; returns 2, or 3
+ * for the environment (SQLite's FULL, IOERR, NOMEM; CANTOPEN for lack of space, memory or descriptors). */
 int sb_hist_dberr(struct sqlite3 *db, char *err, size_t errlen);
 
 /* ---- ingest.c: run directories into the store ---- */
@@ -42,14 +47,17 @@ int sb_hist_ins_new(struct sqlite3 *db, struct sb_hist_ins **ins, char *err, siz
 void sb_hist_ins_free(struct sb_hist_ins *ins);
 
 /* What sb_hist_add did: added, found there unchanged, replaced (its status changed), refused
- * (not complete, or no point), or could not read the run directory. */
-enum { SB_ADD_NEW, SB_ADD_SAME, SB_ADD_REPLACED, SB_ADD_REFUSED, SB_ADD_BAD, SB_ADD_NWHAT };
+ * (not complete, no point, or a run that measured no progress), another sweep stored under its
+ * key (testcase, run id, testbed), or could not read (or trust) the run directory. */
+enum { SB_ADD_NEW, SB_ADD_SAME, SB_ADD_REPLACED, SB_ADD_REFUSED, SB_ADD_TAKEN, SB_ADD_BAD, SB_ADD_NWHAT };
 
 /*
  * Add run directory dir (read by sb_run_load): its sweep, testbed, points and
- * per-run means. A sweep already there (testcase and run id) is left as it is
- * unless its status changed. Not complete and !partial: refused. *what is
- * SB_ADD_*; for REFUSED and BAD, why is in err. Returns 0; 2 for a database
+ * per-run means. A sweep already there (testcase, run id and testbed) is left
+ * as it is unless its status changed; another sweep under that key (another
+ * start, sweep_start, or directory) is refused. Not complete, or a run mean
+ * not above 0, and !partial: refused. *what is SB_ADD_*; for REFUSED, TAKEN
+ * and BAD, why is in err. Returns 0; 2 for a database
  * error, 3 when memory runs out (message in err).
  */
 int sb_hist_add(struct sb_hist_ins *ins, const char *dir, int partial, int *what, char *err,
@@ -110,6 +118,9 @@ enum sb_hist_column { SB_COL_LABEL, SB_COL_KERNEL };
 int sb_hist_order(struct sb_hist *h, enum sb_hist_order order, const char *commits_file,
 		  enum sb_hist_column col, int any_params, size_t *dropped, char *err, size_t errlen);
 
+/* s is a real calendar date, YYYY-MM-DD: 1 when that is all of it, 2 when a time follows ("T..."), else 0. */
+int sb_hist_date(const char *s);
+
 /* Kernel version order: 6.9 < 6.10-rc1 < 6.10 < 6.10.1 (strcmp past the numbers). */
 int sb_kver_cmp(const char *a, const char *b);
 
@@ -137,7 +148,7 @@ void sb_hist_series_free(struct sb_hist_series *s, size_t ns);
  * A mode's curve in one sweep: run k's value is exp(mean over the counts
  * tasks[0..nt-1] of log(run k's mean)), for the runs every count has. Writes
  * at most cap values to out; returns how many (0 when a count is missing or
- * a value is not positive).
+ * a value is not positive, or memory runs out).
  */
 size_t sb_hist_curve(const struct sb_hist *h, const struct sb_hist_sweep *s, int mode,
 		     const long *tasks, size_t nt, double *out, size_t cap);
@@ -224,6 +235,7 @@ struct sb_changes_opts {
 	enum sb_hist_format format;
 	const char *since;	/* KERNEL (a column, release or commit) or DATE (YYYY-MM-DD); NULL */
 	struct sb_cp_opts cp;
+	int min_seg_given;	/* --min-segment given: a selection no series of which is 2 segments long is refused */
 };
 
 /*

@@ -1,9 +1,12 @@
 /* A run directory into the history: read by the one loader (sb_run_load), its sweep, testbed, points and per-run means inserted. */
 #define _GNU_SOURCE	/* asprintf */
 #include <limits.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "history.h"
 #include "exit.h"
@@ -18,11 +21,11 @@ static const char *const sql[NQ] = {
 	"SELECT id FROM testbed WHERE host = ?1 AND cpu_model = ?2 AND topology = ?3 AND"
 	" hwloc_version = ?4 AND placement = ?5 AND host_name = ?6 AND host_cpu = ?7 AND"
 	" host_topology = ?8",
-	"SELECT id, status FROM sweep WHERE test = ?1 AND run_id = ?2",
+	"SELECT id, status, sweep_start, dir FROM sweep WHERE test = ?1 AND run_id = ?2 AND testbed = ?3",
 	"DELETE FROM sweep WHERE id = ?1",
 	"INSERT INTO sweep (test, run_id, params, testbed, kernel, release, kcommit, label, date,"
-	" status, duration, warmup, period_ms, dir)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+	" status, duration, warmup, period_ms, dir, sweep_start)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
 	"INSERT INTO point (sweep, mode, tasks, runs, mean) VALUES (?1, ?2, ?3, ?4, ?5)",
 	"INSERT INTO obs (sweep, mode, tasks, run, value) VALUES (?1, ?2, ?3, ?4, ?5)",
 };
@@ -108,7 +111,7 @@ static void release_of(const struct sb_run *r, char *buf, size_t len)
 }
 
 struct extra {
-	char commit[64];
+	char commit[80];
 };
 
 /* meta keys the loader does not keep: commit (runtest.sh --commit, SB_COMMIT) */
@@ -153,62 +156,170 @@ static int insert_points(struct sb_hist_ins *ins, long sweep, const struct sb_ru
 	return 0;
 }
 
-/* The sweep already stored under (test, run_id): -> *id (0: none) and its status. Returns 0 or 2. */
-static int find_sweep(struct sb_hist_ins *ins, const struct sb_run *r, long *id, char *status,
-		      size_t slen, char *err, size_t errlen)
+/* What is stored under the key (test, run id, testbed): its id (0: none), status, start and directory. */
+struct stored {
+	long id;
+	char status[32], start[160], dir[PATH_MAX];
+};
+
+static void col_copy(sqlite3_stmt *q, int i, char *buf, size_t len)
+{
+	const unsigned char *t = sqlite3_column_text(q, i);
+
+	snprintf(buf, len, "%s", t ? (const char *)t : "");
+}
+
+/* The sweep already stored under (test, run_id, testbed) -> *old (id 0: none). Returns 0 or 2. */
+static int find_sweep(struct sb_hist_ins *ins, const struct sb_run *r, long tb, struct stored *old,
+		      char *err, size_t errlen)
 {
 	sqlite3_stmt *q = ins->q[Q_FIND];
 	const char *v[] = { r->test, r->run_id };
 	int rc;
 
-	*id = 0;
+	memset(old, 0, sizeof(*old));
 	bind_texts(q, v, 2);
+	sqlite3_bind_int64(q, 3, tb);
 	rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
-		*id = (long)sqlite3_column_int64(q, 0);
-		snprintf(status, slen, "%s", (const char *)sqlite3_column_text(q, 1));
+		old->id = (long)sqlite3_column_int64(q, 0);
+		col_copy(q, 1, old->status, sizeof(old->status));
+		col_copy(q, 2, old->start, sizeof(old->start));
+		col_copy(q, 3, old->dir, sizeof(old->dir));
 	}
 	sqlite3_reset(q);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sb_hist_dberr(ins->db, err, errlen);
 }
 
+/*
+ * The stored sweep is this one: the same runtest.sh start (meta's
+ * sweep_start, boot id and start time) when both have one, else the same
+ * directory. Two machines' or two --no-lock sweeps' run ids can be the same.
+ */
+static int same_sweep(const struct stored *old, const struct sb_run *r, const char *abs)
+{
+	if (*old->start && *r->sweep_start)
+		return strcmp(old->start, r->sweep_start) == 0;
+	return strcmp(old->dir, abs) == 0;
+}
+
 static int store_run(struct sb_hist_ins *ins, const struct sb_run *r, const struct extra *x,
 		     int *what, char *err, size_t errlen)
 {
-	char release[256], status[32] = "", abs[PATH_MAX];
-	long tb = 0, old, id;
+	char release[256], abs[PATH_MAX];
+	struct stored old;
+	long tb = 0, id;
 	int rc;
 
-	if ((rc = find_sweep(ins, r, &old, status, sizeof(status), err, errlen)) != 0)
+	if (realpath(r->dir, abs) == NULL)
+		snprintf(abs, sizeof(abs), "%s", r->dir);
+	if ((rc = testbed_id(ins, r, &tb, err, errlen)) != 0 ||
+	    (rc = find_sweep(ins, r, tb, &old, err, errlen)) != 0)
 		return rc;
-	if (old != 0 && strcmp(status, r->status) == 0) {
+	if (old.id != 0 && !same_sweep(&old, r, abs)) {
+		*what = SB_ADD_TAKEN;
+		return sb_fail(err, errlen, 0, "%s: another sweep (from %s) is stored under its testcase, run id and "
+			       "testbed: not added", r->dir, old.dir);
+	}
+	if (old.id != 0 && strcmp(old.status, r->status) == 0) {
 		*what = SB_ADD_SAME;
 		return 0;
 	}
-	if (old != 0) {
-		sqlite3_bind_int64(ins->q[Q_DELETE], 1, old);
+	if (old.id != 0) {
+		sqlite3_bind_int64(ins->q[Q_DELETE], 1, old.id);
 		if (step(ins->q[Q_DELETE]) != SQLITE_DONE)
 			return sb_hist_dberr(ins->db, err, errlen);
 	}
-	if ((rc = testbed_id(ins, r, &tb, err, errlen)) != 0)
-		return rc;
 	release_of(r, release, sizeof(release));
-	if (realpath(r->dir, abs) == NULL)
-		snprintf(abs, sizeof(abs), "%s", r->dir);
 	{
 		const char *v[] = { r->test, r->run_id, r->params ? r->params : "", NULL, r->kernel,
 				    release, x->commit, r->label, r->date, r->status,
 				    r->duration ? r->duration : "", r->warmup ? r->warmup : "",
-				    r->period_ms ? r->period_ms : "", abs };
+				    r->period_ms ? r->period_ms : "", abs, r->sweep_start };
 
-		bind_texts(ins->q[Q_SWEEP], v, 14);
+		bind_texts(ins->q[Q_SWEEP], v, 15);
 		sqlite3_bind_int64(ins->q[Q_SWEEP], 4, tb);
 	}
 	if (step(ins->q[Q_SWEEP]) != SQLITE_DONE)
 		return sb_hist_dberr(ins->db, err, errlen);
 	id = (long)sqlite3_last_insert_rowid(ins->db);
-	*what = old != 0 ? SB_ADD_REPLACED : SB_ADD_NEW;
+	*what = old.id != 0 ? SB_ADD_REPLACED : SB_ADD_NEW;
 	return insert_points(ins, id, r, err, errlen);
+}
+
+/* A point whose run measured no progress (a mean not above 0): its name and run into buf; 0 when none. */
+static int failed_point(const struct sb_run *r, char *buf, size_t len)
+{
+	for (size_t i = 0; i < r->npts; i++) {
+		const struct sb_point *p = &r->pts[i];
+		const double *v = p->means.n > 0 ? p->means.v : &p->samples.st.mean;
+		size_t n = p->means.n > 0 ? p->means.n : p->samples.n > 0 ? 1 : 0;
+
+		for (size_t k = 0; k < n; k++)
+			if (!(v[k] > 0) || !isfinite(v[k])) {
+				snprintf(buf, len, "%s:%ld run %zu measured %g ops/s", p->mode, p->tasks, k + 1, v[k]);
+				return 1;
+			}
+	}
+	return 0;
+}
+
+/* A name that is one path component, printable: a testcase or a run id. */
+static int name_ok(const char *s)
+{
+	if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+		return 0;
+	for (; *s; s++)
+		if (*s == '/' || (unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+/*
+ * meta's values the history orders, keys and hands on (a commit goes to git
+ * checkout in docs/BISECT.md's job) are what runtest.sh writes. Returns 0,
+ * or 1 with why in err.
+ */
+static int meta_bad(const struct sb_run *r, const struct extra *x, char *err, size_t errlen)
+{
+	size_t n = strlen(x->commit);
+
+	if (!name_ok(r->test) || !name_ok(r->run_id))
+		return sb_fail(err, errlen, 0, "%s: meta's %s is not a plain name: not added", r->dir,
+			       name_ok(r->test) ? "run_id" : "test"), 1;
+	if (sb_hist_date(r->date) == 0)
+		return sb_fail(err, errlen, 0, "%s: meta's date '%.40s' is not a date (YYYY-MM-DDTHH:MM:SSZ): not added",
+			       r->dir, r->date), 1;
+	if (n > 0 && (n < 7 || n > 64 || strspn(x->commit, "0123456789abcdefABCDEF") != n))
+		return sb_fail(err, errlen, 0, "%s: meta's commit '%.40s' is not a commit hash (7 to 64 hex digits): "
+			       "not added", r->dir, x->commit), 1;
+	return 0;
+}
+
+/*
+ * The run directory and the directory holding it (results/<test>) belong to
+ * this user or root: in a shared results directory, another user's could
+ * hold any numbers, or be swapped after the check. Returns 0, or 1 with why in err.
+ */
+static int foreign_dir(const char *dir, char *err, size_t errlen)
+{
+	char abs[PATH_MAX], *slash;
+	struct stat st;
+	int bad = 0;
+
+	if (realpath(dir, abs) == NULL || stat(abs, &st) != 0 || !S_ISDIR(st.st_mode))
+		return sb_fail(err, errlen, 0, "%s: not a directory: not added", dir), 1;
+	if (st.st_uid != geteuid() && st.st_uid != 0)
+		bad = 1;
+	if (!bad && (slash = strrchr(abs, '/')) != NULL) {
+		slash[slash == abs] = '\0';
+		if (stat(abs, &st) == 0 && st.st_uid != geteuid() && st.st_uid != 0)
+			bad = 2;
+	}
+	if (bad)
+		sb_fail(err, errlen, 0, "%s: %s owned by another user (not this user or root): not added", dir,
+			bad == 1 ? "the run directory is" : "its testcase's directory is");
+	return bad != 0;
 }
 
 int sb_hist_add(struct sb_hist_ins *ins, const char *dir, int partial, int *what, char *err,
@@ -216,12 +327,14 @@ int sb_hist_add(struct sb_hist_ins *ins, const char *dir, int partial, int *what
 {
 	struct sb_run r;
 	struct extra x = { "" };
-	char *text = NULL, *path;
+	char *text = NULL, *path, failed[128];
 	int rc = sb_run_load(dir, &r, err, errlen);
 
 	*what = SB_ADD_BAD;
 	if (rc == 2)
 		rc = 0;		/* unreadable: said in err, not added */
+	else if (rc == 0 && foreign_dir(r.dir, err, errlen))
+		;
 	else if (rc == 0 && !*r.run_id)
 		sb_fail(err, errlen, 0, "%s: meta has no run_id: not a run directory runtest.sh wrote", r.dir);
 	else if (rc == 0 && strcmp(r.status, "complete") != 0 && !partial)
@@ -229,6 +342,10 @@ int sb_hist_add(struct sb_hist_ins *ins, const char *dir, int partial, int *what
 						 r.dir, r.status);
 	else if (rc == 0 && r.npts == 0)
 		*what = SB_ADD_REFUSED, sb_fail(err, errlen, 0, "%s: no measured point: not added", r.dir);
+	else if (rc == 0 && !partial && failed_point(&r, failed, sizeof(failed)))
+		*what = SB_ADD_REFUSED, sb_fail(err, errlen, 0, "%s: %s: a failed measurement, not added "
+						 "(--partial adds it; changes then reports the point failed)",
+						 r.dir, failed);
 	else if (rc == 0 && asprintf(&path, "%s/meta", r.dir) < 0)
 		rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	else if (rc == 0) {
@@ -237,7 +354,7 @@ int sb_hist_add(struct sb_hist_ins *ins, const char *dir, int partial, int *what
 		free(text);
 		if (rc == 2)
 			rc = 0;
-		else if (rc == 0)
+		else if (rc == 0 && !meta_bad(&r, &x, err, errlen))
 			rc = store_run(ins, &r, &x, what, err, errlen);
 	}
 	sb_run_free(&r);

@@ -11,11 +11,11 @@
 /* [1]: one testcase's (through the index on sweep.test), [0]: every one */
 static const char *const q_sweeps[2] = {
 	"SELECT s.id, s.test, s.run_id, s.params, s.label, s.release, s.kcommit, s.date, s.status,"
-	" s.testbed, t.host, t.host_name, t.cpu_model, t.topology, t.hwloc_version, t.placement"
-	" FROM sweep s JOIN testbed t ON t.id = s.testbed",
+	" s.testbed, t.host, t.host_name, t.cpu_model, t.topology, t.hwloc_version, t.placement,"
+	" s.sweep_start FROM sweep s JOIN testbed t ON t.id = s.testbed",
 	"SELECT s.id, s.test, s.run_id, s.params, s.label, s.release, s.kcommit, s.date, s.status,"
-	" s.testbed, t.host, t.host_name, t.cpu_model, t.topology, t.hwloc_version, t.placement"
-	" FROM sweep s JOIN testbed t ON t.id = s.testbed WHERE s.test = ?1",
+	" s.testbed, t.host, t.host_name, t.cpu_model, t.topology, t.hwloc_version, t.placement,"
+	" s.sweep_start FROM sweep s JOIN testbed t ON t.id = s.testbed WHERE s.test = ?1",
 };
 static const char *const q_obs[2] = {
 	"SELECT sweep, mode, tasks, value FROM obs ORDER BY sweep, mode, tasks, run",
@@ -23,11 +23,41 @@ static const char *const q_obs[2] = {
 	" WHERE s.test = ?1 ORDER BY o.sweep, o.mode, o.tasks, o.run",
 };
 
+/*
+ * A stored text as every report shows it: a control character (C0, DEL, and
+ * C1 as UTF-8 writes it) or a backslash as \xNN, as the lock's holder lines
+ * are. meta's label, kernel, host and params are whatever the sweep was given:
+ * an escape sequence never reaches a terminal, a tab never splits list's TSV.
+ */
+static char *esc_dup(const unsigned char *t)
+{
+	size_t n = 0;
+	char *d, *p;
+
+	if (t == NULL)
+		t = (const unsigned char *)"";
+	for (const unsigned char *c = t; *c; c++)
+		n += *c < 0x20 || *c == 0x7f || *c == '\\' || *c == 0xc2 || (*c >= 0x80 && *c <= 0x9f) ? 4 : 1;
+	if ((d = p = malloc(n + 1)) == NULL)
+		return NULL;
+	for (const unsigned char *c = t; *c; c++) {
+		int c1 = *c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f;
+
+		if (*c < 0x20 || *c == 0x7f || *c == '\\' || c1 || (*c >= 0x80 && *c <= 0x9f && c > t &&
+		    c[-1] == 0xc2)) {
+			snprintf(p, 5, "\\x%02x", *c);
+			p += 4;
+		} else {
+			*p++ = (char)*c;
+		}
+	}
+	*p = '\0';
+	return d;
+}
+
 static char *col_dup(sqlite3_stmt *st, int i)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return strdup(t ? (const char *)t : "");
+	return esc_dup(sqlite3_column_text(st, i));
 }
 
 /* One row of q_sweeps into a new sweep of h (unless the testbed filter leaves it out). */
@@ -61,11 +91,25 @@ static int take_sweep(sqlite3_stmt *st, struct sb_hist *h, size_t *cap, const ch
 	s->commit = col_dup(st, 6);
 	s->date = col_dup(st, 7);
 	s->status = col_dup(st, 8);
-	s->tb_name = strdup(shown);
-	if (asprintf(&s->tb_facts, "%s, %s, hwloc %s, placement %s", sqlite3_column_text(st, 12),
-		     sqlite3_column_text(st, 13), sqlite3_column_text(st, 14),
-		     sqlite3_column_text(st, 15)) < 0)
-		s->tb_facts = NULL;
+	s->tb_name = esc_dup((const unsigned char *)shown);
+	{
+		/* the boot it ran in: sweep_start's BOOT_ID before the '/' (drift within a boot or across) */
+		const char *start = (const char *)sqlite3_column_text(st, 16), *slash;
+
+		if (start && (slash = strchr(start, '/')) != NULL && slash > start)
+			s->boot = strndup(start, (size_t)(slash - start));
+	}
+	{
+		char *f[4];
+
+		for (int k = 0; k < 4; k++)
+			f[k] = col_dup(st, 12 + k);
+		if (!f[0] || !f[1] || !f[2] || !f[3] ||
+		    asprintf(&s->tb_facts, "%s, %s, hwloc %s, placement %s", f[0], f[1], f[2], f[3]) < 0)
+			s->tb_facts = NULL;
+		for (int k = 0; k < 4; k++)
+			free(f[k]);
+	}
 	if (!s->test || !s->run_id || !s->params || !s->label || !s->release || !s->commit ||
 	    !s->date || !s->status || !s->tb_name || !s->tb_facts)
 		return -1;
@@ -81,17 +125,25 @@ static int cmp_id(const void *a, const void *b)
 
 static int mode_index(struct sb_hist *h, const char *mode)
 {
-	char **nv;
+	char **nv, *m;
 
-	for (size_t i = 0; i < h->nmodes; i++)
-		if (strcmp(h->modes[i], mode) == 0)
+	for (size_t i = 0; i < h->nmodes; i++)	/* the usual case: a plain name, seen before */
+		if (strcmp(h->modes[i], mode) == 0 && strchr(mode, '\\') == NULL)
 			return (int)i;
+	if ((m = esc_dup((const unsigned char *)mode)) == NULL)
+		return -1;
+	for (size_t i = 0; i < h->nmodes; i++)
+		if (strcmp(h->modes[i], m) == 0) {
+			free(m);
+			return (int)i;
+		}
 	nv = realloc(h->modes, (h->nmodes + 1) * sizeof(*nv));
-	if (nv == NULL)
+	if (nv == NULL) {
+		free(m);
 		return -1;
+	}
 	h->modes = nv;
-	if ((h->modes[h->nmodes] = strdup(mode)) == NULL)
-		return -1;
+	h->modes[h->nmodes] = m;
 	return (int)h->nmodes++;
 }
 

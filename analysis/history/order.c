@@ -35,6 +35,24 @@ static int kver_parse(const char *s, long num[4], long *rc, const char **end)
 	return 1;
 }
 
+int sb_hist_date(const char *s)
+{
+	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	long y, m, d;
+
+	for (int i = 0; i < 10; i++)
+		if (i == 4 || i == 7 ? s[i] != '-' : !isdigit((unsigned char)s[i]))
+			return 0;
+	y = strtol(s, NULL, 10);
+	m = strtol(s + 5, NULL, 10);
+	d = strtol(s + 8, NULL, 10);
+	if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return 0;
+	if (m == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0)))
+		return 0;
+	return s[10] == '\0' ? 1 : s[10] == 'T' ? 2 : 0;
+}
+
 int sb_kver_cmp(const char *a, const char *b)
 {
 	long na[4], nb[4], ra, rb;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "curve_value.h"
 #include "history.h"
 
 struct key {
@@ -42,6 +43,15 @@ static const struct sb_hist_point *find_point(const struct sb_hist *h, const str
 	return NULL;
 }
 
+/* Every run of the point measured progress: a mean above 0, finite. */
+static int point_ok(const struct sb_hist *h, const struct sb_hist_point *p)
+{
+	for (size_t k = 0; k < p->n; k++)
+		if (!(h->obs[p->off + k] > 0) || !isfinite(h->obs[p->off + k]))
+			return 0;
+	return 1;
+}
+
 void sb_hist_point_name(const struct sb_hist *h, int mode, long tasks, char *buf, size_t len)
 {
 	if (tasks > 0)
@@ -53,28 +63,28 @@ void sb_hist_point_name(const struct sb_hist *h, int mode, long tasks, char *buf
 size_t sb_hist_curve(const struct sb_hist *h, const struct sb_hist_sweep *s, int mode,
 		     const long *tasks, size_t nt, double *out, size_t cap)
 {
-	size_t runs = cap;
+	const double **v;
+	size_t runs = cap, *n;
 
 	if (nt == 0)
 		return 0;
-	for (size_t i = 0; i < nt; i++) {
+	v = calloc(nt, sizeof(*v));
+	n = calloc(nt, sizeof(*n));
+	for (size_t i = 0; v && n && i < nt; i++) {
 		const struct sb_hist_point *p = find_point(h, s, mode, tasks[i]);
 
-		if (p == NULL)
-			return 0;
+		if (p == NULL) {
+			runs = 0;
+			break;
+		}
+		v[i] = h->obs + p->off;
+		n[i] = p->n;
 		runs = p->n < runs ? p->n : runs;
 	}
-	for (size_t k = 0; k < runs; k++)
-		out[k] = 0;
-	for (size_t i = 0; i < nt; i++) {
-		const struct sb_hist_point *p = find_point(h, s, mode, tasks[i]);
-
-		for (size_t k = 0; k < runs; k++) {
-			if (!(h->obs[p->off + k] > 0))
-				return 0;
-			out[k] += log(h->obs[p->off + k]) / (double)nt;
-		}
-	}
+	/* history's rule: a non-positive value among the runs used, no curve value (curve_value.h) */
+	runs = v && n ? sb_curve_value(v, n, nt, runs, SB_CURVE_USED, out) : 0;
+	free(v);
+	free(n);
 	for (size_t k = 0; k < runs; k++)
 		out[k] = exp(out[k]);
 	return runs;
@@ -117,8 +127,8 @@ static int point_series(const struct sb_hist *h, const size_t *gs, size_t ng, co
 	for (size_t i = 0; i < ng; i++) {
 		const struct sb_hist_point *p = find_point(h, &h->sw[gs[i]], k->m, k->tasks);
 
-		if (p == NULL)
-			continue;
+		if (p == NULL || !point_ok(h, p))
+			continue;	/* a failed measurement: changes reports it itself */
 		se->sw[se->n] = gs[i];
 		se->obs[se->n++] = (struct sb_cp_obs){ h->obs + p->off, p->n };
 	}

@@ -10,10 +10,10 @@
 #include "history.h"
 #include "msg.h"
 #include "stats.h"
+#include "verdict.h"
 
-/* The level a pair of columns is compared at, and the power "detectable" is given for (compare's). */
+/* The level a pair of columns is compared at (compare's; "detectable" is for verdict.h's SB_POWER). */
 #define SHOW_CONF 95
-#define SHOW_POWER 0.8
 
 struct column {
 	const char *name;
@@ -37,7 +37,27 @@ struct rowkey {
 struct cell {
 	size_t sweeps, runs;
 	double mean, var, ci;	/* ci: half-width of the 95% interval; NAN below 2 runs */
+	double *v;		/* the runs' values, sweep after sweep */
+	struct sb_vsweep *vs;	/* its sweeps with values, for the verdict module */
+	size_t nvs;
+	int failed;		/* a run measured no progress: no value (runs 0), said "failed" */
 };
+
+static void cell_free(struct cell *c)
+{
+	free(c->v);
+	free(c->vs);
+	c->v = NULL;
+	c->vs = NULL;
+}
+
+/* Free the cells c[0..n-1] and c. */
+static void cells_free(struct cell *c, size_t n)
+{
+	for (size_t i = 0; c && i < n; i++)
+		cell_free(&c[i]);
+	free(c);
+}
 
 struct vs {
 	int ok;			/* both sides have 2 runs or more */
@@ -77,8 +97,11 @@ static int cell_of(const struct sb_hist *h, const struct column *c, const struct
 	size_t n = 0, cap = 0;
 	struct sb_stats st;
 
+	cell_free(out);
 	memset(out, 0, sizeof(*out));
 	out->ci = NAN;
+	if ((out->vs = calloc(c->n + 1, sizeof(*out->vs))) == NULL)
+		return -1;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct sb_hist_sweep *s = &h->sw[c->sw[i]];
 		size_t m = 0;
@@ -99,45 +122,43 @@ static int cell_of(const struct sb_hist *h, const struct column *c, const struct
 			m = r > 0;
 		}
 		out->sweeps += m;
+		if (n > out->runs)
+			out->vs[out->nvs++] = (struct sb_vsweep){ NULL, n - out->runs, 0, 0, NULL, (long)s->ord };
+		out->runs = n;
 	}
-	out->runs = n;
+	for (size_t i = 0, off = 0; i < out->nvs; off += out->vs[i++].n)
+		out->vs[i].v = v + off;
+	for (size_t j = 0; j < n; j++)
+		if (!(v[j] > 0) || !isfinite(v[j]))
+			out->failed = 1;
+	out->runs = out->failed ? 0 : n;
+	n = out->runs;
 	if (n > 0 && sb_stats_compute_var(v, n, &st, &out->var, NULL) == 0) {
 		out->mean = st.mean;
 		if (n >= 2)
 			out->ci = sb_ci_halfwidth(&st, SHOW_CONF);
 	}
-	free(v);
+	out->v = v;
 	return 0;
 oom:
 	free(v);
 	return -1;
 }
 
-/* sb_detectable's factor at df (two quantiles by bisection each): kept, the tables reuse a few df. */
-static double detectable_factor(unsigned long df)
-{
-	static double kf[256];
-
-	if (df >= 256)
-		return sb_detectable(1.0, (double)df, 1 - SHOW_CONF / 100.0, SHOW_POWER);
-	if (kf[df] == 0)
-		kf[df] = sb_detectable(1.0, (double)df, 1 - SHOW_CONF / 100.0, SHOW_POWER);
-	return kf[df];
-}
-
 static struct vs versus(const struct cell *base, const struct cell *x)
 {
 	struct vs r = { 0 };
-	struct sb_tdiff d;
+	struct sb_vquery q = { { base->vs, base->nvs }, { x->vs, x->nvs }, SB_VT_RATIO, SHOW_CONF, 0,
+			       SB_DRIFT_NONE_INIT };
+	struct sb_vresult d;
 
-	if (base->runs < 2 || x->runs < 2 || !(base->mean > 0) ||
-	    sb_tdiff(base->runs, base->mean, base->var, x->runs, x->mean, x->var, SHOW_CONF, &d) != 0)
+	if (base->runs < 2 || x->runs < 2 || !(base->mean > 0) || sb_verdict(&q, &d) != 0)
 		return r;
 	r.ok = 1;
-	r.pct = d.rel_pct;
-	r.hw = d.rel_halfwidth_pct;
-	r.det = d.null_se_pct * detectable_factor(d.df);
-	r.word = !d.rel_significant ? "same" : d.diff < 0 ? "worse" : "better";
+	r.pct = d.estimate;
+	r.hw = d.d.rel_halfwidth_pct;
+	r.det = d.detectable;
+	r.word = d.word == SB_VW_SAME ? "same" : d.word == SB_VW_SLOWER ? "worse" : "better";
 	return r;
 }
 
@@ -148,7 +169,7 @@ static void fmt_cell(char *buf, size_t len, const struct cell *c, int md)
 	char r[32];
 
 	if (c->runs == 0) {
-		snprintf(buf, len, "-");
+		snprintf(buf, len, c->failed ? "FAILED (a run measured 0 ops/s)" : "-");
 		return;
 	}
 	sb_rate_human(c->mean, r, sizeof(r));
@@ -408,7 +429,7 @@ static void title(FILE *out, const struct sb_hist *h, const struct table *t, con
 static int fill_grid(const struct sb_hist *h, const struct table *t, const struct rowkey *r,
 		     size_t nr, int md, struct grid *g)
 {
-	struct cell *c = malloc((t->ncols + 1) * sizeof(*c));
+	struct cell *c = calloc(t->ncols + 1, sizeof(*c));
 	char buf[160];
 
 	g->ncols = t->ncols;
@@ -432,7 +453,7 @@ static int fill_grid(const struct sb_hist *h, const struct table *t, const struc
 			struct vs a, b;
 
 			if (cell_of(h, &t->cols[j], &r[i], &c[j]) != 0) {
-				free(c);
+				cells_free(c, t->ncols);
 				return -1;
 			}
 			fmt_cell(buf, sizeof(buf), &c[j], md);
@@ -445,7 +466,7 @@ static int fill_grid(const struct sb_hist *h, const struct table *t, const struc
 			g->s[(l + 2) * (t->ncols + 1) + j + 1] = strdup(j ? buf : "");
 		}
 	}
-	free(c);
+	cells_free(c, t->ncols);
 	for (size_t k = 0; k < g->lines * (t->ncols + 1); k++)
 		if (g->s[k] == NULL)
 			return -1;
@@ -520,11 +541,20 @@ static void json_vs(FILE *out, const char *name, const struct vs *v)
 	fprintf(out, ", \"verdict\": \"%s\"}", v->word);
 }
 
+/* A number, or null where there is none (no run, a failed one, a single run's interval): never nan. */
+static void json_num_or_null(FILE *out, double v)
+{
+	if (isfinite(v))
+		sb_json_num(out, v);
+	else
+		fputs("null", out);
+}
+
 /* CSV rows or a JSON table: one record per row and column, numbers unrounded. */
 static int print_records(FILE *out, const struct sb_hist *h, const struct table *t,
 			 const struct rowkey *r, size_t nr, int json)
 {
-	struct cell *c = malloc((t->ncols + 1) * sizeof(*c));
+	struct cell *c = calloc(t->ncols + 1, sizeof(*c));
 
 	if (c == NULL)
 		return -1;
@@ -534,7 +564,7 @@ static int print_records(FILE *out, const struct sb_hist *h, const struct table 
 			struct vs a, b;
 
 			if (cell_of(h, &t->cols[j], &r[i], &c[j]) != 0) {
-				free(c);
+				cells_free(c, t->ncols);
 				return -1;
 			}
 			a = j ? versus(&c[0], &c[j]) : (struct vs){ 0 };
@@ -548,9 +578,9 @@ static int print_records(FILE *out, const struct sb_hist *h, const struct table 
 				fprintf(out, ", \"index\": %zu, \"date\": ", j);
 				sb_json_str(out, s0->date);
 				fprintf(out, ", \"sweeps\": %zu, \"runs\": %zu, \"mean\": ", c[j].sweeps, c[j].runs);
-				sb_json_num(out, c[j].runs ? c[j].mean : NAN);
+				json_num_or_null(out, c[j].runs ? c[j].mean : NAN);
 				fputs(", \"ci95\": ", out);
-				sb_json_num(out, c[j].ci);
+				json_num_or_null(out, c[j].ci);
 				json_vs(out, "vs_first", &a);
 				json_vs(out, "vs_previous", &b);
 				fputc('}', out);
@@ -581,7 +611,7 @@ static int print_records(FILE *out, const struct sb_hist *h, const struct table 
 			csv_num(out, b.det, b.ok);
 			fputc('\n', out);
 		}
-	free(c);
+	cells_free(c, t->ncols);
 	return 0;
 }
 

@@ -42,10 +42,24 @@ int sb_path_exists(const char *dir, const char *name)
 	return ok;
 }
 
-/* path opened for reading and its status: the descriptor, or minus an errno. */
+const char *sb_file_strerror(int e)
+{
+	if (e == SB_E_NOTREG)
+		return "not a regular file (a FIFO, device or socket is not read)";
+	if (e == EFBIG)
+		return "larger than 1 GiB: not read";
+	return strerror(e);
+}
+
+/*
+ * path opened for reading and its status: the descriptor, or minus an errno
+ * (SB_E_NOTREG, EFBIG). O_NONBLOCK: a FIFO planted in a run directory must
+ * not stall the open; only a regular file of a sane size is read (a link to
+ * /dev/zero would be read until memory runs out).
+ */
 static int open_stat(const char *path, struct stat *st)
 {
-	int fd = open(path, O_RDONLY), e;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e;
 
 	if (fd < 0)
 		return -errno;
@@ -54,60 +68,65 @@ static int open_stat(const char *path, struct stat *st)
 		close(fd);
 		return -e;
 	}
+	e = S_ISDIR(st->st_mode) ? EISDIR : !S_ISREG(st->st_mode) ? SB_E_NOTREG :
+	    (unsigned long long)st->st_size > SB_FILE_MAX ? EFBIG : 0;
+	if (e != 0) {
+		close(fd);
+		return -e;
+	}
 	return fd;
 }
 
-/* Whole file into a NUL-terminated buffer. Returns 0 or an errno. */
-int sb_file_slurp(const char *path, char **buf, size_t *len)
+/* fd's regular file (its size st_size when opened) into a NUL-terminated buffer. Returns 0 or an errno. */
+static int read_fd(int fd, const struct stat *st, char **buf, size_t *len)
 {
-	struct stat st;
-	size_t cap, n = 0;
+	size_t cap = st->st_size > 0 ? (size_t)st->st_size + 1 : 4096, n = 0;
 	ssize_t got;
-	char *b;
-	int fd = open_stat(path, &st), e;
+	char *b = malloc(cap);
 
-	if (fd < 0)
-		return -fd;
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
-		return EISDIR;
-	}
-	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
-	b = malloc(cap);
-	if (b == NULL) {
-		close(fd);
+	if (b == NULL)
 		return ENOMEM;
-	}
 	for (;;) {
 		if (n + 1 >= cap) {
-			char *nb = realloc(b, cap * 2);
+			char *nb = cap > SB_FILE_MAX ? NULL : realloc(b, cap * 2);
 
 			if (nb == NULL) {
 				free(b);
-				close(fd);
-				return ENOMEM;
+				return cap > SB_FILE_MAX ? EFBIG : ENOMEM;
 			}
 			b = nb;
 			cap *= 2;
 		}
 		got = read(fd, b + n, cap - n - 1);
 		if (got < 0) {
-			if (errno == EINTR)
+			int e = errno;
+
+			if (e == EINTR)
 				continue;
-			e = errno;
 			free(b);
-			close(fd);
 			return e;
 		}
 		if (got == 0)
 			break;
 		n += (size_t)got;
 	}
-	close(fd);
 	b[n] = '\0';
 	*buf = b;
 	*len = n;
 	return 0;
+}
+
+/* Whole file into a NUL-terminated buffer. Returns 0 or an errno. */
+int sb_file_slurp(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	int fd = open_stat(path, &st), e;
+
+	if (fd < 0)
+		return -fd;
+	e = read_fd(fd, &st, buf, len);
+	close(fd);
+	return e;
 }
 
 /*
@@ -118,24 +137,24 @@ int sb_file_map(const char *path, char **buf, size_t *len, int *mapped)
 {
 	struct stat st;
 	void *p;
-	int fd = open_stat(path, &st);
+	int fd = open_stat(path, &st), e;
 
 	*mapped = 0;
 	if (fd < 0)
 		return -fd;
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+	if (st.st_size > 0) {
 		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-		close(fd);
 		if (p != MAP_FAILED) {
+			close(fd);
 			*buf = p;
 			*len = (size_t)st.st_size;
 			*mapped = 1;
 			return 0;
 		}
-		return sb_file_slurp(path, buf, len);
 	}
+	e = read_fd(fd, &st, buf, len);
 	close(fd);
-	return sb_file_slurp(path, buf, len);
+	return e;
 }
 
 int sb_field_long(struct sb_field f, long min, long max, long *out)
@@ -222,8 +241,8 @@ int sb_csv_map(const char *path, char **buf, size_t *len, int *mapped, char *err
 	int e = sb_file_map(path, buf, len, mapped);
 
 	if (e != 0)
-		return sb_fail(err, errlen, e == ENOENT || e == EISDIR || e == ENOTDIR ? SB_EXIT_USAGE : SB_EXIT_ENV,
-			       "%s: %s", path, strerror(e));
+		return sb_fail(err, errlen, e == ENOENT || e == EISDIR || e == ENOTDIR || e == SB_E_NOTREG ||
+			       e == EFBIG || e == ELOOP ? SB_EXIT_USAGE : SB_EXIT_ENV, "%s: %s", path, sb_file_strerror(e));
 	if (*len > 0 && (*buf)[*len - 1] == '\n')
 		return 0;
 	for (size_t i = 0; i < *len; i++)

@@ -17,7 +17,15 @@ char *sb_path_join(const char *dir, const char *name);
 /* Whether dir/name exists. */
 int sb_path_exists(const char *dir, const char *name);
 
-/* Whole file into a NUL-terminated malloc'd buffer. Returns 0 or an errno. */
+/* The largest file a reader takes in (samples.csv of the longest sweeps is tens of megabytes). */
+#define SB_FILE_MAX (1UL << 30)
+/* sb_file_slurp's and sb_file_map's error for what is not a regular file (a FIFO, a device, a socket) */
+#define SB_E_NOTREG 4096
+/* strerror, with words for SB_E_NOTREG and EFBIG (over SB_FILE_MAX) */
+const char *sb_file_strerror(int e);
+
+/* Whole file into a NUL-terminated malloc'd buffer: only a regular file, opened O_NONBLOCK, at most
+ * SB_FILE_MAX bytes. Returns 0 or an errno (SB_E_NOTREG, EFBIG). */
 int sb_file_slurp(const char *path, char **buf, size_t *len);
 /* The file mapped (or read) whole; *mapped says how sb_file_unmap frees it. Returns 0 or an errno. */
 int sb_file_map(const char *path, char **buf, size_t *len, int *mapped);

@@ -15,6 +15,7 @@
 #include "csv.h"
 #include "meta.h"
 #include "msg.h"
+#include "number.h"
 
 int sb_meta_read(const char *path, sb_meta_fn fn, void *ctx, char **text, char *err,
 		 size_t errlen)
@@ -26,7 +27,7 @@ int sb_meta_read(const char *path, sb_meta_fn fn, void *ctx, char **text, char *
 
 	if (e != 0) {
 		*text = NULL;
-		return sb_fail(err, errlen, e == ENOMEM ? SB_EXIT_ENV : SB_EXIT_USAGE, "cannot read %s: %s", path, strerror(e));
+		return sb_fail(err, errlen, e == ENOMEM ? SB_EXIT_ENV : SB_EXIT_USAGE, "cannot read %s: %s", path, sb_file_strerror(e));
 	}
 	for (p = *text; *p != '\0'; p = next) {
 		char *eq, *end = strchr(p, '\n');
@@ -111,3 +112,34 @@ const char *sb_status_now(const char *status, const char *host, const char *pid,
 	return status;
 }
 
+void sb_reference_parse(const char *value, struct sb_reference_reading *out)
+{
+	const char *p = value ? value : "";
+	int have = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (*p) {
+		char word[64], *eq;
+		size_t n = strcspn(p, " ");
+		double v;
+
+		if (n > 0 && n < sizeof(word)) {
+			memcpy(word, p, n);
+			word[n] = '\0';
+			eq = strchr(word, '=');
+			if (eq && (*eq = '\0', sb_decimal(eq + 1, &v) == 0)) {
+				if (strcmp(word, "loop") == 0 && v >= 1 && v <= 1e6 && v == floor(v))
+					out->loop = (long)v, have |= 1;
+				else if (strcmp(word, "rate") == 0 && v > 0)
+					out->rate = v, have |= 2;
+				else if (strcmp(word, "span") == 0 && v >= 0)
+					out->span_pct = v, have |= 4;
+				else if (strcmp(word, "sd") == 0 && v >= 0)
+					out->sd_pct = v, have |= 8;
+			}
+		}
+		p += n;
+		p += strspn(p, " ");
+	}
+	out->ok = have == 15;
+}

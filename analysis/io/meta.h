@@ -27,6 +27,22 @@ int sb_meta_read(const char *path, sb_meta_fn fn, void *ctx, char **text, char *
 const char *sb_status_now(const char *status, const char *host, const char *pid,
 			  const char *start);
 
+/* A reading of the reference loop (meta's reference_start, reference_end: sb-machine reference --short). */
+struct sb_reference_reading {
+	int ok;			/* 1: read; 0: the key absent, empty (turned off) or not a reading */
+	long loop;		/* the loop's version: readings of different loops are not compared */
+	double rate;		/* the slices' median, loop iterations a second */
+	double span_pct;	/* (max - min) / median of the slices, % */
+	double sd_pct;		/* the slices' sd / mean, % */
+};
+
+/*
+ * value as a reading: "loop=1 rate=412345678 span=1.83 sd=0.61 ..." (words
+ * it does not know are skipped). A value it cannot read is no reading (ok 0):
+ * the reference is evidence for the reader, and its absence fails nothing.
+ */
+void sb_reference_parse(const char *value, struct sb_reference_reading *out);
+
 /* "BOOT_ID/STARTTIME" of process pid (meta's sweep_start) into buf; -1 where /proc cannot tell. */
 int sb_start_id(long pid, char *buf, size_t size);
 

@@ -107,6 +107,10 @@ static int meta_key(void *ctx, const char *key, const char *val)
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		if (strcmp(key, keys[k].key) == 0)
 			*keys[k].val = val;
+	if (strcmp(key, "reference_start") == 0)
+		sb_reference_parse(val, &r->ref_start);
+	else if (strcmp(key, "reference_end") == 0)
+		sb_reference_parse(val, &r->ref_end);
 	return 0;
 }
 

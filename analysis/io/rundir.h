@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "stats.h"
+#include "meta.h"
 #include "samples.h"
 
 struct sb_run_acc;		/* per-run sums while loading */
@@ -47,6 +48,8 @@ struct sb_run {
 	/* the testcase's parameters and the run shape; NULL when meta lacks the key (older runs) */
 	const char *params, *period_ms, *duration, *warmup;
 	const char *sweep_host, *sweep_pid, *sweep_start;	/* the runtest.sh that wrote it */
+	/* the reference loop at the testcase's start and end (meta's reference_start, reference_end) */
+	struct sb_reference_reading ref_start, ref_end;
 	char *meta_text;	/* storage of the meta values */
 	char *test_owned;	/* test name taken from the path when meta has none */
 	struct sb_point *pts;	/* sorted: processes, threads, other modes; tasks ascending */

@@ -13,6 +13,7 @@
 #include "profile_run.h"
 #include "results.h"
 #include "stats.h"
+#include "verdict.h"
 
 int sb_prof_point_cmp(const void *a, const void *b)
 {
@@ -69,7 +70,9 @@ void sb_prof_verdict(const struct sb_run *b, const struct sb_run *x, const struc
 {
 	const struct sb_point *bp = sb_run_find(b, pt->mode, pt->tasks), *xp = sb_run_find(x, pt->mode, pt->tasks);
 	const struct sb_values *bv, *xv;
-	struct sb_tdiff d;
+	struct sb_vsweep sb, sx;
+	struct sb_vquery q = { { &sb, 1 }, { &sx, 1 }, SB_VT_RATIO, SB_PROF_CONF, 0, SB_DRIFT_NONE_INIT };
+	struct sb_vresult d;
 	size_t need;
 	int means;
 
@@ -84,19 +87,20 @@ void sb_prof_verdict(const struct sb_run *b, const struct sb_run *x, const struc
 	xv = means ? &xp->means : &xp->samples;
 	/* as compare's rows: SB_INDEPENDENT_RUNS run means a side, or ministat's 3 samples */
 	need = means ? SB_INDEPENDENT_RUNS : SB_MINISTAT_MINVALUES;
-	if (bv->n < need || xv->n < need || !(bv->st.mean > 0) ||
-	    sb_tdiff(bv->n, bv->st.mean, bv->var, xv->n, xv->st.mean, xv->var, SB_PROF_CONF, &d) != 0) {
+	sb = (struct sb_vsweep){ bv->v, bv->n, 0, 0, NULL, -1 };
+	sx = (struct sb_vsweep){ xv->v, xv->n, 0, 0, NULL, -1 };
+	if (bv->n < need || xv->n < need || !(bv->st.mean > 0) || sb_verdict(&q, &d) != 0) {
 		snprintf(word, wlen, "n/a: too few values");
 		return;
 	}
-	*pct = d.rel_pct;
-	*half = d.rel_halfwidth_pct;
-	/* compare's rule: the relative interval printed beside it decides */
-	if (!d.rel_significant)
+	*pct = d.estimate;
+	*half = d.d.rel_halfwidth_pct;
+	/* compare's rule (the verdict module's): the relative interval printed beside it decides */
+	if (d.word == SB_VW_SAME)
 		snprintf(word, wlen, "no difference proven");
 	else
-		snprintf(word, wlen, "%s", d.diff > 0 ? "faster" : "slower");
-	*slower = d.rel_significant && d.diff < 0;
+		snprintf(word, wlen, "%s", sb_vword_name[d.word]);
+	*slower = d.word == SB_VW_SLOWER;
 }
 
 int sb_prof_point_parse(const char *s, struct sb_prof_point *pt)

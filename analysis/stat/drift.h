@@ -79,6 +79,9 @@ struct sb_drift {
 	char what[240];		/* where it came from, in words ("the default, taken as known: ...") */
 };
 
+/* No drift: the runs inside each sweep are the independent values (the arithmetic before the model). */
+#define SB_DRIFT_NONE_INIT { 0, 0, SB_DRIFT_NONE, "none: the runs are the independent values" }
+
 /* --drift PCT (0: SB_DRIFT_NONE). */
 void sb_drift_given(double pct, struct sb_drift *d);
 /* The documented default: 2%, 2 df. */
@@ -100,7 +103,6 @@ void sb_drift_words(const struct sb_drift *d, char *buf, size_t len);
 /* tau as a percentage (the relative sd of a sweep's offset). */
 double sb_drift_pct(const struct sb_drift *d);
 
-#endif
 
 /* ---- the test of two sides of sweeps with the drift in it ---- */
 
@@ -132,3 +134,5 @@ struct sb_drift_test {
 int sb_drift_compare(const struct sb_drift_side *a, const struct sb_drift_side *b,
 		     const struct sb_drift *d, int paired, double conf, double power,
 		     struct sb_drift_test *out);
+
+#endif

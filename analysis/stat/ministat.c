@@ -148,14 +148,14 @@ int sb_mset_read(FILE *f, const char *what, int column, const char *delim,
 			break;
 		if (sb_mset_add(s, d) != 0) {
 			snprintf(err, errlen, "%s: out of memory after %zu values", what, s->n);
-			rc = 3;
+			rc = SB_EXIT_ENV;
 			break;
 		}
 	}
 	if (rc == 0 && ferror(f)) {
 		snprintf(err, errlen, "%s: read error after line %lu: %s", what, lineno,
 			 strerror(errno));
-		rc = 3;
+		rc = SB_EXIT_ENV;
 	}
 	free(line);
 	return rc;
@@ -287,7 +287,7 @@ static int plot_print(FILE *out, struct sb_mset *const *sets, int nsets, const s
 		return SB_EXIT_ENV;
 	for (int i = 0; i < nsets; i++)
 		if (plot_set(&pl, sets[i], i + 1, o->separate ? i : 0) != 0) {
-			rc = 3;
+			rc = SB_EXIT_ENV;
 			goto out;
 		}
 

@@ -332,6 +332,27 @@ int sb_stats_compute_var(const double *v, size_t n, struct sb_stats *out,
 	return 0;
 }
 
+int sb_mean_var(const double *const *v, const size_t *n, size_t np, size_t *count, double *mean,
+		double *var)
+{
+	double sum = 0.0, ss = 0.0, m;
+	size_t total = 0;
+
+	for (size_t p = 0; p < np; p++)
+		for (size_t i = 0; i < n[p]; i++, total++)
+			sum += v[p][i];
+	if (total == 0)
+		return -1;
+	m = sum / total;	/* sb_stats_compute_var's arithmetic, step for step */
+	for (size_t p = 0; p < np; p++)
+		for (size_t i = 0; i < n[p]; i++)
+			ss += (v[p][i] - m) * (v[p][i] - m);
+	*count = total;
+	*mean = m;
+	*var = total > 1 ? ss / (total - 1.0) : 0.0;
+	return 0;
+}
+
 int sb_stats_compute(const double *v, size_t n, struct sb_stats *out)
 {
 	return sb_stats_compute_var(v, n, out, NULL, NULL);

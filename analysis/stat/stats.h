@@ -54,6 +54,15 @@ double sb_ci_halfwidth(const struct sb_stats *s, double conf);
 int sb_stats_compute_var(const double *v, size_t n, struct sb_stats *out,
 			 double *var, double *sorted);
 
+/*
+ * The mean and variance (n - 1; 0 below 2 values) of the values of
+ * parts[0..np-1] taken one after the other as one sample (part i: v[i][0..n[i]-1]),
+ * summed in that order: the digits sb_stats_compute_var gives for the same
+ * values in one array, without its copy and median. Returns -1 when there is no value.
+ */
+int sb_mean_var(const double *const *v, const size_t *n, size_t np, size_t *count, double *mean,
+		double *var);
+
 /* Student's t comparison of a data set against a baseline, as ministat does it. */
 struct sb_tdiff {
 	unsigned long df;	/* n + n0 - 2 */

@@ -3,16 +3,21 @@
 #
 #   selftest/bench/same_output.sh [-c CORPUS] [-k] [-x NAMES] REV
 #
-# Builds the analysis tools (sb-summary, sb-compare, sb-plan, sb-profile) of git
-# revision REV (git archive into a temporary directory) and of the work tree
-# (into a temporary build directory: the work tree's build/ is not touched),
+# Builds the analysis tools (sb-summary, sb-compare, sb-plan, sb-profile,
+# sb-history, sb-bisect) of git revision REV (git archive into a temporary
+# directory) and of the work tree (into a temporary build directory: the work
+# tree's build/ is not touched),
 # runs every command of the list below with each, and compares standard output,
 # standard error, exit code and every file a command writes. The corpus is
 # selftest/data's run directories, synthetic ones made here (96 counts x 2
 # modes x 3 runs, single runs, a failed run, malformed files) and tiny real
-# sweeps made with ./runtest.sh (getppid1 and pipe1, 1 and 2 tasks); -c DIR
-# keeps the corpus in DIR and reuses it when DIR already holds one (the real
-# sweeps take a minute). -k keeps the temporary directory. -x NAMES: a
+# sweeps made with ./runtest.sh (getppid1 and pipe1, 1 and 2 tasks), synthetic
+# histories (selftest/bench/history_gen, added by REV's sb-history: list, show
+# and changes in every format read them) and a finished bisect (a git
+# repository of empty commits, a git bisect log, bisect-steps.tsv and its
+# sweeps: sb-bisect report in both formats reads them); -c DIR keeps the
+# corpus in DIR and reuses it when DIR already holds one of this version (the
+# real sweeps take a minute). -k keeps the temporary directory. -x NAMES: a
 # comma-separated list of case names whose difference is expected (a fix of
 # bad input's handling): they are reported as "changed (expected)" and do not
 # fail the check. Exit 0 when every other case is the same, 1 when one
@@ -21,7 +26,7 @@
 set -eu
 
 usage() {
-	sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -62,6 +67,108 @@ synth_run() {
 					}
 				}
 	}' >"$dir/samples.csv"
+}
+
+# brun DIR LABEL SEED FACTOR: a paceop run directory at 1, 2 and 4 tasks, both modes, 3 runs of 2
+# samples, FACTOR x 1e6 x tasks with seeded 2% noise (for the bisect's sweeps)
+brun() {
+	local dir=$1 label=$2 seed=$3 f=$4
+	mkdir -p "$dir"
+	printf '%s\n' "test=paceop" "label=$label" "kernel=6.1.0-synth" "host=synthhost" "status=complete" \
+		"run_id=$label-20260201T000000" "date=2026-02-01T00:00:00Z" "repeat=3" "cpu_model=Synthetic CPU" \
+		"topology=1 package, 4 cores" "hwloc_version=2.9.0" "placement=cores" "params=" \
+		"period_ms=100" "duration=0.2" "warmup=0" >"$dir/meta"
+	awk -v f="$f" -v seed="$seed" 'BEGIN {
+		srand(seed)
+		print "mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct,late_ms"
+		split("processes threads", m, " ")
+		for (k = 1; k <= 2; k++) for (n = 1; n <= 4; n *= 2) for (r = 1; r <= 3; r++) for (s = 1; s <= 2; s++) {
+			v = 1000000 * n * f * (1 + 0.02 * (rand() - 0.5))
+			printf "%s,%d,%d,measure,%d,%.6f,%d,%.6f,0,0,10,10,0.1\n", m[k], n, r, s, s * 0.1, v / 10, v
+		}
+	}' >"$dir/samples.csv"
+}
+
+# make_histories DIR: synthetic histories (history_gen) added by REV's sb-history into DIR/*.db
+make_histories() {
+	local h=$1 gen=$2 sum=$old_bin/sb-summary
+	mkdir -p "$h"
+	"$gen" --out "$h/aa" --cell aa --kernels 6 --runs 3 --counts 4 --seed 11 --testcase histsim1 --summary "$sum"
+	"$gen" --out "$h/aa2" --cell aa --kernels 6 --runs 3 --counts 4 --seed 12 --testcase histsim1 \
+		--host otherbox --summary "$sum"
+	sed -i 's/^run_id=.*/&b/' "$h"/aa2/histsim1/*/meta	# another sweep than aa's, on another testbed
+	"$gen" --out "$h/two" --cell two --kernels 12 --runs 3 --counts 6 --seed 13 --testcase histsim1 --summary "$sum"
+	"$gen" --out "$h/broad" --cell broad --kernels 10 --runs 2 --counts 3 --modes 1 --seed 14 \
+		--testcase histsim2 --summary "$sum"
+	"$gen" --out "$h/one" --cell aa --kernels 3 --runs 1 --counts 2 --seed 15 --testcase histsim3 --summary "$sum"
+	"$old_bin/sb-history" add --db "$h/aa.db" "$h"/aa/histsim1/*/ "$h"/aa2/histsim1/*/ >/dev/null
+	"$old_bin/sb-history" add --db "$h/step.db" "$h"/two/histsim1/*/ "$h"/broad/histsim2/*/ \
+		"$h"/one/histsim3/*/ >/dev/null
+}
+
+# commit N: the SHA of commit N of the corpus's repository
+commit() { git -C "$corpus_dir" rev-parse "HEAD~$((5 - $1))"; }
+
+# bisect_log OUT FIRST_BAD STEP:VERDICT...: a git bisect log between commits 5 (bad) and 1 (good)
+bisect_log() {
+	local out=$1 first=$2 s
+	shift 2
+	{
+		printf '# bad: [%s] commit 5\n# good: [%s] commit 1\n' "$(commit 5)" "$(commit 1)"
+		printf "git bisect start '%s' '%s'\n" "$(commit 5)" "$(commit 1)"
+		for s in "$@"; do
+			printf '# %s: [%s] commit %s\ngit bisect %s %s\n' "${s#*:}" "$(commit "${s%%:*}")" "${s%%:*}" \
+				"${s#*:}" "$(commit "${s%%:*}")"
+		done
+		if [ "$first" != - ]; then printf '# first bad commit: [%s] commit %s\n' "$(commit "$first")" "$first"; fi
+	} >"$out"
+}
+
+# steps_tsv OUT TARGET GOOD BAD N:VERDICT:RUNDIR...: bisect-steps.tsv, a sweep and a verdict a step
+steps_tsv() {
+	local out=$1 t=$2 g=$3 b=$4 s n v d
+	shift 4
+	mkdir -p "$(dirname "$out")"
+	: >"$out"
+	for s in "$@"; do
+		n=${s%%:*} v=${s#*:} d=${v#*:} v=${v%%:*}
+		printf 'sweep\t%s\t%s\t%s\n' "$(commit "$n")" "$t" "$d" >>"$out"
+		printf 'verdict\t%s\t%s\t%s\t3\t%s\t0.%s\t%s\t%s\t%s\n' "$(commit "$n")" "$t" "$v" "$((1000000 * n))" \
+			"$n" "$g" "$b" "sb-bisect step --good $g --bad $b --point $t -- paceop" >>"$out"
+	done
+}
+
+# make_bisect CORPUS: a repository of 5 empty commits (the corpus itself), ends and step sweeps, logs
+make_bisect() {
+	local c=$1 b=$1/bisect i
+	corpus_dir=$c
+	git -C "$c" init -q
+	for i in 1 2 3 4 5; do
+		GIT_AUTHOR_DATE="2026-02-0${i}T00:00:00Z" GIT_COMMITTER_DATE="2026-02-0${i}T00:00:00Z" \
+			git -C "$c" -c user.name=t -c user.email=t@t commit -q --allow-empty -m "commit $i"
+	done
+	brun "$b/good" good 21 1.0
+	brun "$b/bad" bad 22 0.9
+	brun "$b/s3" s3 23 0.9
+	brun "$b/s2" s2 24 1.0
+	brun "$b/s2b" s2b 25 1.01
+	brun "$b/s4" s4 26 0.9
+	brun "$b/s2off" s2off 27 0.95
+	brun "$b/flat" flat 28 1.0
+	# commit 3 the first bad, its parent measured twice
+	steps_tsv "$b/mono/bisect-steps.tsv" processes:2 "$b/good" "$b/bad" 3:bad:"$b/s3" 2:good:"$b/s2" \
+		2:good:"$b/s2b"
+	bisect_log "$b/mono.log" 3 3:bad 2:good
+	# a curve target, commit 2 called good off its level; commit 2 the first bad (parent: the good end)
+	steps_tsv "$b/curve/bisect-steps.tsv" curve:threads "$b/good" "$b/bad" 3:bad:"$b/s3" 2:good:"$b/s2off" \
+		4:bad:"$b/s4"
+	bisect_log "$b/curve.log" 2 3:bad 2:bad
+	# not ended yet; ends that do not differ
+	steps_tsv "$b/open/bisect-steps.tsv" threads:4 "$b/good" "$b/flat" 3:good:"$b/s2"
+	bisect_log "$b/open.log" - 3:good
+	printf 'sweep\t%s\n' "$(commit 2)" >"$b/bad.tsv"
+	mkdir -p "$b/malformed"
+	cp "$b/bad.tsv" "$b/malformed/bisect-steps.tsv"
 }
 
 # make_corpus DIR: run directories to read (see the top of this file)
@@ -121,7 +228,9 @@ make_corpus() {
 	SB_MACHINE_LOCK=$c/sweep.lock ./runtest.sh getppid1 "${args[@]}" --label rb >/dev/null
 	SB_MACHINE_LOCK=$c/sweep.lock ./runtest.sh pipe1 "${args[@]}" --mode processes --repeat 1 \
 		--label rc >/dev/null
-	touch "$c/.complete"
+	make_histories "$c/hist" "$PWD/build/selftest/history_gen"
+	make_bisect "$c"
+	echo "$CORPUS_VERSION" >"$c/.complete"
 }
 
 # cases CORPUS OUT: the command list, one case a line: NAME<TAB>TOOL ARGS... ($O: a file the case writes)
@@ -215,6 +324,45 @@ cases() {
 	printf 'cmp.vsempty\tsb-compare %s --vs\n' "$B"
 	printf 'cmp.badopt\tsb-compare --bogus %s %s\n' "$B" "$N"
 	printf 'cmp.width\tsb-compare -w 0 %s/a.txt %s/b.txt\n' "$m" "$m"
+	# sb-history: list, show and changes in every format
+	local H=$c/hist db f
+	for db in aa step; do
+		printf 'hist.%s.list\tsb-history --db %s list\n' "$db" "$H/$db.db"
+		for f in text markdown csv json; do
+			printf 'hist.%s.show.%s\tsb-history --db %s show histsim1 --format %s\n' "$db" "$f" "$H/$db.db" "$f"
+			printf 'hist.%s.changes.%s\tsb-history --db %s changes --format %s\n' "$db" "$f" "$H/$db.db" "$f"
+		done
+	done
+	printf 'hist.list.one\tsb-history --db %s list histsim2\n' "$H/step.db"
+	printf 'hist.list.none\tsb-history --db %s list nosuch\n' "$H/step.db"
+	printf 'hist.show.version\tsb-history --db %s show histsim1 --order version\n' "$H/step.db"
+	printf 'hist.show.kernel\tsb-history --db %s show histsim1 --column kernel --format csv\n' "$H/aa.db"
+	printf 'hist.show.testbed\tsb-history --db %s show histsim1 --by testbed\n' "$H/aa.db"
+	printf 'hist.show.testbedmd\tsb-history --db %s show histsim1 --by testbed --format markdown\n' "$H/aa.db"
+	printf 'hist.show.testbedk\tsb-history --db %s show histsim1 --by testbed --kernel k03 --format json\n' "$H/aa.db"
+	printf 'hist.show.host\tsb-history --db %s show histsim1 --testbed otherbox --format csv\n' "$H/aa.db"
+	printf 'hist.show.two\tsb-history --db %s show histsim2 --format csv\n' "$H/step.db"
+	printf 'hist.show.onerun\tsb-history --db %s show histsim3\n' "$H/step.db"
+	printf 'hist.show.onerunmd\tsb-history --db %s show histsim3 --format markdown\n' "$H/step.db"
+	printf 'hist.show.none\tsb-history --db %s show nosuch\n' "$H/step.db"
+	printf 'hist.show.noarg\tsb-history --db %s show\n' "$H/step.db"
+	printf 'hist.show.badfmt\tsb-history --db %s show histsim1 --format xml\n' "$H/step.db"
+	printf 'hist.changes.one\tsb-history --db %s changes histsim2 --format csv\n' "$H/step.db"
+	printf 'hist.changes.alpha\tsb-history --db %s changes --alpha 0.3 --min-segment 3\n' "$H/step.db"
+	printf 'hist.changes.since\tsb-history --db %s changes --since k06 --format json\n' "$H/step.db"
+	printf 'hist.changes.version\tsb-history --db %s changes --order version --format markdown\n' "$H/step.db"
+	printf 'hist.missing\tsb-history --db %s list\n' "$H/nothing.db"
+	# sb-bisect report
+	local BI=$c/bisect
+	for f in text markdown; do
+		printf 'bis.mono.%s\tsb-bisect report --results %s --log %s --format %s\n' "$f" "$BI/mono" "$BI/mono.log" "$f"
+		printf 'bis.curve.%s\tsb-bisect report --results %s --log %s --format %s\n' "$f" "$BI/curve" "$BI/curve.log" "$f"
+		printf 'bis.open.%s\tsb-bisect report --results %s --log %s --format %s\n' "$f" "$BI/open" "$BI/open.log" "$f"
+	done
+	printf 'bis.nolog\tsb-bisect report --results %s --log %s/nothing.log\n' "$BI/mono" "$BI"
+	printf 'bis.nosteps\tsb-bisect report --results %s/nothing --log %s\n' "$BI" "$BI/mono.log"
+	printf 'bis.malformed\tsb-bisect report --results %s --log %s\n' "$BI/malformed" "$BI/mono.log"
+	printf 'bis.badfmt\tsb-bisect report --results %s --log %s --format csv\n' "$BI/mono" "$BI/mono.log"
 	# sb-plan's dry run
 	for f in list auto all bad; do
 		printf 'plan.%s\tsb-plan plan %s/plan-%s.conf\n' "$f" "$c" "$f"
@@ -267,6 +415,8 @@ same_case() {
 	done
 }
 
+# The corpus's make-up: a kept corpus (-c) of another version is made again.
+CORPUS_VERSION=2	# 2: the histories and the bisect
 tmp=
 main() {
 	local corpus="" keep=0 expect="" opt rev name a nd=0 nx=0 nsame=0
@@ -291,9 +441,9 @@ main() {
 	build_tools "$PWD" "$tmp/new-build"
 	if [ -z "$corpus" ]; then corpus=$tmp/corpus; fi
 	corpus=$(mkdir -p "$corpus" && cd "$corpus" && pwd)
-	if [ ! -e "$corpus/.complete" ]; then
-		rm -rf "${corpus:?}"/*
-		make -s -j2 all >/dev/null
+	if [ "$(cat "$corpus/.complete" 2>/dev/null)" != "$CORPUS_VERSION" ]; then
+		rm -rf "${corpus:?}"/* "${corpus:?}/.git"
+		make -s -j2 all build/selftest/history_gen >/dev/null
 		old_bin=$tmp/old-build/bin make_corpus "$corpus"
 	fi
 	cases "$corpus" >"$tmp/cases"

@@ -34,8 +34,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	o.period_ms = number(argv[1], "PERIOD_MS");
-	o.warmup_min = number(argv[2], "MIN_S");
-	o.warmup_max = number(argv[3], "MAX_S");
+	o.warmup_min_ms = number(argv[2], "MIN_S") * 1000;
+	o.warmup_max_ms = number(argv[3], "MAX_S") * 1000;
 	o.warmup_period_ms = argc == 5 ? number(argv[4], "WARMUP_PERIOD_MS") : o.period_ms;
 	if (o.period_ms == 0) {
 		fprintf(stderr, "unit_warmup: PERIOD_MS must be above 0\n");
