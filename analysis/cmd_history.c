@@ -55,6 +55,8 @@ static const char usage_text[] =
 	"  --format F           text (default), markdown, csv (show), json\n"
 	"  --alpha A            changes: the false-alarm rate over all series (default 0.05)\n"
 	"  --min-segment N      changes: the fewest sweeps between changes (default 2)\n"
+	"  --drift PCT          show: the drift between sweeps, a sweep's offset sd in %\n"
+	"                       (0: none, the runs alone); default: learned from the history\n"
 	"  --target PCT         drift: the change to plan sweeps for (default 2)\n"
 	"  --run-cost S, --sweep-cost S, --reboot-cost S\n"
 	"                       drift: seconds a run, a sweep's own overhead, a reboot\n"
@@ -74,6 +76,7 @@ struct opts {
 	double alpha;
 	long min_seg;
 	struct sb_drift_report_opts drift;
+	double drift_pct;	/* show --drift; < 0: learned */
 	char **pos;
 	int npos;
 };
@@ -126,7 +129,7 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 	static const char *const valued[] = { "--db", "--results", "--timeout", "--order", "--column", "--by",
 					      "--kernel", "--testbed", "--since", "--format", "--alpha",
 					      "--min-segment", "--points", "--target", "--run-cost",
-					      "--sweep-cost", "--reboot-cost" };
+					      "--sweep-cost", "--reboot-cost", "--drift" };
 	int known = !takes;
 
 	for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
@@ -177,7 +180,9 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 			usage_error("--min-segment: '%s' is not a whole number of sweeps (1 to 1000)", v);
 		o->min_seg = (long)number(a, v, 1, 1000);
 		o->min_seg_given = 1;
-	} else if (strcmp(a, "--target") == 0)
+	} else if (strcmp(a, "--drift") == 0)
+		o->drift_pct = number(a, v, 0, 100);
+	else if (strcmp(a, "--target") == 0)
 		o->drift.target = number(a, v, 0.01, 100);
 	else if (strcmp(a, "--run-cost") == 0)
 		o->drift.run_cost = number(a, v, 1e-3, 1e6);
@@ -196,7 +201,8 @@ static void parse(int argc, char **argv, struct opts *o)
 	const char *env = getenv("SB_HISTORY");
 
 	*o = (struct opts){ .timeout_ms = 60000, .alpha = 0.05, .min_seg = 2,
-			    .drift = { .run_cost = 1.35, .sweep_cost = 1.2, .reboot_cost = 90, .target = 2 } };
+			    .drift = { .run_cost = 1.35, .sweep_cost = 1.2, .reboot_cost = 90, .target = 2 },
+			    .drift_pct = -1 };
 	o->pos = calloc((size_t)argc + 1, sizeof(*o->pos));
 	if (o->pos == NULL)
 		sb_die(SB_EXIT_ENV, "out of memory");
@@ -488,7 +494,7 @@ static int cmd_list(struct opts *o, char *err, size_t errlen)
 
 static int cmd_show(struct opts *o, char *err, size_t errlen)
 {
-	struct sb_show_opts so = { o->format, o->by_testbed, o->kernel };
+	struct sb_show_opts so = { o->format, o->by_testbed, o->kernel, o->drift_pct };
 	struct sb_hist h;
 	int rc;
 

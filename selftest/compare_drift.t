@@ -36,7 +36,7 @@ run ./compare.sh --drift 0 "$a" "$b"
 is "$rc" 1 "A/A with 5% drift, --drift 0: the within-sweep test calls identical kernels different"
 run ./compare.sh "$a" "$b"
 is "$rc" 0 "the drift learned from the history beside the results: no regression"
-like "$out" 'Note: machine drift between sweeps: \+/-[0-9.]+% sd, 6 sweeps of this series across boots and its testbed.s other series, [0-9]+ df .*learned from the history .*/r/history\.db\.' \
+like "$out" 'Note: machine drift between sweeps: \+/-[0-9.]+% sd, 6 sweeps of this series within a boot and its testbed.s other series, [0-9]+ df .*learned from the history .*/r/history\.db\.' \
 	"the Note gives the figure, the sweeps it rests on (the compared ones left out), its df and the history"
 run ./compare.sh --history "$tmp/none.db" "$a" "$b"
 like "$out" "no history at $tmp/none\\.db" "--history names another file; a missing one is said"
@@ -52,7 +52,7 @@ like "$rc $(printf '%s\n' "$out" | grep -c 'the sides alternated: tested as pair
 # sb-history drift: the figures and the advice
 run "$H" drift --db "$tmp/r/history.db"
 like "$out" 'histsim1 on sim: 8 sweeps' "sb-history drift: a block a testcase and testbed"
-like "$out" 'points \(pooled\) +- +[0-9.]+% \(56 pairs, [0-9.]+ df\)' "drift across boots from the points' 7 pairs x 8 series (no boot known: across)"
+like "$out" 'points \(pooled\) +[0-9.]+% \(56 pairs, [0-9.]+ df\) +-' "drift within a boot from the points' 7 pairs x 8 series (history_gen's sweeps share a boot id)"
 like "$out" 'runs inside a sweep: [0-9.]+% sd \(128 df\)' "the runs' own sd"
 like "$out" '\+/-2%: more than 64 sweeps a side here|needs [0-9]+ sweeps? of' "the sweeps a side a 2% change needs"
 exit $_failed

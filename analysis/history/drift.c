@@ -34,6 +34,8 @@ int sb_hist_series_sweeps(const struct sb_hist *h, const struct sb_hist_series *
 			}
 		out[i] = (struct sb_drift_sweep){ .mean = n ? sum / (double)n : NAN, .n = n,
 			.boot = h->sw[se->sw[i]].boot };
+		if (h->sw[se->sw[i]].judged)	/* a sweep being judged: in the order, not in the estimate */
+			out[i].n = 0;
 		if (n < 2)
 			continue;
 		for (size_t r = 0; r < o->nruns; r++)
@@ -187,4 +189,74 @@ void sb_hist_drift_testbed(const struct sb_hist_drift *d, size_t si, int across,
 			   const struct sb_drift *base, struct sb_drift *out)
 {
 	drift_from(d, NULL, d->slot[si], across, base, out);
+}
+
+/* Series se's sweeps without those in skip (sweep indexes into h->sw), into out; how many. */
+static size_t sweeps_without(const struct sb_hist *h, const struct sb_hist_series *se, const size_t *skip,
+			     size_t nskip, struct sb_drift_sweep *all, struct sb_drift_sweep *out)
+{
+	size_t k = 0;
+
+	/* a skipped sweep stays in the order with no runs: no pair across it (sb_drift_series skips
+	 * pairs with an empty sweep), so its neighbours are not read as consecutive */
+	sb_hist_series_sweeps(h, se, all);
+	for (size_t i = 0; i < se->n; i++) {
+		int drop = 0;
+
+		for (size_t q = 0; q < nskip && !drop; q++)
+			drop = se->sw[i] == skip[q];
+		out[k] = all[i];
+		if (drop)
+			out[k].n = 0;
+		k++;
+	}
+	return k;
+}
+
+/* Series si's own estimates without the skipped sweeps. 0, or -1 (memory). */
+static int own_without(const struct sb_hist_drift *d, size_t si, const size_t *skip, size_t nskip,
+		       struct sb_drift_est est[2])
+{
+	const struct sb_hist_series *se = &d->s[si];
+	struct sb_drift_sweep *all = malloc((se->n + 1) * sizeof(*all)), *kept = malloc((se->n + 1) * sizeof(*kept));
+	int rc = -1;
+
+	if (all && kept)
+		rc = sb_drift_series(kept, sweeps_without(d->h, se, skip, nskip, all, kept), est);
+	free(all);
+	free(kept);
+	return rc;
+}
+
+int sb_hist_drift_pool_without(const struct sb_hist_drift *d, size_t si, const size_t *skip, size_t nskip,
+			       struct sb_drift_est pool[2])
+{
+	memset(pool, 0, 2 * sizeof(*pool));
+	for (size_t i = 0; i < d->ns; i++) {
+		struct sb_drift_est e[2];
+
+		if (d->slot[i] != d->slot[si])
+			continue;
+		if (own_without(d, i, skip, nskip, e) != 0)
+			return -1;
+		for (int c = 0; c < 2; c++)
+			sb_drift_pool(&pool[c], &e[c]);
+	}
+	return 0;
+}
+
+int sb_hist_drift_of_without(const struct sb_hist_drift *d, size_t si, int across, const size_t *skip,
+			     size_t nskip, const struct sb_drift_est pool[2], const struct sb_drift *base,
+			     struct sb_drift *out)
+{
+	struct sb_hist_drift view = *d;
+	struct sb_drift_est own[2], bed[2] = { pool[0], pool[1] };
+
+	if (own_without(d, si, skip, nskip, own) != 0)
+		return -1;
+	/* drift_from reads the pool of the series' slot: a view whose slot holds this pool */
+	view.bed = &bed;
+	view.bed_sweeps = &d->bed_sweeps[d->slot[si]];
+	drift_from(&view, own, 0, across, base, out);
+	return 0;
 }

@@ -38,21 +38,23 @@ static long testbed_of(sqlite3 *db, const struct sb_run *r)
 	return id;
 }
 
-/* Keep the sweeps of testbed tb that are not one of the sweeps being judged. */
+/*
+ * Keep the sweeps of testbed tb; mark the sweeps being judged (left out of
+ * the estimates, kept in the order: their neighbours are not read as a pair).
+ */
 static void keep_testbed(struct sb_hist *h, long tb, const struct sb_run *const *skip, size_t nskip)
 {
 	size_t w = 0;
 
 	for (size_t i = 0; i < h->nsw; i++) {
-		int drop = h->sw[i].testbed != tb;
-
-		for (size_t k = 0; k < nskip && !drop; k++)
-			drop = skip[k]->run_id && strcmp(h->sw[i].run_id, skip[k]->run_id) == 0 &&
-			       skip[k]->test && strcmp(h->sw[i].test, skip[k]->test) == 0;
-		if (drop)
+		if (h->sw[i].testbed != tb) {
 			sb_hist_sweep_free(&h->sw[i]);
-		else
-			h->sw[w++] = h->sw[i];
+			continue;
+		}
+		for (size_t k = 0; k < nskip; k++)
+			h->sw[i].judged |= skip[k]->run_id && strcmp(h->sw[i].run_id, skip[k]->run_id) == 0 &&
+					   skip[k]->test && strcmp(h->sw[i].test, skip[k]->test) == 0;
+		h->sw[w++] = h->sw[i];
 	}
 	h->nsw = w;
 }

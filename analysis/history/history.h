@@ -79,6 +79,7 @@ struct sb_hist_sweep {
 	char *tb_facts;		/* cpu_model, topology, hwloc, placement */
 	char *column;		/* the column it belongs to: label, or kernel (release@commit) */
 	char *boot;		/* the boot it ran in (meta sweep_start's boot id); NULL: unknown */
+	int judged;		/* a sweep a verdict judges: left out of the drift it learns (drift_for.c) */
 	size_t group;		/* testcase x params x testbed */
 	struct sb_hist_point *pts;
 	size_t npts;
@@ -197,6 +198,19 @@ struct sb_drift_report_opts {
 int sb_hist_drift_report(FILE *out, const struct sb_hist *h, const struct sb_drift_report_opts *o,
 			 char *err, size_t errlen);
 
+/*
+ * The same with the sweeps in skip (indexes into h->sw: the sweeps being
+ * judged) left out of every estimate: a verdict does not learn the drift from
+ * the very difference it judges. pool: series si's testbed pool without
+ * them (sb_hist_drift_pool_without, once for a set of skipped sweeps).
+ * Return 0, or -1 when memory runs out.
+ */
+int sb_hist_drift_pool_without(const struct sb_hist_drift *d, size_t si, const size_t *skip, size_t nskip,
+			       struct sb_drift_est pool[2]);
+int sb_hist_drift_of_without(const struct sb_hist_drift *d, size_t si, int across, const size_t *skip,
+			     size_t nskip, const struct sb_drift_est pool[2], const struct sb_drift *base,
+			     struct sb_drift *out);
+
 /* ---- drift_for.c: the drift of a run directory's points, from a history file ---- */
 
 struct sb_run;
@@ -225,6 +239,7 @@ struct sb_show_opts {
 	enum sb_hist_format format;
 	int by_testbed;		/* columns are testbeds, for one kernel */
 	const char *kernel;	/* --by testbed: that column key (NULL: the newest) */
+	double drift_pct;	/* --drift: a sweep's offset sd, %; < 0: learned from the history */
 };
 
 /* The N-way table of h (ordered) on out. Returns 0, 2 (nothing to show) or 3, message in err. */
