@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 21
+plan 26
 
 D=selftest/data/compare/results/unix1
 G=$B/selftest/history_gen
@@ -55,4 +55,20 @@ like "$out" 'histsim1 on sim: 8 sweeps' "sb-history drift: a block a testcase an
 like "$out" 'points \(pooled\) +[0-9.]+% \(56 pairs, [0-9.]+ df\) +-' "drift within a boot from the points' 7 pairs x 8 series (history_gen's sweeps share a boot id)"
 like "$out" 'runs inside a sweep: [0-9.]+% sd \(128 df\)' "the runs' own sd"
 like "$out" '\+/-2%: more than 64 sweeps a side here|needs [0-9]+ sweeps? of' "the sweeps a side a 2% change needs"
+# sb-history show on the same A/A history: --drift 0 calls identical kernels different in most
+# column pairs; the drift learned from the history (each pair without its own sweeps) in none.
+words() { "$H" show histsim1 --db "$tmp/r/history.db" --format csv "$@" |
+	awk -F, 'NR > 1 && $15 != "" { n++; d += $15 != "same" } NR > 1 && $19 != "" { n++; d += $19 != "same" } END { print n, d }'; }
+like "$(words --drift 0)" '^140 [1-9][0-9]$' "show --drift 0: tens of the 140 words call a difference between identical kernels"
+is "$(words)" "140 0" "show, the drift learned: every word says same"
+like "$("$H" show histsim1 --db "$tmp/r/history.db" | sed -n 3p)" '^machine drift between sweeps: \+/-[0-9.]+% sd, 6 sweeps of this series within a boot' \
+	"show's title names the drift and where it came from"
+# A -20% step at kernel 4 with 0.5% drift: the curves of both modes say worse against the previous column.
+"$G" --out "$tmp/s" --kernels 6 --runs 3 --run-sd 2 --sweep-sd 0.5 --counts 4 --summary none --seed 3 \
+	--cell broad --step-at 4 --step-pct -20 >/dev/null 2>&1
+"$H" add --db "$tmp/s.db" "$tmp"/s/histsim1/k0* >/dev/null 2>&1
+is "$("$H" show histsim1 --db "$tmp/s.db" --format csv | awk -F, '$8 == "curve" && $4 == "k04" { printf "%s ", $19 }')" \
+	"worse worse " "show: a -20% step is still called worse on both curves"
+run "$H" show histsim1 --db "$tmp/r/history.db" --drift abc
+is "$rc/${err%%$'\n'*}" "2/sb-history: --drift: 'abc' is not a number from 0 to 100" "show --drift abc: exit 2, one line"
 exit $_failed
