@@ -80,8 +80,17 @@ int main(void)
 	ok(near(sb_drift_pct(&p), 2.0, 1e-12) && p.df == 2 && p.src == SB_DRIFT_DEFAULT &&
 	   strstr(p.what, "default") != NULL, "the default: 2%, 2 df, and it says so");
 	sb_drift_moderate(&p, &y, "8 sweeps of this series", &out);
-	ok(near(out.tau2, (2 * .0004 + 6 * .0016) / 8, 1e-12) && out.df == 8 && out.src == SB_DRIFT_LEARNED &&
-	   strstr(out.what, "8 sweeps of this series") != NULL, "moderated: (d0 tau0^2 + d tau^2) / (d0 + d)");
+	double post = (2 * .0004 + 6 * .0016) / 8;
+	ok(near(out.tau2, post, 1e-12) && near(out.df, 64 * post * post / (6 * .0016 * .0016), 1e-9) &&
+	   out.src == SB_DRIFT_LEARNED && strstr(out.what, "8 sweeps of this series") != NULL,
+	   "moderated: (d0 tau0^2 + d tau^2) / (d0 + d); the default taken as known, only the learned part's df");
+	struct sb_drift lp = { .0004, 4, SB_DRIFT_LEARNED, "" };
+	sb_drift_moderate(&lp, &y, "x", &out);
+	ok(near(out.tau2, (4 * .0004 + 6 * .0016) / 10, 1e-12) && out.df == 10, "a learned prior: d0 + d df");
+	struct sb_drift_est z = { 0, 3, 4, 5 };
+	sb_drift_default(&p);
+	sb_drift_moderate(&p, &z, "x", &out);
+	ok(isinf(out.df) && near(out.tau2, 2 * .0004 / 5, 1e-12), "data of no drift: the default's share, known");
 	sb_drift_given(3, &d);
 	sb_drift_moderate(&d, &y, "x", &out);
 	ok(near(out.tau2, .0009, 1e-12) && isinf(out.df) && out.src == SB_DRIFT_GIVEN, "--drift is kept as given");
@@ -108,9 +117,9 @@ int main(void)
 	struct sb_drift_sweep pb[] = { SW(.01, 0, 1, 0), SW(.03, 0, 1, 0), SW(.05, 0, 1, 0) };
 	struct sb_drift_side PA = { pa, 3 }, PB = { pb, 3 };
 	sb_drift_compare(&PA, &PB, &d, 0, 95, .8, &t);
-	double own = (.0008 + .0008) / 4, tau2 = (2 * .0004 + 4 * own) / 6;
-	ok(near(t.tau2, tau2, 1e-12) && t.tau_df == 6 && near(t.se, sqrt(tau2 * 2.0 / 3), 1e-12) &&
-	   near(t.df, 6, 1e-9) && t.paired == 0, "pools: the sweep means' spread joins the prior (k - 1 df a side)");
+	double own = (.0008 + .0008) / 4, tau2 = (2 * .0004 + 4 * own) / 6, tdf = 36 * tau2 * tau2 / (4 * own * own);
+	ok(near(t.tau2, tau2, 1e-12) && near(t.tau_df, tdf, 1e-9) && near(t.se, sqrt(tau2 * 2.0 / 3), 1e-12) &&
+	   near(t.df, tdf, 1e-9) && t.paired == 0, "pools: the sweep means' spread joins the prior (k - 1 df a side)");
 	sb_drift_compare(&PA, &PB, &d, 1, 95, .8, &t);
 	ok(t.paired == 1 && near(t.diff, .01, 1e-12) && t.se < 1e-12 && t.df == 2 && t.p < 1e-6,
 	   "alternated: the paired differences (all .01): no spread, k - 1 df");

@@ -74,13 +74,16 @@ int sb_decide_drift(const struct sb_drift_side *good, const struct sb_drift_side
 		runs += step->sw[i].n;
 	sigma2 = wdf > 0 ? wss / wdf : 0;
 	tau2 = d->tau2;
-	/* the ends' own replicate sweeps moderate the drift, as in compare */
-	if (good->k + bad->k > 2 && d->src != SB_DRIFT_GIVEN && d->src != SB_DRIFT_NONE && isfinite(d->df)) {
-		double bdf = (double)(good->k - 1) + (double)(bad->k - 1);
-		double own = (bg + bb) / bdf - sigma2 * (ig * (double)(good->k - 1) + ib * (double)(bad->k - 1)) / bdf;
+	/* the replicate sweeps of one level (each end's, the step's: one commit each) moderate the
+	 * drift, as in compare */
+	if (good->k + bad->k + step->k > 3 && d->src != SB_DRIFT_GIVEN && d->src != SB_DRIFT_NONE &&
+	    isfinite(d->df)) {
+		double bdf = (double)(good->k - 1) + (double)(bad->k - 1) + (double)(step->k ? step->k - 1 : 0);
+		double own = (bg + bb + by) / bdf - sigma2 * (ig * (double)(good->k - 1) + ib * (double)(bad->k - 1) +
+							      iy * (double)(step->k ? step->k - 1 : 0)) / bdf;
 
 		tau2 = (d->df * tau2 + bdf * (own > 0 ? own : 0)) / (d->df + bdf);
-		tdf = d->df + bdf;
+		tdf = sb_drift_moderated_df(d, bdf, own > 0 ? own : 0, tau2);
 	} else if (d->src == SB_DRIFT_DEFAULT)
 		tdf = INFINITY;	/* the default alone, taken at its value (as compare does) */
 	vg = (tau2 + sigma2 * ig) / (double)good->k;

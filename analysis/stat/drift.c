@@ -162,6 +162,19 @@ double sb_drift_pct(const struct sb_drift *d)
 	return 100 * sqrt(d->tau2);
 }
 
+double sb_drift_moderated_df(const struct sb_drift *prior, double d, double tau_d2, double post)
+{
+	if (!(d > 0))
+		return prior->src == SB_DRIFT_DEFAULT ? INFINITY : prior->df;
+	if (prior->src != SB_DRIFT_DEFAULT)
+		return prior->df + d;
+	/* the default is taken as known: only the learned part is uncertain; its share of post is
+	 * d tau_d2 / (d0 + d), whose variance is (d / (d0 + d))^2 2 tau_d2^2 / d */
+	if (!(tau_d2 > 0))
+		return INFINITY;
+	return (prior->df + d) * (prior->df + d) * post * post / (d * tau_d2 * tau_d2);
+}
+
 void sb_drift_moderate(const struct sb_drift *prior, const struct sb_drift_est *data,
 		       const char *what, struct sb_drift *out)
 {
@@ -172,7 +185,7 @@ void sb_drift_moderate(const struct sb_drift *prior, const struct sb_drift_est *
 	if (prior->src == SB_DRIFT_GIVEN || prior->src == SB_DRIFT_NONE || !(d > 0))
 		return;
 	out->tau2 = (d0 * prior->tau2 + d * data->tau2) / (d0 + d);
-	out->df = d0 + d;
+	out->df = sb_drift_moderated_df(prior, d, data->tau2, out->tau2);
 	out->src = SB_DRIFT_LEARNED;
 	snprintf(out->what, sizeof(out->what), "%s, %.0f df", what, out->df);
 }
@@ -260,8 +273,10 @@ int sb_drift_compare(const struct sb_drift_side *a, const struct sb_drift_side *
 
 		if (own < 0)
 			own = 0;
-		tau2 = isfinite(tdf) ? (tdf * tau2 + bdf * own) / (tdf + bdf) : tau2;
-		tdf = tdf + bdf;
+		if (isfinite(tdf)) {
+			tau2 = (tdf * tau2 + bdf * own) / (tdf + bdf);
+			tdf = sb_drift_moderated_df(d, bdf, own, tau2);
+		}
 	} else if (d->src == SB_DRIFT_DEFAULT)
 		/* the default alone is taken at its value: on its 2 df a single sweep a side could
 		 * detect nothing below about 25%; its d0 only weighs it against what is learned */

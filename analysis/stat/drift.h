@@ -100,6 +100,16 @@ void sb_drift_moderate(const struct sb_drift *prior, const struct sb_drift_est *
 /* "machine drift between sweeps: +/-2.1% sd, 14 sweeps of this series across boots ..., 9 df" */
 void sb_drift_words(const struct sb_drift *d, char *buf, size_t len);
 
+/*
+ * The degrees of freedom of tau^2 moderated from prior (d0 = prior->df) and
+ * data (tau_d2 on d df) into post: d0 + d; but the documented default is
+ * taken as known (as it is alone), so only the learned part's uncertainty
+ * counts: (d0 + d)^2 post^2 / (d tau_d2^2) (infinite for no data, or data of
+ * no drift). No cliff: a little learned does not make a verdict less sure
+ * than the default alone, unless the data disagree with it.
+ */
+double sb_drift_moderated_df(const struct sb_drift *prior, double d, double tau_d2, double post);
+
 /* tau as a percentage (the relative sd of a sweep's offset). */
 double sb_drift_pct(const struct sb_drift *d);
 
