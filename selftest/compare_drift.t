@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 26
+plan 28
 
 D=selftest/data/compare/results/unix1
 G=$B/selftest/history_gen
@@ -69,6 +69,12 @@ like "$("$H" show histsim1 --db "$tmp/r/history.db" | sed -n 3p)" '^machine drif
 "$H" add --db "$tmp/s.db" "$tmp"/s/histsim1/k0* >/dev/null 2>&1
 is "$("$H" show histsim1 --db "$tmp/s.db" --format csv | awk -F, '$8 == "curve" && $4 == "k04" { printf "%s ", $19 }')" \
 	"worse worse " "show: a -20% step is still called worse on both curves"
+# changes: what each series could show from one kernel to the next, the drift in it
+run "$H" changes --db "$tmp/r/history.db"
+like "$out" 'Detectable from one kernel to the next \(one sweep each, the drift between sweeps in it; 5%, 80% power\): \+/-[0-9.]+% to \+/-[0-9.]+% at a point, \+/-[0-9.]+% to \+/-[0-9.]+% over a curve' \
+	"changes: the detectable change per series, as a range"
+run "$H" changes --db "$tmp/r/history.db" --format json
+like "$out" '"detectable_pct": \{"points": \[[0-9.]+, [0-9.]+\], "curves": \[[0-9.]+, [0-9.]+\]\}' "and in its JSON"
 run "$H" show histsim1 --db "$tmp/r/history.db" --drift abc
 is "$rc/${err%%$'\n'*}" "2/sb-history: --drift: 'abc' is not a number from 0 to 100" "show --drift abc: exit 2, one line"
 exit $_failed

@@ -81,6 +81,43 @@ static void advise(FILE *out, double sigma2, double tau2, double c_sweep, double
 			tau2 > 0 ? "; more runs in one sweep cannot shrink the drift term" : "");
 }
 
+int sb_hist_detectable_range(const struct sb_hist *h, const struct sb_hist_series *s, size_t ns,
+			     double range[4])
+{
+	struct sb_hist_drift *d;
+	struct sb_drift base;
+
+	range[0] = range[2] = INFINITY;
+	range[1] = range[3] = -INFINITY;
+	if (sb_hist_drift_new(h, s, ns, &d) != 0)
+		return -1;
+	sb_drift_default(&base);
+	for (size_t i = 0; i < ns; i++) {
+		struct figures f = { 0 };
+		struct sb_drift dr;
+		struct sb_drift_test t;
+		struct sb_drift_sweep a, b;
+		struct sb_drift_side sa = { &a, 1 }, sb = { &b, 1 };
+		double runs = 0;
+		double *r = &range[s[i].tasks ? 0 : 2];
+
+		add_runs(&s[i], &f);
+		for (size_t k = 0; k < s[i].n; k++)
+			runs += (double)s[i].obs[k].nruns / (double)s[i].n;
+		if (s[i].n < 2 || runs < 1)
+			continue;
+		/* two sweeps of this series' typical runs, a kernel apart: across a boot */
+		sb_hist_drift_of(d, i, 1, &base, &dr);
+		a = b = (struct sb_drift_sweep){ 0, f.wdf > 0 ? f.wss / f.wdf : 0, (size_t)(runs + 0.5), NULL };
+		if (sb_drift_compare(&sa, &sb, &dr, 0, 95, SB_POWER, &t) != 0 || !isfinite(t.detectable_pct))
+			continue;
+		r[0] = fmin(r[0], t.detectable_pct);
+		r[1] = fmax(r[1], t.detectable_pct);
+	}
+	sb_hist_drift_free(d);
+	return 0;
+}
+
 int sb_hist_drift_report(FILE *out, const struct sb_hist *h, const struct sb_drift_report_opts *o,
 			 char *err, size_t errlen)
 {

@@ -194,6 +194,15 @@ struct sb_drift_report_opts {
 	double target;					/* the change to plan for, % */
 };
 
+/*
+ * The change each series could show from one kernel to the next (two sweeps
+ * of its typical runs across a boot, the drift learned for it in them; two-
+ * sided 5%, SB_POWER): the smallest and largest over the points into range[0,
+ * 1], over the curves into range[2, 3] (infinite: none). 0, or -1 (memory).
+ */
+int sb_hist_detectable_range(const struct sb_hist *h, const struct sb_hist_series *s, size_t ns,
+			     double range[4]);
+
 /* Each group's runs' sd and drift within and across boots, and the advice. Returns 0, 2 or 3. */
 int sb_hist_drift_report(FILE *out, const struct sb_hist *h, const struct sb_drift_report_opts *o,
 			 char *err, size_t errlen);
