@@ -123,7 +123,7 @@ ANALYSIS_HEADERS := $(wildcard analysis/*.h analysis/*/*.h)
 # Each folder's headers by their bare name ("results.h", "stats.h"): a file moving folder edits no include.
 ANALYSIS_CFLAGS := -Ianalysis $(patsubst %/,-I%,$(sort $(dir $(wildcard analysis/*/*.h))))
 # SQLite (the history's index, analysis/history/) is linked into the tools that use it only.
-SQLITE_TOOLS := $(BUILD)/bin/sb-history $(BUILD)/bin/sb-bisect
+SQLITE_TOOLS := $(BUILD)/bin/sb-history $(BUILD)/bin/sb-bisect $(BUILD)/bin/sb-compare
 
 NEEDS_HWLOC := $(filter-out clean deps plot help analysis uninstall $(ANALYSIS_TOOLS),$(or $(MAKECMDGOALS),all))
 ifneq ($(NEEDS_HWLOC),)

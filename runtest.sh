@@ -673,8 +673,11 @@ main() {
 	. "$ROOT/sweep/rundir.sh" || die 3 "cannot read $ROOT/sweep/rundir.sh"
 	# shellcheck source=sweep/history.sh
 	. "$ROOT/sweep/history.sh" || die 3 "cannot read $ROOT/sweep/history.sh"
+	# shellcheck source=sweep/calibrate.sh
+	. "$ROOT/sweep/calibrate.sh" || die 3 "cannot read $ROOT/sweep/calibrate.sh"
 	if [ "${1-}" = --version ]; then print_version; exit 0; fi
 	if [ "${1-}" = --check-system ]; then machine_check_system "${@:2}"; fi
+	if [ "${1-}" = --calibrate ]; then calibrate_main "${@:2}"; fi
 
 	make_helpers
 	read_args "$@"		# the arguments, before anything else (sb-sweepargs)

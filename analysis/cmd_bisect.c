@@ -26,7 +26,8 @@ static const char usage_text[] =
 	"their runs can detect, and every error, exit 128: git bisect run stops. P: MODE:TASKS,\n"
 	"peak, peak:MODE or curve:MODE. Options: --results DIR (default: sb-bisect/ in the git\n"
 	"directory), --tests-dir DIR (--host: the testcase binaries the build makes), --runtest PATH,\n"
-	"--max-runs N (24), --alpha A, --beta B (0.002). docs/BISECT.md, man sb-bisect.\n";
+	"--max-runs N (24), --alpha A, --beta B (0.002), --drift PCT (the drift between sweeps:\n"
+	"learned from the history, else 2%; 0: the runs alone). docs/BISECT.md, man sb-bisect.\n";
 
 /* Usage errors exit 2, but 128 in a step (git bisect run would mark the commit bad for 1..127). */
 static int usage_exit = 2;
@@ -170,6 +171,8 @@ static void parse(int argc, char **argv, int first, struct sb_bisect_opts *o)
 			o->rule.alpha = num("--alpha", v, 1e-6, 0.25);
 		} else if (opt(argc, argv, &i, "--beta", &v)) {
 			o->rule.beta = num("--beta", v, 1e-6, 0.25);
+		} else if (opt(argc, argv, &i, "--drift", &v)) {
+			o->drift_pct = num("--drift", v, 0, 100);
 		} else if (opt(argc, argv, &i, "--format", &v)) {
 			if (strcmp(v, "text") != 0 && strcmp(v, "markdown") != 0)
 				USAGE("--format '%s': text or markdown", v);
@@ -275,7 +278,7 @@ static int grace(void)
 
 int main(int argc, char **argv)
 {
-	struct sb_bisect_opts o = { .rule = SB_RULE_DEFAULT, .grace_s = 60 };
+	struct sb_bisect_opts o = { .rule = SB_RULE_DEFAULT, .drift_pct = -1, .grace_s = 60 };
 	const char *verb = argc > 1 ? argv[1] : "";
 	int rc;
 

@@ -182,6 +182,18 @@ static void set_threshold(void *opts, const char *arg, int value)
 	((struct cli *)opts)->co.threshold = v;
 }
 
+static void set_drift(void *opts, const char *arg, int value)
+{
+	double v;
+
+	(void)value;
+	errno = 0;
+	if (sb_decimal(arg, &v) != 0 || v < 0 || v > 100 || errno == ERANGE)
+		usage_error("%s '%s': expected a percentage from 0 to 100 (a sweep's offset sd)", "--drift",
+			    arg);
+	((struct cli *)opts)->co.drift_pct = v;
+}
+
 static const struct sb_cli_choice formats[] = {
 	{ "text", SB_CMP_TEXT }, { "markdown", SB_CMP_MARKDOWN }, { "csv", SB_CMP_CSV },
 	{ "gab", SB_CMP_GAB }, { "bencher", SB_CMP_BENCHER }, { NULL, 0 },
@@ -234,6 +246,13 @@ static const struct sb_cli_opt table[] = {
 	  "sweeps (their runs are one side's independent values)\n"
 	  "(gab, bencher: sweeps of several testcases, each\n"
 	  "testcase compared on its own, all in one file)" },
+	CALL(0, "drift", "PCT", set_drift, RUNS,
+	     "the machine's drift between sweeps, a sweep's offset\n"
+	     "sd in % (0: none, the runs inside each sweep only);\n"
+	     "default: learned from the history, else 2%"),
+	{ 0, "history", "FILE", SB_CLI_STRING, AT(co.history), 0, 0, NULL, NULL, NULL, RUNS,
+	  "the history to learn the drift from (default\n"
+	  "$SB_HISTORY, else history.db of the base's results)" },
 	FLAG(0, "force", co.force, RUNS,
 	     "compare different testcases, runs without common\n"
 	     "points, failed or interrupted runs"),
@@ -410,7 +429,7 @@ int main(int argc, char **argv)
 {
 	struct cli o = {
 		.mo = { .width = -1, .conf = 95 },
-		.co = { .format = SB_CMP_TEXT, .fail_on = SB_FAIL_REGRESSION },
+		.co = { .format = SB_CMP_TEXT, .fail_on = SB_FAIL_REGRESSION, .drift_pct = -1 },
 		.delim = " \t", .column = 1,
 	};
 	int ndirs = 0, first;

@@ -31,6 +31,9 @@ static const char usage_text[] =
 	"                                                 the N-way table: one column per kernel\n"
 	"       sb-history changes [TESTCASE...] [--since KERNEL|DATE] [--format F]\n"
 	"                                                 change points over every series; a CI gate\n"
+	"       sb-history drift [TESTCASE...] [--target PCT]\n"
+	"                                                 the runs' noise and the machine's drift\n"
+	"                                                 between sweeps, and what buys precision\n"
 	"       sb-history export TESTCASE --format otava [--points all] [--testbed HOST]\n"
 	"                                                 the history as Apache Otava's CSV: time,\n"
 	"                                                 commit, kernel, testbed, each mode's curve\n"
@@ -52,6 +55,12 @@ static const char usage_text[] =
 	"  --format F           text (default), markdown, csv (show), json\n"
 	"  --alpha A            changes: the false-alarm rate over all series (default 0.05)\n"
 	"  --min-segment N      changes: the fewest sweeps between changes (default 2)\n"
+	"  --drift PCT          show: the drift between sweeps, a sweep's offset sd in %\n"
+	"                       (0: none, the runs alone); default: learned from the history\n"
+	"  --target PCT         drift: the change to plan sweeps for (default 2)\n"
+	"  --run-cost S, --sweep-cost S, --reboot-cost S\n"
+	"                       drift: seconds a run, a sweep's own overhead, a reboot\n"
+	"                       (defaults 1.35, 1.2 and 90)\n"
 	"\n"
 	"Exit: 0 done (changes: no regression at or after --since that still holds at the\n"
 	"newest kernel), 1 changes found one (or a point that failed: 0 ops/s), 2 usage,\n"
@@ -66,6 +75,8 @@ struct opts {
 	enum sb_hist_format format;
 	double alpha;
 	long min_seg;
+	struct sb_drift_report_opts drift;
+	double drift_pct;	/* show --drift; < 0: learned */
 	char **pos;
 	int npos;
 };
@@ -117,7 +128,8 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 	}
 	static const char *const valued[] = { "--db", "--results", "--timeout", "--order", "--column", "--by",
 					      "--kernel", "--testbed", "--since", "--format", "--alpha",
-					      "--min-segment", "--points" };
+					      "--min-segment", "--points", "--target", "--run-cost",
+					      "--sweep-cost", "--reboot-cost", "--drift" };
 	int known = !takes;
 
 	for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
@@ -168,7 +180,17 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 			usage_error("--min-segment: '%s' is not a whole number of sweeps (1 to 1000)", v);
 		o->min_seg = (long)number(a, v, 1, 1000);
 		o->min_seg_given = 1;
-	} else
+	} else if (strcmp(a, "--drift") == 0)
+		o->drift_pct = number(a, v, 0, 100);
+	else if (strcmp(a, "--target") == 0)
+		o->drift.target = number(a, v, 0.01, 100);
+	else if (strcmp(a, "--run-cost") == 0)
+		o->drift.run_cost = number(a, v, 1e-3, 1e6);
+	else if (strcmp(a, "--sweep-cost") == 0)
+		o->drift.sweep_cost = number(a, v, 0, 1e6);
+	else if (strcmp(a, "--reboot-cost") == 0)
+		o->drift.reboot_cost = number(a, v, 0, 1e6);
+	else
 		usage_error("unknown option '%s'", a);
 	*i += takes;
 	return 0;
@@ -178,7 +200,9 @@ static void parse(int argc, char **argv, struct opts *o)
 {
 	const char *env = getenv("SB_HISTORY");
 
-	*o = (struct opts){ .timeout_ms = 60000, .alpha = 0.05, .min_seg = 2 };
+	*o = (struct opts){ .timeout_ms = 60000, .alpha = 0.05, .min_seg = 2,
+			    .drift = { .run_cost = 1.35, .sweep_cost = 1.2, .reboot_cost = 90, .target = 2 },
+			    .drift_pct = -1 };
 	o->pos = calloc((size_t)argc + 1, sizeof(*o->pos));
 	if (o->pos == NULL)
 		sb_die(SB_EXIT_ENV, "out of memory");
@@ -470,7 +494,7 @@ static int cmd_list(struct opts *o, char *err, size_t errlen)
 
 static int cmd_show(struct opts *o, char *err, size_t errlen)
 {
-	struct sb_show_opts so = { o->format, o->by_testbed, o->kernel };
+	struct sb_show_opts so = { o->format, o->by_testbed, o->kernel, o->drift_pct };
 	struct sb_hist h;
 	int rc;
 
@@ -525,6 +549,21 @@ static int cmd_export(struct opts *o, char *err, size_t errlen)
 	return rc;
 }
 
+/* drift [TESTCASE...]: the runs' noise and the drift between sweeps the history shows (history/drift_report.c). */
+static int cmd_drift(struct opts *o, char *err, size_t errlen)
+{
+	struct sb_hist h;
+	int rc;
+
+	if (o->format != SB_FMT_TEXT)
+		usage_error("%s", "drift: --format text only");
+	if ((rc = load(o, o->pos + 1, (size_t)o->npos - 1, &h, err, errlen)) != 0)
+		return rc;
+	rc = sb_hist_drift_report(stdout, &h, &o->drift, err, errlen);
+	sb_hist_free(&h);
+	return rc;
+}
+
 static int cmd_migrate(struct opts *o, char *err, size_t errlen)
 {
 	struct sqlite3 *db;
@@ -538,9 +577,10 @@ static int cmd_migrate(struct opts *o, char *err, size_t errlen)
 
 int main(int argc, char **argv)
 {
-	static const char *const verbs[] = { "add", "rebuild", "list", "show", "changes", "export", "migrate" };
+	static const char *const verbs[] = { "add", "rebuild", "list", "show", "changes", "export",
+					     "drift", "migrate" };
 	static int (*const run[])(struct opts *, char *, size_t) = {
-		cmd_add, cmd_rebuild, cmd_list, cmd_show, cmd_changes, cmd_export, cmd_migrate
+		cmd_add, cmd_rebuild, cmd_list, cmd_show, cmd_changes, cmd_export, cmd_drift, cmd_migrate
 	};
 	struct opts o;
 	char err[ERRLEN] = "";
@@ -553,7 +593,7 @@ int main(int argc, char **argv)
 	}
 	parse(argc - 1, argv + 1, &o);
 	if (o.npos == 0)
-		usage_error("%s", "no command given (add, rebuild, list, show, changes, export or migrate)");
+		usage_error("%s", "no command given (add, rebuild, list, show, changes, export, drift or migrate)");
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		if (strcmp(o.pos[0], verbs[i]) == 0)
 			rc = run[i](&o, err, sizeof(err));

@@ -144,6 +144,10 @@ static const struct opt table[] = {
 	OPT_CALL("--vm-append", "ARGS", check_vm, "more kernel command line"),
 	OPT_CALL("--vm-boot-timeout", "S", check_vm, "seconds a guest may take to come up"),
 	{ "--version", NULL, ONLY, 0, 0, NULL, "scalebench's version and git revision (as the only argument)" },
+	{ "--calibrate", "TEST", ONLY, 0, 0, NULL,
+	  "first: --sweeps K (default 4) sweeps of TEST with the options after\n"
+	  "it, then the runs' noise and the drift between sweeps the history\n"
+	  "learned, and what buys precision here (sb-history drift)" },
 };
 
 #define NOPTS (sizeof(table) / sizeof(table[0]))

@@ -20,7 +20,7 @@ ok() {
 
 # run ARGS...: stdout in $tmp/out, stderr in $tmp/err, exit code in $rc.
 run() {
-	./compare.sh "$@" >"$tmp/out" 2>"$tmp/err"
+	./compare.sh --drift 0 "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 }
 

@@ -114,7 +114,7 @@ R=selftest/data/compare/results/unix1
 CB=$R/base-20260101T000000
 mkrun wbase "1000 1000 1001"
 mkrun wnew "1 1000 3000"
-run ./compare.sh --format bencher --fail-on never "$tmp/w/wbase" "$tmp/w/wnew"
+run ./compare.sh --drift 0 --format bencher --fail-on never "$tmp/w/wbase" "$tmp/w/wnew"
 is "$rc" 0 "compare --format bencher of a very noisy new side${err:+: $err}"
 if command -v jq >/dev/null; then
 	is "$(jq -r '."unix1/processes/1".ratio_pct | "\(.lower_value) \(.upper_value > 200)"' <<<"$out")" "0 true" \
@@ -128,7 +128,7 @@ fi
 if command -v jq >/dev/null; then
 	run "$S" --format bencher selftest/data/plot/good/unix1/6.1.0-old-20260101T100000 "$tmp/wide"
 	printf '%s\n' "$out" >"$tmp/bmf2.json"
-	./compare.sh --format bencher --fail-on never "$tmp/w/wbase" "$tmp/w/wnew" >"$tmp/bmf3.json" 2>/dev/null
+	./compare.sh --drift 0 --format bencher --fail-on never "$tmp/w/wbase" "$tmp/w/wnew" >"$tmp/bmf3.json" 2>/dev/null
 	for f in "$tmp/bmf2.json" "$tmp/bmf3.json"; do
 		is "$(jq -r '[to_entries[] | .value | to_entries[] | .value
 			| select((keys - ["value", "lower_value", "upper_value"]) != [] or (.value | type) != "number"
@@ -144,10 +144,10 @@ fi
 # "base" with processes at 2 tasks 10% slower (selftest/data/compare/make_fixtures.py).
 R=selftest/data/compare/results/unix1
 CB=$R/base-20260101T000000 CN=$R/new-20260102T000000
-./compare.sh --format csv --fail-on never "$CB" "$CN" >"$tmp/cmp.csv" 2>/dev/null
+./compare.sh --drift 0 --format csv --fail-on never "$CB" "$CN" >"$tmp/cmp.csv" 2>/dev/null
 cmp_at() { awk -F, -v m="$1" -v t="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$(c["mode"]) == m && $(c["tasks"]) == t { printf "%.15g ± %.6g\n", 100 + $(c["change_pct"]), $(c["change_pm_pct"]) }' "$tmp/cmp.csv"; }
-run ./compare.sh --format gab "$CB" "$CN"
+run ./compare.sh --drift 0 --format gab "$CB" "$CN"
 is "$rc" 1 "compare --format gab keeps the gate's exit code (the planted regression: 1)"
 printf '%s\n' "$out" >"$tmp/cgab.json"
 python3 -m json.tool "$tmp/cgab.json" >/dev/null 2>&1
@@ -179,8 +179,8 @@ if command -v jq >/dev/null; then
 	mkdir -p "$tmp/cb2"
 	cp "$CB/samples.csv" "$tmp/cb2/"
 	sed 's/^run_id=.*/run_id=base-20260109T000000/' "$CB/meta" >"$tmp/cb2/meta"
-	./compare.sh --format gab --fail-on never "$CB" "$tmp/cb2" >"$tmp/same.json" 2>/dev/null
-	./compare.sh --format gab --fail-on never "$CN" "$CB" >"$tmp/better.json" 2>/dev/null
+	./compare.sh --drift 0 --format gab --fail-on never "$CB" "$tmp/cb2" >"$tmp/same.json" 2>/dev/null
+	./compare.sh --drift 0 --format gab --fail-on never "$CN" "$CB" >"$tmp/better.json" 2>/dev/null
 	is "$(gab_alerts "$tmp/same.json" "$tmp/cgab.json" 1.05 | tr '\n' ' ')" "unix1 processes, 2 tasks: new/base " \
 		"gab alerts on the regression (100 -> 90: ratio 1.11 > 1.05), on it alone"
 	is "$(gab_alerts "$tmp/cgab.json" "$tmp/same.json" 1.05)" "" "and not when it is fixed (90 -> 100)"
@@ -224,7 +224,7 @@ JS
 else
 	skip "github-action-benchmark's own code: set SB_GAB_SRC to a checkout of it (node needed; not fetched here)"
 fi
-run ./compare.sh --format bencher --fail-on never "$CB" "$CN"
+run ./compare.sh --drift 0 --format bencher --fail-on never "$CB" "$CN"
 is "$rc" 0 "compare --format bencher with --fail-on never exits 0"
 printf '%s\n' "$out" >"$tmp/cbmf.json"
 if command -v jq >/dev/null; then
@@ -243,27 +243,27 @@ for side in base new; do
 	cp "$src/samples.csv" "$tmp/multi/pipe1/$side/"
 	sed 's/^test=.*/test=pipe1/' "$src/meta" >"$tmp/multi/pipe1/$side/meta"
 done
-run ./compare.sh --format gab "$CB" "$tmp/multi/pipe1/base" --vs "$CN" "$tmp/multi/pipe1/new"
+run ./compare.sh --drift 0 --format gab "$CB" "$tmp/multi/pipe1/base" --vs "$CN" "$tmp/multi/pipe1/new"
 is "$rc" 1 "two testcases a side, --format gab: the gate's exit code (the regression: 1)${err:+: $err}"
 printf '%s\n' "$out" >"$tmp/two.json"
 if command -v jq >/dev/null; then
 	is "$(jq -r 'length' "$tmp/two.json")" 12 "one list of both testcases' points (6 + 6)"
 	is "$(jq -r '[.[].name | split(" ")[0]] | unique | join(" ")' "$tmp/two.json")" "pipe1 unix1" "named by their testcases"
 	is "$(jq -r '.[] | select(.name == "pipe1 processes, 2 tasks: new/base") | .value' "$tmp/two.json")" 90 "each compared against its own base"
-	run ./compare.sh --format bencher --fail-on never "$CB" "$tmp/multi/pipe1/base" --vs "$CN" "$tmp/multi/pipe1/new"
+	run ./compare.sh --drift 0 --format bencher --fail-on never "$CB" "$tmp/multi/pipe1/base" --vs "$CN" "$tmp/multi/pipe1/new"
 	is "$rc:$(jq -r 'keys | length' <<<"$out")" "0:12" "--format bencher: one object of both"
 else
 	skip "no jq: the two-testcase export is not checked"
 fi
-run ./compare.sh --format gab "$CB" "$tmp/multi/pipe1/base" --vs "$CN"
+run ./compare.sh --drift 0 --format gab "$CB" "$tmp/multi/pipe1/base" --vs "$CN"
 is "$rc:$out" "2:" "a testcase with no NEW sweep: exit 2, nothing written"
 like "$err" 'pipe1: no NEW sweep after --vs' "naming it"
-run ./compare.sh --format gab "$CB" --vs "$CN" "$tmp/multi/pipe1/new"
+run ./compare.sh --drift 0 --format gab "$CB" --vs "$CN" "$tmp/multi/pipe1/new"
 is "$rc:$out" "2:" "a NEW sweep of a testcase base lacks: exit 2, nothing written"
 
-run ./compare.sh --format gab --point processes:2 "$CB" "$CN"
+run ./compare.sh --drift 0 --format gab --point processes:2 "$CB" "$CN"
 is "$rc" 2 "--point has no JSON form (exit 2)"
-run ./compare.sh --format json "$CB" "$CN"
+run ./compare.sh --drift 0 --format json "$CB" "$CN"
 is "$rc" 2 "an unknown --format is a usage error"
 plan "$_n"
 exit "$_failed"

@@ -8,7 +8,9 @@
 
 #include "bisect/bisect.h"
 #include "bisect/child.h"
+#include "bisect/decide_drift.h"
 #include "bisect/steps.h"
+#include "history.h"
 #include "results.h"
 
 #define BATCH 2		/* runs a sweep: SB_INDEPENDENT_RUNS, so each sweep has run means */
@@ -22,7 +24,41 @@ struct step_ctx {
 	double *x;		/* the step's values so far */
 	size_t k;
 	char *log;		/* the step log's path */
+	/* the sweeps model (--drift other than 0): each end and the step as sweeps, the drift */
+	struct sb_drift drift;
+	struct sb_drift_sweep ge, be, xs[128];
+	size_t nxs;
+	char boot[3][64];	/* the good end's, the bad end's, the last step sweep's */
 };
+
+/* A sweep's values as the drift model takes them (logs); -1 when one is not positive. */
+static int drift_sweep(const double *v, size_t n, const char *boot, struct sb_drift_sweep *out)
+{
+	double sum = 0, ss = 0;
+
+	if (n == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return -1;
+		sum += log(v[i]);
+	}
+	*out = (struct sb_drift_sweep){ sum / (double)n, 0, n, boot };
+	for (size_t i = 0; i < n; i++)
+		ss += (log(v[i]) - out->mean) * (log(v[i]) - out->mean);
+	out->var = n > 1 ? ss / (double)(n - 1) : 0;
+	return 0;
+}
+
+/* meta's sweep_start's boot id into buf ("" unknown) */
+static void boot_of(const struct sb_run *r, char *buf, size_t len)
+{
+	const char *st = r->sweep_start ? r->sweep_start : "", *e = strchr(st, '/');
+	size_t n = e ? (size_t)(e - st) : 0;
+
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), st);
+}
+
 
 /* a and b the same text (NULL as ""): 1 */
 static int same(const char *a, const char *b)
@@ -36,7 +72,7 @@ static int same(const char *a, const char *b)
  * run shape too. 0, or -1 with why in err.
  */
 static int values_of(const struct step_ctx *c, const char *dir, int shape, double **v, size_t *n, char *err,
-		     size_t errlen)
+		     size_t errlen, char *boot)
 {
 	const struct sb_run *g = &c->good_run;
 	struct sb_run r;
@@ -54,13 +90,18 @@ static int values_of(const struct step_ctx *c, const char *dir, int shape, doubl
 				  "placement) are not the good end's %s", dir, g->dir);
 	if (rc == 0 && sb_target_values(&c->t, &r, v, n, err, errlen) != 0)
 		rc = -1;
+	if (rc == 0 && boot)
+		boot_of(&r, boot, 64);
 	sb_run_free(&r);
 	return rc;
 }
 
-/* n values appended to c->x (v freed). 0, or an exit code. */
+/* n values of one sweep appended to c->x (v freed), and the sweep to c->xs. 0, or an exit code. */
 static int append(struct step_ctx *c, double *v, size_t n)
 {
+	if (c->nxs < sizeof(c->xs) / sizeof(c->xs[0]) &&
+	    drift_sweep(v, n, strdup(c->boot[2]), &c->xs[c->nxs]) == 0)
+		c->nxs++;
 	double *nx = realloc(c->x, (c->k + n + 1) * sizeof(*nx));
 
 	if (!nx) {
@@ -83,7 +124,7 @@ static int add_values(struct step_ctx *c, const char *dir, int shape)
 	size_t n;
 	char err[1024];
 
-	if (values_of(c, dir, shape, &v, &n, err, sizeof(err)) != 0) {
+	if (values_of(c, dir, shape, &v, &n, err, sizeof(err), c->boot[2]) != 0) {
 		sb_bisect_say("%s", err);
 		free(v);
 		return SB_BISECT_ABORT;
@@ -91,16 +132,92 @@ static int add_values(struct step_ctx *c, const char *dir, int shape)
 	return append(c, v, n);
 }
 
-/* An end's values at the target into s. 0, or an exit code. */
-static int end_side(struct step_ctx *c, const char *dir, struct sb_side *s)
+/* An end's values at the target into s, and as a sweep into e. 0, or an exit code. */
+static int end_side(struct step_ctx *c, const char *dir, struct sb_side *s, struct sb_drift_sweep *e,
+		    char *boot)
 {
-	size_t k0 = c->k;
+	size_t k0 = c->k, n0 = c->nxs;
 	int rc = add_values(c, dir, 1);
 
 	if (rc == 0 && sb_side_of(c->x + k0, c->k - k0, s) < 0)
 		rc = SB_BISECT_ABORT;
+	if (rc == 0 && c->nxs > n0) {
+		*e = c->xs[n0];
+		snprintf(boot, 64, "%s", c->boot[2]);
+		e->boot = boot;
+		free((char *)c->xs[n0].boot);
+	}
 	c->k = k0;
+	c->nxs = n0;
 	return rc;
+}
+
+/*
+ * The drift the step's tests use: --drift; else learned from the testbed's
+ * history in $SB_HISTORY (the ends left out), else the default (drift.h);
+ * said once on stderr. Not from the bisect's own results directory: its
+ * sweeps alternate between good and bad commits in bisect order, and their
+ * consecutive differences are the change itself. (The step's own sweeps, of
+ * one commit, moderate it in sb_decide_drift.)
+ */
+static void learn_drift(struct step_ctx *c)
+{
+	const char *env = getenv("SB_HISTORY");
+	char *path = NULL, err[512], words[400];
+	struct sb_drift_lookup *l = NULL;
+	struct sb_run bad;
+	const struct sb_run *skip[2] = { &c->good_run, NULL };
+
+	if (c->o->drift_pct >= 0) {
+		sb_drift_given(c->o->drift_pct, &c->drift);
+		return;
+	}
+	sb_drift_default(&c->drift);
+	if (sb_run_load(c->o->bad, &bad, err, sizeof(err)) == 0)
+		skip[1] = &bad;
+	if (env && *env && (path = strdup(env)) != NULL) {
+		if (access(path, F_OK) == 0 && sb_drift_lookup_open(path, &c->good_run, skip, skip[1] ? 2 : 1,
+								    5000, &l, err, sizeof(err)) == 0)
+			sb_drift_lookup_point(l, c->t.mode, c->t.kind == SB_T_CURVE ? 0 : c->t.tasks,
+					      !*c->boot[0] || strcmp(c->boot[0], c->boot[1]) != 0, &c->drift,
+					      &c->drift);
+		sb_drift_lookup_free(l);
+	}
+	if (skip[1])
+		sb_run_free(&bad);
+	free(path);
+	sb_drift_words(&c->drift, words, sizeof(words));
+	sb_bisect_say("%s", words);
+}
+
+/* The ends checked with the drift: a gap beyond what a sweep a side detects, and a step able to decide. */
+static int check_ends_drift(struct step_ctx *c)
+{
+	struct sb_drift_side g = { &c->ge, 1 }, b = { &c->be, 1 };
+	struct sb_gap gap;
+	int ok;
+
+	if (sb_gap_check_drift(&g, &b, &c->drift, &gap) < 0) {
+		sb_bisect_say("%s: each end needs %d runs or more with a positive rate", c->tstr,
+			      SB_INDEPENDENT_RUNS);
+		return SB_BISECT_ABORT;
+	}
+	if (!gap.differ) {
+		sb_bisect_say("no difference: at %s the bad end is %+.2f%% from the good end, and one sweep a side "
+			      "detects only +/-%.2f%% with the drift between sweeps (p = %.3g): refusing to bisect "
+			      "on noise (measure the ends with more runs, or learn this machine's drift: "
+			      "runtest.sh --calibrate)", c->tstr, gap.change_pct, gap.detectable_pct, gap.p);
+		return SB_BISECT_ABORT;
+	}
+	ok = sb_ends_decidable(&g, &b, &c->drift, &c->o->rule, BATCH);
+	if (ok != 1) {
+		sb_bisect_say("at %s the ends (%+.2f%% apart) are too uncertain for any step to reach a verdict "
+			      "within --max-runs %zu with the drift between sweeps: every step would be skipped; "
+			      "measure the ends with more runs, or raise --max-runs", c->tstr, gap.change_pct,
+			      c->o->rule.max_runs);
+		return SB_BISECT_ABORT;
+	}
+	return 0;
 }
 
 /* The ends loaded and checked: they must differ by more than their runs can detect. */
@@ -117,8 +234,12 @@ static int check_ends(struct step_ctx *c)
 		return SB_BISECT_ABORT;
 	}
 	sb_target_str(&c->t, c->tstr, sizeof(c->tstr));
-	if ((rc = end_side(c, c->o->good, &c->good)) || (rc = end_side(c, c->o->bad, &c->bad)))
+	if ((rc = end_side(c, c->o->good, &c->good, &c->ge, c->boot[0])) ||
+	    (rc = end_side(c, c->o->bad, &c->bad, &c->be, c->boot[1])))
 		return rc;
+	learn_drift(c);
+	if (c->drift.src != SB_DRIFT_NONE)
+		return check_ends_drift(c);
 	if (sb_gap_check(&c->good, &c->bad, &g) < 0) {
 		sb_bisect_say("%s: each end needs %d runs or more with a positive rate", c->tstr,
 			      SB_INDEPENDENT_RUNS);
@@ -158,7 +279,7 @@ static int reuse(struct step_ctx *c)
 		if (strcmp(l->kind, "sweep") != 0 || strcmp(l->sha, c->sha) != 0 || strcmp(l->target, c->tstr) != 0 ||
 		    !l->good || strcmp(l->good, c->o->good) != 0 || strcmp(l->bad, c->o->bad) != 0)
 			continue;
-		if (values_of(c, l->rundir, 1, &v, &n, err, sizeof(err)) != 0) {
+		if (values_of(c, l->rundir, 1, &v, &n, err, sizeof(err), c->boot[2]) != 0) {
 			sb_bisect_say("not reusing a kept sweep: %s", err);
 			free(v);
 			continue;
@@ -225,7 +346,7 @@ static int more_runs(struct step_ctx *c)
 	else if (rc != 0)
 		sb_bisect_say("runtest.sh failed (exit %d): stopping the bisect", rc), rc = SB_BISECT_ABORT;
 	/* the sweep checked before it goes into the log: a line there is reused by every later step */
-	if (rc == 0 && values_of(c, dir, 0, &v, &n, err, sizeof(err)) != 0)
+	if (rc == 0 && values_of(c, dir, 0, &v, &n, err, sizeof(err), c->boot[2]) != 0)
 		sb_bisect_say("runtest.sh's sweep does not load: %s: stopping the bisect", err), rc = SB_BISECT_ABORT;
 	if (rc == 0) {
 		f[0] = "sweep", f[1] = c->sha, f[2] = c->tstr, f[3] = dir, f[4] = c->o->good, f[5] = c->o->bad;
@@ -270,7 +391,10 @@ static int decide_loop(struct step_ctx *c)
 	if ((rc = reuse(c)) != 0)
 		return rc;
 	for (;;) {
-		if (sb_decide(&c->good, &c->bad, &c->o->rule, c->x, c->k, &s) < 0) {
+		struct sb_drift_side g = { &c->ge, 1 }, b = { &c->be, 1 }, x = { c->xs, c->nxs };
+
+		if (c->drift.src == SB_DRIFT_NONE ? sb_decide(&c->good, &c->bad, &c->o->rule, c->x, c->k, &s) < 0 :
+		    sb_decide_drift(&g, &b, &c->drift, &c->o->rule, &x, &s) < 0) {
 			sb_bisect_say("the sequential test cannot use these ends or options");
 			return SB_BISECT_ABORT;
 		}
@@ -318,6 +442,8 @@ int sb_bisect_step(const struct sb_bisect_opts *o)
 	}
 	if (c.good_run.dir)
 		sb_run_free(&c.good_run);
+	for (size_t i = 0; i < c.nxs; i++)
+		free((char *)c.xs[i].boot);
 	free(c.x);
 	free(c.log);
 	return rc;

@@ -70,6 +70,7 @@ struct ctx {
 	struct pair *pairs;	/* nruns - 1 */
 	int correlated;
 	size_t gate_points, gate_curves;	/* the gate's family */
+	struct sb_cmp_drift *drift;		/* the machine's drift in every test (compare_drift.c) */
 };
 
 /*
@@ -99,6 +100,13 @@ void sb_cmp_report_md(const struct ctx *c);
 void sb_cmp_report_csv(const struct ctx *c);
 void sb_cmp_report_json(const struct ctx *c);
 void sb_cmp_md_cell(FILE *out, const char *s);	/* a markdown table cell, escaped */
+
+/* compare_drift.c: every point's and curve's test on sweeps, with the machine's drift in it. */
+struct sb_cmp_drift;
+int sb_cmp_drift_open(struct ctx *c, int n, char **dirs, char *err, size_t errlen);
+void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr);
+void sb_cmp_drift_words(const struct ctx *c, char *buf, size_t len);
+void sb_cmp_drift_free(struct sb_cmp_drift *d);
 
 /*
  * compare_reference.c: into buf a note when the reference loop's readings of

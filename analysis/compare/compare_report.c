@@ -361,8 +361,14 @@ void sb_cmp_report_text(const struct ctx *c)
 	sb_cmp_print_curves(c);
 	if (c->correlated)
 		fprintf(c->out, "\nNote: %s.\n", sb_cmp_correlated_note);
-	else if (c->o->pool == 0)
+	else if (c->o->drift_pct == 0 && c->o->pool == 0)
 		fprintf(c->out, "\nNote: %s.\n", sb_cmp_drift_note);
+	else {
+		char w[2400];
+
+		sb_cmp_drift_words(c, w, sizeof(w));
+		fprintf(c->out, "\nNote: %s.\n", w);
+	}
 	print_system_notes(c, 0);
 	fputs("\n", c->out);
 	sb_cmp_print_verdict(c, 0);
@@ -378,8 +384,14 @@ void sb_cmp_report_md(const struct ctx *c)
 	sb_cmp_print_curves(c);
 	if (c->correlated)
 		fprintf(c->out, "\n> **Note:** %s.\n", sb_cmp_correlated_note);
-	else if (c->o->pool == 0)
+	else if (c->o->drift_pct == 0 && c->o->pool == 0)
 		fprintf(c->out, "\n> **Note:** %s.\n", sb_cmp_drift_note);
+	else {
+		char w[2400];
+
+		sb_cmp_drift_words(c, w, sizeof(w));
+		fprintf(c->out, "\n> **Note:** %s.\n", w);
+	}
 	print_system_notes(c, 1);
 }
 

@@ -554,6 +554,7 @@ static int compare_pairs(struct ctx *c, int n, char *err, size_t errlen)
 		compare_pair(pr, c->o);
 		if (sb_cmp_curve_tests(pr, c->o) != 0)
 			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+		sb_cmp_drift_pair(c, pr);
 		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
 		system_diff(pr->base, pr->x, pr->system, sizeof(pr->system));
 		if (!c->o->pool)	/* (a pool's meta is its first sweep's: no note for a part of it) */
@@ -585,6 +586,8 @@ int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 	rc = check_shape(&c, err, errlen);
 	if (rc == 0 && o->pool == 0)
 		rc = check_across(&c, 1, err, errlen);
+	if (rc == 0)
+		rc = sb_cmp_drift_open(&c, n, dirs, err, errlen);
 	if (rc != 0)
 		goto out;
 	if (o->pool > 0) {
@@ -629,5 +632,6 @@ out:
 		sb_run_free(&c.runs[i]);
 	free(c.runs);
 	free(c.pairs);
+	sb_cmp_drift_free(c.drift);
 	return rc;
 }

@@ -27,6 +27,8 @@ struct sb_cmp_opts {
 	int force;		/* compare what would otherwise be refused */
 	enum sb_gate gate;	/* the multiple-comparison procedure */
 	int pool;		/* > 0: dirs[0..pool-1] are base's sweeps, the rest new's; each side pooled */
+	double drift_pct;	/* --drift: a sweep's offset sd, %; < 0: learned (the history, else the default) */
+	const char *history;	/* --history: where to learn it (NULL: $SB_HISTORY, results/history.db) */
 	struct sb_mopts mopts;	/* plot options for --point */
 };
 

@@ -216,6 +216,36 @@ static size_t print_failed(FILE *out, const struct sb_hist *h, size_t since, enu
 }
 
 /* The series given to the method, and what it found, tied back to sweeps. */
+/* [lo, hi] as JSON, or null */
+static void json_range(FILE *out, const double *r)
+{
+	if (!isfinite(r[0])) {
+		fputs("null", out);
+		return;
+	}
+	fputc('[', out);
+	sb_json_num(out, r[0]);
+	fputs(", ", out);
+	sb_json_num(out, r[1]);
+	fputc(']', out);
+}
+
+/* "Detectable from one kernel to the next ...": what the history lets each series show. */
+static void print_detectable(FILE *out, const double *r, int md)
+{
+	const char *pm = md ? "±" : "+/-";
+
+	if (!isfinite(r[0]) && !isfinite(r[2]))
+		return;
+	fprintf(out, "%sDetectable from one kernel to the next (one sweep each, the drift between sweeps in it; "
+		"5%%, 80%% power):", md ? "\n" : "");
+	if (isfinite(r[0]))
+		fprintf(out, " %s%.1f%% to %s%.1f%% at a point", pm, r[0], pm, r[1]);
+	if (isfinite(r[2]))
+		fprintf(out, "%s %s%.1f%% to %s%.1f%% over a curve", isfinite(r[0]) ? "," : "", pm, r[2], pm, r[3]);
+	fputs("\n", out);
+}
+
 static int detect(const struct sb_hist *h, const struct sb_hist_series *se, size_t ns,
 		  const struct sb_changes_opts *o, size_t since, struct found **fp, size_t *nfp,
 		  struct sb_cp_change **cp, char *err, size_t errlen)
@@ -271,6 +301,7 @@ int sb_hist_changes(FILE *out, const struct sb_hist *h, const struct sb_changes_
 	struct sb_cp_change *cp = NULL;
 	struct found *f = NULL;
 	size_t ns, nf = 0, since, nreg = 0, nfail = 0;
+	double det[4];
 	int rc;
 
 	if (h->nsw == 0)
@@ -285,11 +316,17 @@ int sb_hist_changes(FILE *out, const struct sb_hist *h, const struct sb_changes_
 			       "sweeps two segments need: the gate would judge nothing", o->cp.min_seg, 2 * o->cp.min_seg);
 	}
 	rc = detect(h, se, ns, o, since, &f, &nf, &cp, err, errlen);
+	if (rc == 0 && sb_hist_detectable_range(h, se, ns, det) != 0)
+		rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	for (size_t i = 0; rc == 0 && i < nf; i++)
 		nreg += (size_t)f[i].counts;
 	if (rc == 0 && o->format == SB_FMT_JSON) {
 		print_json(out, h, f, nf, o, ns, nreg);
-		fputs(", \"failed\": [", out);
+		fputs(", \"detectable_pct\": {\"points\": ", out);
+		json_range(out, det);
+		fputs(", \"curves\": ", out);
+		json_range(out, det + 2);
+		fputs("}, \"failed\": [", out);
 		nfail = print_failed(out, h, since, SB_FMT_JSON);
 		fputs("]}\n", out);
 	} else if (rc == 0) {
@@ -301,6 +338,7 @@ int sb_hist_changes(FILE *out, const struct sb_hist *h, const struct sb_changes_
 			md && nf ? "\n" : "");
 		print_text(out, h, f, nf, md);
 		nfail = print_failed(out, h, since, o->format);
+		print_detectable(out, det, md);
 		fprintf(out, "%sVerdict: %s: %zu regression%s%s%s still hold%s at the newest kernel", md ? "\n" : "",
 			nreg ? "REGRESSION" : nfail ? "FAILED" : "no regression", nreg, nreg == 1 ? "" : "s",
 			o->since ? " at or after " : "", o->since ? o->since : "", nreg == 1 ? "s" : "");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "changepoint.h"
+#include "drift.h"
 
 struct sqlite3;
 
@@ -77,6 +78,8 @@ struct sb_hist_sweep {
 	char *tb_name;		/* the testbed as shown: its host (a VM's: host_name) */
 	char *tb_facts;		/* cpu_model, topology, hwloc, placement */
 	char *column;		/* the column it belongs to: label, or kernel (release@commit) */
+	char *boot;		/* the boot it ran in (meta sweep_start's boot id); NULL: unknown */
+	int judged;		/* a sweep a verdict judges: left out of the drift it learns (drift_for.c) */
 	size_t group;		/* testcase x params x testbed */
 	struct sb_hist_point *pts;
 	size_t npts;
@@ -154,6 +157,89 @@ size_t sb_hist_curve(const struct sb_hist *h, const struct sb_hist_sweep *s, int
 /* "processes:4", "threads:curve" */
 void sb_hist_point_name(const struct sb_hist *h, int mode, long tasks, char *buf, size_t len);
 
+/* ---- drift.c: the machine's drift each series' verdicts use ---- */
+
+struct sb_hist_drift;
+
+/*
+ * Estimate the drift of every series of s (sb_drift_series) and pool them by
+ * testbed. Returns 0, or -1 (errno ENOMEM). h and s must outlive it.
+ */
+int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, size_t ns,
+		      struct sb_hist_drift **out);
+void sb_hist_drift_free(struct sb_hist_drift *d);
+
+/*
+ * The drift series si's verdicts use, between sweeps of one boot (across 0)
+ * or of two (1): base when it is --drift (SB_DRIFT_GIVEN or NONE); else the
+ * series' own estimate moderated by its testbed's other series (counted as
+ * at most as many degrees of freedom as the testbed's sweeps give, and
+ * SB_DRIFT_PRIOR_MAXDF), or by base (the default) when the testbed has no
+ * other; base itself when nothing is known.
+ */
+void sb_hist_drift_of(const struct sb_hist_drift *d, size_t si, int across,
+		      const struct sb_drift *base, struct sb_drift *out);
+/* The same for a point the history has not seen, on series si's testbed: its pool alone. */
+void sb_hist_drift_testbed(const struct sb_hist_drift *d, size_t si, int across,
+			   const struct sb_drift *base, struct sb_drift *out);
+
+/* Series se's sweeps as the drift estimate takes them (mean and variance of log runs, boot), into out[se->n]. */
+int sb_hist_series_sweeps(const struct sb_hist *h, const struct sb_hist_series *se,
+			  struct sb_drift_sweep *out);
+
+/* ---- drift_report.c: sb-history drift ---- */
+
+struct sb_drift_report_opts {
+	double run_cost, sweep_cost, reboot_cost;	/* seconds: a run, a sweep's own, a reboot's */
+	double target;					/* the change to plan for, % */
+};
+
+/*
+ * The change each series could show from one kernel to the next (two sweeps
+ * of its typical runs across a boot, the drift learned for it in them; two-
+ * sided 5%, SB_POWER): the smallest and largest over the points into range[0,
+ * 1], over the curves into range[2, 3] (infinite: none). 0, or -1 (memory).
+ */
+int sb_hist_detectable_range(const struct sb_hist *h, const struct sb_hist_series *s, size_t ns,
+			     double range[4]);
+
+/* Each group's runs' sd and drift within and across boots, and the advice. Returns 0, 2 or 3. */
+int sb_hist_drift_report(FILE *out, const struct sb_hist *h, const struct sb_drift_report_opts *o,
+			 char *err, size_t errlen);
+
+/*
+ * The same with the sweeps in skip (indexes into h->sw: the sweeps being
+ * judged) left out of every estimate: a verdict does not learn the drift from
+ * the very difference it judges. pool: series si's testbed pool without
+ * them (sb_hist_drift_pool_without, once for a set of skipped sweeps).
+ * Return 0, or -1 when memory runs out.
+ */
+int sb_hist_drift_pool_without(const struct sb_hist_drift *d, size_t si, const size_t *skip, size_t nskip,
+			       struct sb_drift_est pool[2]);
+int sb_hist_drift_of_without(const struct sb_hist_drift *d, size_t si, int across, const size_t *skip,
+			     size_t nskip, const struct sb_drift_est pool[2], const struct sb_drift *base,
+			     struct sb_drift *out);
+
+/* ---- drift_for.c: the drift of a run directory's points, from a history file ---- */
+
+struct sb_run;
+struct sb_drift_lookup;
+
+/*
+ * Open the history at path (read-only) for run r's testcase, params and
+ * testbed, leaving out the sweeps in skip (those being judged). A history
+ * that has never seen r's testbed gives no figure. Returns 0, or 2 / 3 with
+ * a message (a missing file is 2: the caller decides whether that matters).
+ */
+int sb_drift_lookup_open(const char *path, const struct sb_run *r, const struct sb_run *const *skip,
+			 size_t nskip, int timeout_ms, struct sb_drift_lookup **out, char *err,
+			 size_t errlen);
+void sb_drift_lookup_free(struct sb_drift_lookup *l);
+
+/* The drift of r's point (mode, tasks; tasks 0: the mode's curve): sb_hist_drift_of's, else base. */
+void sb_drift_lookup_point(const struct sb_drift_lookup *l, const char *mode, long tasks, int across,
+			   const struct sb_drift *base, struct sb_drift *out);
+
 /* ---- show.c and changes.c: the reports ---- */
 
 enum sb_hist_format { SB_FMT_TEXT, SB_FMT_MARKDOWN, SB_FMT_CSV, SB_FMT_JSON };
@@ -162,6 +248,7 @@ struct sb_show_opts {
 	enum sb_hist_format format;
 	int by_testbed;		/* columns are testbeds, for one kernel */
 	const char *kernel;	/* --by testbed: that column key (NULL: the newest) */
+	double drift_pct;	/* --drift: a sweep's offset sd, %; < 0: learned from the history */
 };
 
 /* The N-way table of h (ordered) on out. Returns 0, 2 (nothing to show) or 3, message in err. */

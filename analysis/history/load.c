@@ -11,11 +11,11 @@
 /* [1]: one testcase's (through the index on sweep.test), [0]: every one */
 static const char *const q_sweeps[2] = {
 	"SELECT s.id, s.test, s.run_id, s.params, s.label, s.release, s.kcommit, s.date, s.status,"
-	" s.testbed, t.host, t.host_name, t.cpu_model, t.topology, t.hwloc_version, t.placement"
-	" FROM sweep s JOIN testbed t ON t.id = s.testbed",
+	" s.testbed, t.host, t.host_name, t.cpu_model, t.topology, t.hwloc_version, t.placement,"
+	" s.sweep_start FROM sweep s JOIN testbed t ON t.id = s.testbed",
 	"SELECT s.id, s.test, s.run_id, s.params, s.label, s.release, s.kcommit, s.date, s.status,"
-	" s.testbed, t.host, t.host_name, t.cpu_model, t.topology, t.hwloc_version, t.placement"
-	" FROM sweep s JOIN testbed t ON t.id = s.testbed WHERE s.test = ?1",
+	" s.testbed, t.host, t.host_name, t.cpu_model, t.topology, t.hwloc_version, t.placement,"
+	" s.sweep_start FROM sweep s JOIN testbed t ON t.id = s.testbed WHERE s.test = ?1",
 };
 static const char *const q_obs[2] = {
 	"SELECT sweep, mode, tasks, value FROM obs ORDER BY sweep, mode, tasks, run",
@@ -92,6 +92,13 @@ static int take_sweep(sqlite3_stmt *st, struct sb_hist *h, size_t *cap, const ch
 	s->date = col_dup(st, 7);
 	s->status = col_dup(st, 8);
 	s->tb_name = esc_dup((const unsigned char *)shown);
+	{
+		/* the boot it ran in: sweep_start's BOOT_ID before the '/' (drift within a boot or across) */
+		const char *start = (const char *)sqlite3_column_text(st, 16), *slash;
+
+		if (start && (slash = strchr(start, '/')) != NULL && slash > start)
+			s->boot = strndup(start, (size_t)(slash - start));
+	}
 	{
 		char *f[4];
 
@@ -240,6 +247,7 @@ void sb_hist_sweep_free(struct sb_hist_sweep *s)
 	free(s->tb_name);
 	free(s->tb_facts);
 	free(s->column);
+	free(s->boot);
 	free(s->pts);
 }
 

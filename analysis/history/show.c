@@ -11,156 +11,7 @@
 #include "msg.h"
 #include "stats.h"
 #include "verdict.h"
-
-/* The level a pair of columns is compared at (compare's; "detectable" is for verdict.h's SB_POWER). */
-#define SHOW_CONF 95
-
-struct column {
-	const char *name;
-	size_t *sw, n;		/* its sweeps, in order */
-};
-
-struct table {
-	const struct sb_hist_sweep *first;	/* names the table: test, params, testbed */
-	struct column *cols;
-	size_t ncols;
-};
-
-/* One row's key: a point, or a mode's curve (tasks 0) over the counts tasks[0..nt-1]. */
-struct rowkey {
-	int mode;
-	long tasks;
-	long *ctasks;
-	size_t nct;
-};
-
-struct cell {
-	size_t sweeps, runs;
-	double mean, var, ci;	/* ci: half-width of the 95% interval; NAN below 2 runs */
-	double *v;		/* the runs' values, sweep after sweep */
-	struct sb_vsweep *vs;	/* its sweeps with values, for the verdict module */
-	size_t nvs;
-	int failed;		/* a run measured no progress: no value (runs 0), said "failed" */
-};
-
-static void cell_free(struct cell *c)
-{
-	free(c->v);
-	free(c->vs);
-	c->v = NULL;
-	c->vs = NULL;
-}
-
-/* Free the cells c[0..n-1] and c. */
-static void cells_free(struct cell *c, size_t n)
-{
-	for (size_t i = 0; c && i < n; i++)
-		cell_free(&c[i]);
-	free(c);
-}
-
-struct vs {
-	int ok;			/* both sides have 2 runs or more */
-	double pct, hw, det;	/* the change, its interval's half-width, detectable, % */
-	const char *word;	/* worse, better, same */
-};
-
-/* ---- the pooled values of a cell ---- */
-
-static int push(double **v, size_t *n, size_t *cap, double x)
-{
-	if (*n == *cap) {
-		size_t nc = *cap ? 2 * *cap : 16;
-		double *nv = realloc(*v, nc * sizeof(*nv));
-
-		if (nv == NULL)
-			return -1;
-		*v = nv;
-		*cap = nc;
-	}
-	(*v)[(*n)++] = x;
-	return 0;
-}
-
-static const struct sb_hist_point *point_of(const struct sb_hist_sweep *s, int mode, long tasks)
-{
-	for (size_t i = 0; i < s->npts; i++)
-		if (s->pts[i].mode == mode && s->pts[i].tasks == tasks)
-			return &s->pts[i];
-	return NULL;
-}
-
-static int cell_of(const struct sb_hist *h, const struct column *c, const struct rowkey *k,
-		   struct cell *out)
-{
-	double *v = NULL, tmp[1024];
-	size_t n = 0, cap = 0;
-	struct sb_stats st;
-
-	cell_free(out);
-	memset(out, 0, sizeof(*out));
-	out->ci = NAN;
-	if ((out->vs = calloc(c->n + 1, sizeof(*out->vs))) == NULL)
-		return -1;
-	for (size_t i = 0; i < c->n; i++) {
-		const struct sb_hist_sweep *s = &h->sw[c->sw[i]];
-		size_t m = 0;
-
-		if (k->tasks > 0) {
-			const struct sb_hist_point *p = point_of(s, k->mode, k->tasks);
-
-			for (size_t j = 0; p != NULL && j < p->n; j++)
-				if (push(&v, &n, &cap, h->obs[p->off + j]) != 0)
-					goto oom;
-			m = p != NULL;
-		} else {
-			size_t r = sb_hist_curve(h, s, k->mode, k->ctasks, k->nct, tmp, 1024);
-
-			for (size_t j = 0; j < r; j++)
-				if (push(&v, &n, &cap, tmp[j]) != 0)
-					goto oom;
-			m = r > 0;
-		}
-		out->sweeps += m;
-		if (n > out->runs)
-			out->vs[out->nvs++] = (struct sb_vsweep){ NULL, n - out->runs, 0, 0, NULL, (long)s->ord };
-		out->runs = n;
-	}
-	for (size_t i = 0, off = 0; i < out->nvs; off += out->vs[i++].n)
-		out->vs[i].v = v + off;
-	for (size_t j = 0; j < n; j++)
-		if (!(v[j] > 0) || !isfinite(v[j]))
-			out->failed = 1;
-	out->runs = out->failed ? 0 : n;
-	n = out->runs;
-	if (n > 0 && sb_stats_compute_var(v, n, &st, &out->var, NULL) == 0) {
-		out->mean = st.mean;
-		if (n >= 2)
-			out->ci = sb_ci_halfwidth(&st, SHOW_CONF);
-	}
-	out->v = v;
-	return 0;
-oom:
-	free(v);
-	return -1;
-}
-
-static struct vs versus(const struct cell *base, const struct cell *x)
-{
-	struct vs r = { 0 };
-	struct sb_vquery q = { { base->vs, base->nvs }, { x->vs, x->nvs }, SB_VT_RATIO, SHOW_CONF, 0,
-			       SB_DRIFT_NONE_INIT };
-	struct sb_vresult d;
-
-	if (base->runs < 2 || x->runs < 2 || !(base->mean > 0) || sb_verdict(&q, &d) != 0)
-		return r;
-	r.ok = 1;
-	r.pct = d.estimate;
-	r.hw = d.d.rel_halfwidth_pct;
-	r.det = d.detectable;
-	r.word = d.word == SB_VW_SAME ? "same" : d.word == SB_VW_SLOWER ? "worse" : "better";
-	return r;
-}
+#include "show_priv.h"
 
 /* ---- words ---- */
 
@@ -340,7 +191,7 @@ static struct rowkey *table_rows(const struct sb_hist *h, const struct table *t,
 
 			for (size_t c = 0; all && c < t->ncols; c++)
 				for (size_t i = 0; all && i < t->cols[c].n; i++)
-					all = point_of(&h->sw[t->cols[c].sw[i]], (int)m, r[q].tasks) != NULL;
+					all = sb_show_point_of(&h->sw[t->cols[c].sw[i]], (int)m, r[q].tasks) != NULL;
 			if (all)
 				ct[nct++] = r[q].tasks;
 		}
@@ -404,8 +255,11 @@ static void params_by_column(FILE *out, const struct sb_hist *h, const struct ta
 	fputc('\n', out);
 }
 
-static void title(FILE *out, const struct sb_hist *h, const struct table *t, const struct sb_show_opts *o, int md)
+static void title(FILE *out, const struct sb_hist *h, const struct table *t, const struct sb_show_opts *o, int md,
+		  const struct judged *j)
 {
+	char dw[400];
+
 	const struct sb_hist_sweep *s = t->first;
 	int vary = 0;
 
@@ -419,26 +273,27 @@ static void title(FILE *out, const struct sb_hist *h, const struct table *t, con
 		fprintf(out, "%s (%s)\n", s->tb_name, s->tb_facts);
 	if (vary)
 		params_by_column(out, h, t, md);
+	sb_drift_words(&j->drift, dw, sizeof(dw));
 	fprintf(out, "%sops/s, higher is better; each column: its runs' mean %s the half-width of the 95%% "
-		"confidence interval across runs (a column's sweeps pooled); vs first, vs previous: the change "
-		"(Student's t, 95%%) and the smallest change the pair could detect (80%% power)\n%s",
-		md ? "\n" : "", md ? "±" : "+/-", md ? "\n" : "");
+		"confidence interval across runs (a column's sweeps pooled); vs first, vs previous: the change, "
+		"a sweep the unit, the drift between sweeps in it; each column pair's points and curves one "
+		"family (weighted Holm, 95%%, compare's gate), and the smallest change the pair could detect "
+		"there (80%% power)\n%s%s\n%s", md ? "\n" : "", md ? "±" : "+/-", md ? "\n" : "",
+		o->by_testbed ? "testbeds side by side: no drift between them is modelled (--drift applies)" : dw,
+		md ? "\n" : "");
 }
 
 /* The strings of a table: 3 lines a row (value, vs first, vs previous); -1 when memory runs out. */
 static int fill_grid(const struct sb_hist *h, const struct table *t, const struct rowkey *r,
-		     size_t nr, int md, struct grid *g)
+		     size_t nr, int md, const struct judged *jd, struct grid *g)
 {
-	struct cell *c = calloc(t->ncols + 1, sizeof(*c));
 	char buf[160];
 
 	g->ncols = t->ncols;
 	g->lines = 3 * nr + 1;
 	g->s = calloc(g->lines * (t->ncols + 1), sizeof(char *));
-	if (c == NULL || g->s == NULL) {
-		free(c);
+	if (g->s == NULL)
 		return -1;
-	}
 	g->s[0] = strdup("point");
 	for (size_t j = 0; j < t->ncols; j++)
 		g->s[j + 1] = strdup(t->cols[j].name);
@@ -450,23 +305,14 @@ static int fill_grid(const struct sb_hist *h, const struct table *t, const struc
 		g->s[(l + 1) * (t->ncols + 1)] = strdup("  vs first");
 		g->s[(l + 2) * (t->ncols + 1)] = strdup("  vs previous");
 		for (size_t j = 0; j < t->ncols; j++) {
-			struct vs a, b;
-
-			if (cell_of(h, &t->cols[j], &r[i], &c[j]) != 0) {
-				cells_free(c, t->ncols);
-				return -1;
-			}
-			fmt_cell(buf, sizeof(buf), &c[j], md);
+			fmt_cell(buf, sizeof(buf), &jd->c[i * t->ncols + j], md);
 			g->s[l * (t->ncols + 1) + j + 1] = strdup(buf);
-			a = versus(&c[0], &c[j]);
-			b = versus(&c[j ? j - 1 : 0], &c[j]);
-			fmt_vs(buf, sizeof(buf), &a);
+			fmt_vs(buf, sizeof(buf), &jd->first[i * t->ncols + j]);
 			g->s[(l + 1) * (t->ncols + 1) + j + 1] = strdup(j ? buf : "");
-			fmt_vs(buf, sizeof(buf), &b);
+			fmt_vs(buf, sizeof(buf), &jd->prev[i * t->ncols + j]);
 			g->s[(l + 2) * (t->ncols + 1) + j + 1] = strdup(j ? buf : "");
 		}
 	}
-	cells_free(c, t->ncols);
 	for (size_t k = 0; k < g->lines * (t->ncols + 1); k++)
 		if (g->s[k] == NULL)
 			return -1;
@@ -552,23 +398,13 @@ static void json_num_or_null(FILE *out, double v)
 
 /* CSV rows or a JSON table: one record per row and column, numbers unrounded. */
 static int print_records(FILE *out, const struct sb_hist *h, const struct table *t,
-			 const struct rowkey *r, size_t nr, int json)
+			 const struct rowkey *r, size_t nr, int json, const struct judged *jd)
 {
-	struct cell *c = calloc(t->ncols + 1, sizeof(*c));
-
-	if (c == NULL)
-		return -1;
 	for (size_t i = 0; i < nr; i++)
 		for (size_t j = 0; j < t->ncols; j++) {
 			const struct sb_hist_sweep *s0 = &h->sw[t->cols[j].sw[0]];
-			struct vs a, b;
-
-			if (cell_of(h, &t->cols[j], &r[i], &c[j]) != 0) {
-				cells_free(c, t->ncols);
-				return -1;
-			}
-			a = j ? versus(&c[0], &c[j]) : (struct vs){ 0 };
-			b = j ? versus(&c[j - 1], &c[j]) : (struct vs){ 0 };
+			const struct cell *c = &jd->c[i * t->ncols];
+			struct vs a = jd->first[i * t->ncols + j], b = jd->prev[i * t->ncols + j];
 			if (json) {
 				fputs(i + j ? ",\n    {\"mode\": " : "    {\"mode\": ", out);
 				sb_json_str(out, h->modes[r[i].mode]);
@@ -611,7 +447,6 @@ static int print_records(FILE *out, const struct sb_hist *h, const struct table 
 			csv_num(out, b.det, b.ok);
 			fputc('\n', out);
 		}
-	cells_free(c, t->ncols);
 	return 0;
 }
 
@@ -639,7 +474,10 @@ int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *
 		 size_t errlen)
 {
 	struct table *t;
-	size_t nt;
+	struct sb_hist_series *se = NULL;
+	struct sb_hist_drift *hd = NULL;
+	struct sb_drift base;
+	size_t nt, ns = 0;
 	int rc = 0;
 
 	if (h->nsw == 0)
@@ -650,6 +488,17 @@ int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *
 		free_tables(t, nt);
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "no sweep of kernel %s in the history", o->kernel);
 	}
+	/* the drift: --drift, else learned from this selection's history (testbeds side by side: none) */
+	if (o->drift_pct >= 0 || o->by_testbed)
+		sb_drift_given(o->by_testbed ? 0 : o->drift_pct, &base);
+	else
+		sb_drift_default(&base);
+	if (base.src == SB_DRIFT_DEFAULT &&
+	    (sb_hist_series(h, &se, &ns) != 0 || sb_hist_drift_new(h, se, ns, &hd) != 0)) {
+		sb_hist_series_free(se, ns);
+		free_tables(t, nt);
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+	}
 	if (o->format == SB_FMT_CSV)
 		fputs("test,params,testbed,column,index,date,mode,tasks,sweeps,runs,mean,ci95,vs_first_pct,"
 		      "vs_first_interval_pct,vs_first,vs_first_detectable_pct,vs_previous_pct,"
@@ -658,21 +507,26 @@ int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *
 		size_t nr;
 		struct rowkey *r = table_rows(h, &t[i], &nr);
 		struct grid g = { 0 };
+		struct judged jd;
 
-		if (r == NULL) {
+		if (r == NULL || sb_show_judge(h, &t[i], r, nr, hd, se, ns, &base, &jd) != 0) {
+			if (r)
+				for (size_t q = 0; q < nr; q++)
+					free(r[q].ctasks);
+			free(r);
 			rc = 3;
 			break;
 		}
 		if (o->format == SB_FMT_CSV || o->format == SB_FMT_JSON) {
 			if (o->format == SB_FMT_JSON)
 				json_table_head(out, &t[i], i == 0, o->by_testbed);
-			rc = print_records(out, h, &t[i], r, nr, o->format == SB_FMT_JSON) ? 3 : 0;
+			rc = print_records(out, h, &t[i], r, nr, o->format == SB_FMT_JSON, &jd) ? 3 : 0;
 			if (o->format == SB_FMT_JSON)
 				fputs("]}", out);
-		} else if ((rc = fill_grid(h, &t[i], r, nr, o->format == SB_FMT_MARKDOWN, &g) ? 3 : 0) == 0) {
+		} else if ((rc = fill_grid(h, &t[i], r, nr, o->format == SB_FMT_MARKDOWN, &jd, &g) ? 3 : 0) == 0) {
 			if (i > 0)
 				fputc('\n', out);
-			title(out, h, &t[i], o, o->format == SB_FMT_MARKDOWN);
+			title(out, h, &t[i], o, o->format == SB_FMT_MARKDOWN, &jd);
 			fputc('\n', out);
 			if (o->format == SB_FMT_MARKDOWN)
 				print_md(out, &g);
@@ -680,12 +534,15 @@ int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *
 				print_text(out, &g);
 		}
 		free_grid(&g);
+		sb_show_judged_free(&jd);
 		for (size_t q = 0; q < nr; q++)
 			free(r[q].ctasks);
 		free(r);
 	}
 	if (rc == 0 && o->format == SB_FMT_JSON)
 		fputs("\n]}\n", out);
+	sb_hist_drift_free(hd);
+	sb_hist_series_free(se, ns);
 	free_tables(t, nt);
 	return rc ? sb_fail(err, errlen, rc, "out of memory") : 0;
 }

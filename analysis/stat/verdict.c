@@ -112,6 +112,8 @@ static double factor(double df, double alpha)
 /* The detectable change (%) of v at alpha, each test with its own arithmetic. */
 static double detectable(const struct sb_vresult *v, double alpha)
 {
+	if (v->drifted)
+		return 100 * expm1(v->dt.se * factor(v->dt.df, alpha));
 	switch (v->test) {
 	case SB_VT_RATIO:
 		return v->d.null_se_pct * factor((double)v->d.df, alpha);
@@ -171,6 +173,85 @@ static int two_sample(const struct sb_vquery *q, struct sb_vresult *v)
 	return 0;
 }
 
+/* A sweep in logs for the drift test: its values' logs (SB_VT_LOG: as given), or its summary's by the delta method. */
+static int log_sweep(const struct sb_vsweep *w, int logs, struct sb_drift_sweep *out)
+{
+	double sum = 0, ss = 0;
+
+	*out = (struct sb_drift_sweep){ NAN, 0, w->n, w->boot };
+	if (w->n == 0)
+		return -1;
+	if (w->v == NULL) {
+		if (!logs && !(w->mean > 0))
+			return -1;
+		out->mean = logs ? w->mean : log(w->mean);
+		out->var = w->n > 1 ? (logs ? w->var : w->var / (w->mean * w->mean)) : 0;
+		return 0;
+	}
+	for (size_t i = 0; i < w->n; i++) {
+		if (!logs && !(w->v[i] > 0))
+			return -1;
+		sum += logs ? w->v[i] : log(w->v[i]);
+	}
+	out->mean = sum / (double)w->n;
+	for (size_t i = 0; i < w->n; i++) {
+		double e = (logs ? w->v[i] : log(w->v[i])) - out->mean;
+
+		ss += e * e;
+	}
+	out->var = w->n > 1 ? ss / (double)(w->n - 1) : 0;
+	return 0;
+}
+
+/* Measured a b a b ...: every order known and base's i-th before x's i-th before base's next. */
+static int alternated(const struct sb_vside *a, const struct sb_vside *b)
+{
+	if (a->nsw != b->nsw || a->nsw < 3)
+		return 0;
+	for (size_t i = 0; i < a->nsw; i++)
+		if (a->sw[i].order < 0 || b->sw[i].order <= a->sw[i].order ||
+		    (i + 1 < a->nsw && a->sw[i + 1].order <= b->sw[i].order))
+			return 0;
+	return 1;
+}
+
+/* The sweeps model (drift.h): the test, and the figures every report reads filled from it. */
+static int drift_verdict(const struct sb_vquery *q, struct sb_vresult *v)
+{
+	struct sb_drift_sweep a[64], b[64];
+	struct sb_drift_side sa = { a, q->base.nsw }, sb = { b, q->x.nsw };
+	struct sb_drift_test *t = &v->dt;
+	int logs = q->test == SB_VT_LOG;
+
+	if (q->base.nsw > 64 || q->x.nsw > 64 || q->base.nsw == 0 || q->x.nsw == 0)
+		return -1;
+	for (size_t i = 0; i < sa.k; i++)
+		if (log_sweep(&q->base.sw[i], logs, &a[i]) != 0)
+			return -1;
+	for (size_t i = 0; i < sb.k; i++)
+		if (log_sweep(&q->x.sw[i], logs, &b[i]) != 0)
+			return -1;
+	if (sb_drift_compare(&sa, &sb, &q->drift, alternated(&q->base, &q->x), q->conf, SB_POWER, t) != 0)
+		return -1;
+	v->drifted = 1;
+	v->estimate = t->est_pct;
+	v->lo = t->lo_pct;
+	v->hi = t->hi_pct;
+	v->se = 100 * t->se;
+	v->df = t->df;
+	v->p = t->p;
+	v->word = v->lo > 0 ? SB_VW_FASTER : v->hi < 0 ? SB_VW_SLOWER : SB_VW_SAME;
+	/* the reports' fields: the ratio's, and the difference of the logs' */
+	v->d = (struct sb_tdiff){ .df = t->df >= 1 ? (unsigned long)floor(t->df) : 1,
+		.t = sb_student_quantile(1 - (1 - q->conf / 100) / 2, t->df), .diff = v->mean - v->mean0,
+		.rel_pct = v->estimate, .rel_halfwidth_pct = (v->hi - v->lo) / 2,
+		.significant = v->word != SB_VW_SAME, .rel_significant = v->word != SB_VW_SAME,
+		.rel_se_pct = v->se, .p = t->p, .null_se_pct = v->se };
+	v->d.halfwidth = v->d.rel_halfwidth_pct / 100 * v->mean0;
+	v->tt = (struct sb_ttest){ t->diff, t->se, t->df, t->t, t->p };
+	return 0;
+}
+
 int sb_verdict(const struct sb_vquery *q, struct sb_vresult *out)
 {
 	struct pooled b, x;
@@ -181,8 +262,6 @@ int sb_verdict(const struct sb_vquery *q, struct sb_vresult *out)
 	out->word = SB_VW_NA;
 	out->estimate = out->lo = out->hi = out->se = out->df = out->p = out->detectable = NAN;
 	out->drift = q->drift;
-	if (q->drift.source != SB_DRIFT_NONE || q->drift.tau != 0)
-		return -1;
 	if (pool(&q->base, &b) != 0 || pool(&q->x, &x) != 0)
 		return -1;
 	out->n0 = b.n;
@@ -193,7 +272,10 @@ int sb_verdict(const struct sb_vquery *q, struct sb_vresult *out)
 	out->var = x.var;
 	if (q->test == SB_VT_DIFF ? b.n + x.n < 3 : b.n < 2 || x.n < 2)
 		return -1;
-	rc = q->test == SB_VT_RATIO ? ratio(q, out) : two_sample(q, out);
+	if (q->drift.src != SB_DRIFT_NONE)
+		rc = drift_verdict(q, out);
+	else
+		rc = q->test == SB_VT_RATIO ? ratio(q, out) : two_sample(q, out);
 	if (rc != 0) {
 		out->word = SB_VW_NA;
 		return -1;
@@ -206,7 +288,7 @@ double sb_verdict_spread(const struct sb_vside *sides, size_t nsides, const stru
 {
 	double ss = 0, df = 0;
 
-	if (drift->source != SB_DRIFT_NONE || drift->tau != 0)
+	if (drift->src != SB_DRIFT_NONE)
 		return NAN;
 	for (size_t i = 0; i < nsides; i++) {
 		struct pooled p;

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "drift.h"
 #include "stats.h"
 
 /* The chance a change of the "detectable" size is caught: every detectable figure is for this power. */
@@ -29,24 +30,7 @@ struct sb_vside {
 	size_t nsw;
 };
 
-/* Where the drift between sweeps (a sweep's own offset) came from. */
-enum sb_drift_source {
-	SB_DRIFT_NONE,		/* none: the runs are the independent values (today's arithmetic) */
-	SB_DRIFT_GIVEN,		/* a --drift option */
-	SB_DRIFT_SWEEPS,	/* the comparison's own replicate sweeps */
-	SB_DRIFT_HISTORY,	/* the testbed's history */
-	SB_DRIFT_PRIOR,		/* the documented default */
-};
-
-/* The drift a verdict assumes: tau, the sd of a sweep's own offset relative to the level (0.02: 2%). */
-struct sb_drift {
-	double tau;
-	double df;		/* tau's degrees of freedom; 0 with SB_DRIFT_NONE */
-	enum sb_drift_source source;
-	const char *text;	/* its source in words */
-};
-
-#define SB_DRIFT_NONE_INIT { 0, 0, SB_DRIFT_NONE, "none: the runs are the independent values" }
+/* The drift between sweeps (a sweep's own offset) a verdict assumes, and where it came from: drift.h. */
 
 /* What is compared. */
 enum sb_vtest {
@@ -63,13 +47,18 @@ struct sb_vquery {
 	enum sb_vtest test;
 	double conf;		/* the interval's level, percent (sb_student_t's levels for SB_VT_RATIO) */
 	double alpha;		/* the two-sided level "detectable" is for; 0: 1 - conf / 100 */
-	struct sb_drift drift;	/* SB_DRIFT_NONE only: no drift model is built yet */
+	struct sb_drift drift;	/* SB_DRIFT_NONE: the runs are the values; else the sweeps, with the drift */
 };
 
 /*
- * The verdict: x against base. Pooled Student's t with the runs as the
- * independent values, each test with its own arithmetic as it was before
- * this module (compare, history show and bisect print the same digits).
+ * The verdict: x against base. With SB_DRIFT_NONE: pooled Student's t with
+ * the runs as the independent values, each test with its own arithmetic as
+ * it was before this module (compare, history show and bisect print the same
+ * digits). Otherwise the sweep is the unit and the drift is in the variance
+ * (sb_drift_compare, in logs: the estimate is the ratio of the sides'
+ * geometric means; sides of 3 sweeps or more measured a b a b ..., by their
+ * order, are tested as pairs); the sb_tdiff and sb_ttest fields are filled
+ * from that test for the reports that print them.
  */
 struct sb_vresult {
 	enum sb_vtest test;	/* the query's */
@@ -86,12 +75,15 @@ struct sb_vresult {
 	/* the arithmetic behind the figures, for the reports that print it */
 	struct sb_tdiff d;	/* SB_VT_RATIO */
 	struct sb_ttest tt;	/* SB_VT_LOG and SB_VT_DIFF (on the values as given) */
+	int drifted;		/* the sweeps model: dt holds the test (d and tt are filled from it) */
+	struct sb_drift_test dt;
 };
 
 /*
  * Fill out for q. Returns 0; -1 (out->word SB_VW_NA) when a side has fewer
- * than 2 values (SB_VT_DIFF: fewer than 3 between them, one at least each),
- * the level is not one SB_VT_RATIO knows, or q's drift is not SB_DRIFT_NONE.
+ * than 2 values (SB_VT_DIFF: fewer than 3 between them, one at least each;
+ * with a drift: a sweep without a positive value, or no degrees of freedom)
+ * or the level is not one SB_VT_RATIO knows.
  * A caller's own rules (a positive base mean, 3 samples) come before.
  */
 int sb_verdict(const struct sb_vquery *q, struct sb_vresult *out);

@@ -9,7 +9,12 @@
 # runs), a step that cannot tell skipped as git bisect skip does (the next commit to
 # the middle). DRIFT (0): the sd, %, of a sweep's offset (every run of one sweep shares
 # it: each end is one sweep, each step a sweep every 2 runs as sb-bisect takes them), the
-# machine's drift between sweeps. Prints a markdown table on stdout.
+# machine's drift between sweeps. END_SWEEPS (1): each end's runs in that many sweeps, each
+# its own offset. MODEL: runs (default: the rule on runs, sb_decide) or drift (the rule on
+# sweeps with the drift in it, sb_decide_drift, as sb-bisect decides), the drift learned as
+# the tool would: the default 2%, moderated by the ends' own sweeps and a history of HIST (0)
+# sweeps, never given the true value. A wrong commit (a bisect that ended on another commit
+# than the first bad one) is a column of its own. Prints a markdown table on stdout.
 set -eu
 
 main() {
@@ -19,15 +24,16 @@ main() {
 	cd "$(dirname "$0")/../.."
 	make -s BUILD="$b" "$b/libsbanalysis.a" >&2
 	"${CC:-cc}" -std=gnu11 -O2 -Wall -Wextra -Ianalysis $(printf -- "-I%s " analysis/*/) -o "$tmp/sim" selftest/bench/bisect_sim.c "$b/libsbanalysis.a" -lm
-	echo "| change | run sd | right commit | ends refused | unresolved (skips) | runs a step (mean) | runs a step (max) | steps a bisect |"
-	echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| change | run sd | right commit | wrong commit | ends refused | unresolved (skips) | runs a step (mean) | runs a step (max) | steps a bisect |"
+	echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for ch in $changes; do
 		for sd in $sds; do
-			r=$("$tmp/sim" "$ch" "$sd" "${DRIFT:-0}" "${COMMITS:-1024}" "${END_RUNS:-30}" "${TRIALS:-200}" "$seed")
+			r=$("$tmp/sim" "$ch" "$sd" "${DRIFT:-0}" "${COMMITS:-1024}" "${END_RUNS:-30}" "${TRIALS:-200}" "$seed" \
+				"${END_SWEEPS:-1}" "${HIST:-0}" "${MODEL:-runs}")
 			seed=$((seed + 1))
-			# change sd trials right refused unresolved skips steps runs maxrun
-			awk '{ printf "| %s%% | %s%% | %.1f%% (%d/%d) | %.1f%% | %.1f%% (%d) | %.2f | %d | %.1f |\n",
-				$1, $2, 100 * $4 / $3, $4, $3, 100 * $5 / $3, 100 * $6 / $3, $7,
+			# change sd trials right refused unresolved skips steps runs maxrun wrong
+			awk '{ printf "| %s%% | %s%% | %.1f%% (%d/%d) | %.1f%% | %.1f%% | %.1f%% (%d) | %.2f | %d | %.1f |\n",
+				$1, $2, 100 * $4 / $3, $4, $3, 100 * $11 / $3, 100 * $5 / $3, 100 * $6 / $3, $7,
 				$8 ? $9 / $8 : 0, $10, ($3 - $5) ? $8 / ($3 - $5) : 0 }' <<<"$r"
 		done
 	done

@@ -20,7 +20,10 @@
 # Prints one line a cell: the rate of exit 1 for each gate, in %.
 # CELLS ("aa broad local") chooses cells; COMPARE_ARGS adds compare options to
 # every call (e.g. "--fail-on change": false alarms either way). SEED (1) makes a table repeatable; KEEP=1 keeps
-# the directories. The tools are copied first, so a rebuild meanwhile does not mix versions.
+# the directories. HIST=K: each comparison also has a history of K sweeps of the base kernel on the
+# same testbed (each with its own drift), stored by sb-history and given to compare with --history:
+# the drift compare learns, never the true value. ALT=1: pooled sweeps were measured a b a b ...
+# (their dates say so), else all of a's then all of b's. The tools are copied first, so a rebuild meanwhile does not mix versions.
 set -eu
 
 log() { printf '%s\n' "$*" >&2; }
@@ -29,7 +32,7 @@ log() { printf '%s\n' "$*" >&2; }
 gen() {
 	awk -v dir="$1" -v cell="$2" -v counts="$3" -v n="$N" -v runs="$RUNS" -v samples="$SAMPLES" \
 		-v sd="$SD" -v drift="$DRIFT" -v broad="$BROAD" -v local_pct="$LOCAL" -v local_n="$LOCAL_N" \
-		-v seed="$4" -v sweeps="$SWEEPS" '
+		-v seed="$4" -v sweeps="$SWEEPS" -v hist="$HIST" -v alt="$ALT" '
 	function gauss(  u, v) {	# Box-Muller: one standard normal value
 		do u = rand(); while (u == 0)
 		v = rand()
@@ -43,8 +46,8 @@ gen() {
 		# the local change: nloc counts spread evenly over the curve
 		for (j = 0; j < nloc; j++) hit[int((j + 0.5) * counts / nloc) + 1] = 1
 		for (i = 1; i <= n; i++) {
-			for (side = 0; side < 2; side++) for (sw = 1; sw <= (sweeps ? sweeps : 1); sw++) {
-				d = dir "/" i "/" (side ? "b" : "a") (sweeps ? sw : "")
+			for (side = -1; side < 2; side++) for (sw = 1; sw <= (side < 0 ? hist : sweeps ? sweeps : 1); sw++) {
+				d = dir "/" i "/" (side < 0 ? "h" : side ? "b" : "a") (side < 0 || sweeps ? sw : "")
 				system("mkdir -p " d)
 				f = d "/samples.csv"
 				print "mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct" > f
@@ -53,8 +56,8 @@ gen() {
 					mode = m ? "threads" : "processes"
 					for (t = 1; t <= counts; t++) {
 						mu = 1000000 * t / (1 + t / 8)	# a curve that bends
-						if (side && cell == "broad") mu *= 1 + broad / 100
-						if (side && cell == "local" && m == 0 && (t in hit)) mu *= 1 + local_pct / 100
+						if (side > 0 && cell == "broad") mu *= 1 + broad / 100
+						if (side > 0 && cell == "local" && m == 0 && (t in hit)) mu *= 1 + local_pct / 100
 						for (r = 1; r <= runs; r++) {
 							rm = mu * sweep * (1 + sd / 100 * gauss())
 							for (s = 1; s <= samples; s++) {
@@ -66,8 +69,11 @@ gen() {
 				}
 				close(f)
 				m = d "/meta"
-				printf "test=gatesim\nlabel=%s\nrun_id=%s%d-20261204T000000\nstatus=complete\n", side ? "b" : "a", side ? "b" : "a", i > m
-				printf "date=2026-12-04T00:00:00Z\nhost=sim\nkernel=synthetic\nmodes=processes,threads\n" > m
+				lab = side < 0 ? "h" sw : side ? "b" : "a"
+				# the order the sweeps ran in: the history first, then side a, then side b (or alternated: ALT)
+				at = side < 0 ? sw : hist + (alt ? 2 * (sw - 1) + side : side * (sweeps ? sweeps : 1) + sw)
+				printf "test=gatesim\nlabel=%s\nrun_id=%s%s-%d-20261204T000000\nstatus=complete\n", lab, lab, sw, i > m
+				printf "date=2026-12-04T%02d:%02d:00Z\nhost=sim\nkernel=synthetic\nmodes=processes,threads\n", int(at / 60), at % 60 > m
 				printf "repeat=%d\n", runs > m
 				close(m)
 			}
@@ -81,10 +87,12 @@ rate() {
 	shift 2
 	for ((i = 1; i <= N; i++)); do
 		rc=0
+		local h=()
+		if [ "$HIST" != 0 ]; then h=(--history "$dir/$i/history.db"); fi
 		if [ "$SWEEPS" != 0 ]; then
-			"$bin" --format csv "$@" "$dir/$i"/a* --vs "$dir/$i"/b* >/dev/null 2>"$dir/err" || rc=$?
+			"$bin" --format csv "${h[@]}" "$@" "$dir/$i"/a* --vs "$dir/$i"/b* >/dev/null 2>"$dir/err" || rc=$?
 		else
-			"$bin" --format csv "$@" "$dir/$i/a" "$dir/$i/b" >/dev/null 2>"$dir/err" || rc=$?
+			"$bin" --format csv "${h[@]}" "$@" "$dir/$i/a" "$dir/$i/b" >/dev/null 2>"$dir/err" || rc=$?
 		fi
 		case $rc in
 		0) ;;
@@ -103,15 +111,16 @@ main() {
 	local tmp counts cell g line seed=${SEED:-1} t0 d r
 	cd "$(dirname "$0")/../.."
 	N=${N:-200} RUNS=${RUNS:-3} SAMPLES=${SAMPLES:-2} SD=${SD:-2} DRIFT=${DRIFT:-0} SWEEPS=${SWEEPS:-0}
+	HIST=${HIST:-0} ALT=${ALT:-0}
 	BROAD=${BROAD:--5} LOCAL=${LOCAL:--20} LOCAL_N=${LOCAL_N:-5}
 	read -ra gates <<<"${GATES:-curves holm bh point}"
 	read -ra cargs <<<"${COMPARE_ARGS:-}"
-	make -s build/bin/sb-compare build/bin/sb-summary >/dev/null
+	make -s build/bin/sb-compare build/bin/sb-summary build/bin/sb-history >/dev/null
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064
 	trap "if [ -z \"\${KEEP:-}\" ]; then rm -rf -- '$tmp'; else echo 'kept: $tmp' >&2; fi" EXIT
-	cp build/bin/sb-compare build/bin/sb-summary "$tmp/"
-	log "gatesim.sh: $N comparisons a cell, sd $SD%, $RUNS runs a point, $SAMPLES samples a run, drift $DRIFT%, sweeps a side $((SWEEPS ? SWEEPS : 1)), seed $seed; $(date -u +%FT%TZ)"
+	cp build/bin/sb-compare build/bin/sb-summary build/bin/sb-history "$tmp/"
+	log "gatesim.sh: $N comparisons a cell, sd $SD%, $RUNS runs a point, $SAMPLES samples a run, drift $DRIFT%, sweeps a side $((SWEEPS ? SWEEPS : 1))$([ "$ALT" = 0 ] || echo ' alternated'), history $HIST sweeps, seed $seed; $(date -u +%FT%TZ)"
 	line="points  cell   "
 	for g in "${gates[@]}"; do line+=$(printf '  %7s' "$g"); done
 	if [ -n "${OLD:-}" ]; then line+=$(printf '  %7s' old); fi
@@ -125,6 +134,11 @@ main() {
 			for d in "$tmp"/c/*/*/; do
 				"$tmp/sb-summary" -o "$d/summary.csv" "$d/samples.csv"
 			done
+			if [ "$HIST" != 0 ]; then
+				for d in "$tmp"/c/*/; do
+					"$tmp/sb-history" add --db "$d/history.db" "$d"h* >/dev/null
+				done
+			fi
 			line=$(printf '%6d  %-5s' $((2 * counts)) "$cell")
 			for g in "${gates[@]}"; do
 				r=$(rate "$tmp/c" "$tmp/sb-compare" --gate "$g" "${cargs[@]}") || exit 1

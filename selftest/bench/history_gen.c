@@ -35,7 +35,7 @@ static void usage(const char *why)
 {
 	die(2, "%s\nusage: history_gen --out DIR [--kernels 30] [--runs 3] [--run-sd 2] [--sweep-sd 1] "
 	       "[--counts 24] [--modes 2] [--cell aa|broad|local|two|spike|drift] [--seed N] "
-	       "[--testcase NAME] [--host NAME] [--base RATE] [--summary SB-SUMMARY|none]", why);
+	       "[--testcase NAME] [--host NAME] [--base RATE] [--step-at K] [--step-pct P] [--summary SB-SUMMARY|none]", why);
 }
 
 static double num(const char *opt, const char *v, double lo, double hi)
@@ -69,6 +69,8 @@ static void parse(struct gen *g, int argc, char **argv)
 		else if (!strcmp(a, "--testcase")) g->testcase = v;
 		else if (!strcmp(a, "--host")) g->host = v;
 		else if (!strcmp(a, "--base")) g->h.base = num(a, v, 1, 1e12);
+		else if (!strcmp(a, "--step-at")) g->h.step_at = (int)num(a, v, 1, 999);
+		else if (!strcmp(a, "--step-pct")) g->h.step_pct = num(a, v, -90, 90);
 		else if (!strcmp(a, "--summary")) g->summary = v;
 		else if (!strcmp(a, "--cell")) {
 			if ((c = hm_cell_parse(v)) < 0)

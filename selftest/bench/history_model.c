@@ -69,7 +69,7 @@ double hm_level(const struct hm_shape *h, int k, int m, int t)
 		return mu;
 	switch (h->cell) {
 	case HM_BROAD:
-		return k >= HM_STEP_AT ? mu * 0.95 : mu;
+		return k >= (h->step_at ? h->step_at : HM_STEP_AT) ? mu * (1 + (h->step_pct ? h->step_pct : -5) / 100) : mu;
 	case HM_LOCAL:
 		return k >= HM_STEP_AT ? mu * 0.80 : mu;
 	case HM_TWO:

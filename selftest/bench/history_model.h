@@ -16,6 +16,8 @@ struct hm_shape {
 	double base;			/* ops/s of one task */
 	int point_offsets;		/* 1: each point of a sweep its own offset (default: one a sweep) */
 	enum hm_cell cell;
+	int step_at;			/* broad's first kernel after the step (0: HM_STEP_AT) */
+	double step_pct;		/* broad's step, % (0: -5) */
 };
 
 /* Where the cells put their changes (kernels numbered from 1). */

@@ -1,0 +1,45 @@
+/* A bisect step's decisions on sweeps, with the machine's drift between them: the ends' gap and the sequential test. */
+#ifndef SCALEBENCH_BISECT_DECIDE_DRIFT_H
+#define SCALEBENCH_BISECT_DECIDE_DRIFT_H
+
+#include "bisect/decide.h"
+#include "drift.h"
+
+/*
+ * Whether the good and bad ends, each one sweep or several, differ by more
+ * than what their runs and the drift between sweeps can detect
+ * (sb_drift_compare: two-sided 5%, 80% power). Returns -1 when there is
+ * nothing to test.
+ */
+int sb_gap_check_drift(const struct sb_drift_side *good, const struct sb_drift_side *bad,
+		       const struct sb_drift *d, struct sb_gap *out);
+
+/*
+ * The step's verdict from its sweeps so far (in logs), against the ends:
+ * the mean of the step's sweep means has, under "good", the good end's
+ * mean and the variance of both means (each (tau^2 + sigma^2 mean(1/n)) /
+ * sweeps), the ends' own uncertainty included, so that it never shrinks
+ * below what the ends know; the same under "bad", each a Student's t on
+ * the drift's degrees of freedom (the drift's own uncertainty: a t's
+ * likelihood ratio is bounded, so few degrees of freedom cannot reach a
+ * verdict). The log likelihood ratio is held against Wald's bounds; no verdict
+ * before rule->min_runs runs; at rule->max_runs runs without one, UNSURE
+ * (git bisect's skip): a step the drift leaves undecided is skipped, never
+ * guessed. tau^2 is d's, moderated by the ends' own spread when they have
+ * two sweeps or more. Returns -1 for an unusable rule or ends.
+ */
+int sb_decide_drift(const struct sb_drift_side *good, const struct sb_drift_side *bad,
+		    const struct sb_drift *d, const struct sb_rule *rule,
+		    const struct sb_drift_side *step, struct sb_step *out);
+
+/*
+ * Whether a step can reach a verdict at all: a step whose sweeps (of batch
+ * runs each, up to rule->max_runs runs) land exactly on the bad end's mean
+ * must reach Wald's upper bound, one on the good end's its lower bound.
+ * Ends too uncertain for that (the drift, few sweeps) would skip every
+ * step: sb-bisect refuses them first. 1: decidable, 0: not, -1: no test.
+ */
+int sb_ends_decidable(const struct sb_drift_side *good, const struct sb_drift_side *bad,
+		      const struct sb_drift *d, const struct sb_rule *rule, size_t batch);
+
+#endif

@@ -1,0 +1,412 @@
+/* compare with the machine's drift between sweeps in every point's and curve's test: the sweeps are the independent values. */
+#define _GNU_SOURCE	/* strptime, timegm */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "history.h"
+#include "compare_priv.h"
+#include "verdict.h"
+#include "rank.h"
+#include "curve_value.h"
+
+#define MAXSWEEPS 64
+
+struct sb_cmp_drift {
+	struct sb_drift base;		/* --drift, or the default */
+	struct sb_drift_lookup *hist;	/* the testbed's history; NULL */
+	char hist_note[320];		/* where the history is, or why none is used */
+	struct sb_run *sw[2];		/* --vs: each side's sweeps, as loaded (not pooled) */
+	int nsw[2];
+	int paired;			/* --vs with the sides alternated a b a b ... */
+	double lo_pct, hi_pct;		/* the smallest and largest drift used, % */
+	int nused;
+	struct sb_drift first;		/* the first figure used */
+	char cross[1200];		/* the rank cross-check and flagged sweeps, for the Note */
+};
+
+/* A sweep's boot: meta sweep_start's part before '/'; "" unknown. */
+static void boot_of(const struct sb_run *r, char *buf, size_t len)
+{
+	const char *s = r->sweep_start ? r->sweep_start : "", *e = strchr(s, '/');
+	size_t n = e ? (size_t)(e - s) : 0;
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
+static int across(const struct sb_run *a, const struct sb_run *b)
+{
+	char x[64], y[64];
+
+	boot_of(a, x, sizeof(x));
+	boot_of(b, y, sizeof(y));
+	return !*x || !*y || strcmp(x, y) != 0;
+}
+
+/* The history to learn from: --history, $SB_HISTORY, else history.db of the results directory
+ * the base's run directory is in (RESULTS/<test>/<run-id>). */
+static char *history_path(const struct sb_cmp_opts *o, const struct sb_run *r)
+{
+	const char *env = getenv("SB_HISTORY");
+	size_t len = strlen(r->dir) + sizeof("/history.db");
+	char *p, *slash;
+
+	if (o->history)
+		return strdup(o->history);
+	if (env && *env)
+		return strdup(env);
+	if ((p = malloc(len + 8)) == NULL)
+		return NULL;
+	snprintf(p, len + 8, "%s", r->dir);
+	for (int up = 0; up < 2; up++) {
+		while ((slash = strrchr(p, '/')) != NULL && slash[1] == '\0' && slash != p)
+			*slash = '\0';	/* a trailing slash */
+		if ((slash = strrchr(p, '/')) == NULL) {
+			snprintf(p, len + 8, ".");
+			break;
+		}
+		*slash = '\0';
+		if (*p == '\0')
+			snprintf(p, len + 8, "/");
+	}
+	strcat(p, strcmp(p, "/") == 0 ? "history.db" : "/history.db");
+	return p;
+}
+
+void sb_cmp_drift_free(struct sb_cmp_drift *d)
+{
+	if (!d)
+		return;
+	sb_drift_lookup_free(d->hist);
+	for (int s = 0; s < 2; s++) {
+		for (int i = 0; i < d->nsw[s]; i++)
+			sb_run_free(&d->sw[s][i]);
+		free(d->sw[s]);
+	}
+	free(d);
+}
+
+/* --vs: the sweeps of each side again, one by one (pooling merges their runs) */
+static int load_sides(struct sb_cmp_drift *d, int n, char **dirs, int k, char *err, size_t errlen)
+{
+	for (int s = 0; s < 2; s++) {
+		int from = s ? k : 0, to = s ? n : k;
+
+		d->sw[s] = calloc((size_t)(to - from) + 1, sizeof(struct sb_run));
+		if (!d->sw[s])
+			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+		for (int i = from; i < to; i++) {
+			int rc = sb_run_load(dirs[i], &d->sw[s][d->nsw[s]], err, errlen);
+
+			if (rc != 0)
+				return rc;
+			d->nsw[s]++;
+		}
+	}
+	/* alternated: equal sides whose sweeps started a b a b ... (their run ids' stamps order them) */
+	d->paired = d->nsw[0] == d->nsw[1] && d->nsw[0] >= 3;
+	for (int i = 0; d->paired && i < d->nsw[0]; i++) {
+		const char *a = d->sw[0][i].date, *b = d->sw[1][i].date;
+		const char *next = i + 1 < d->nsw[0] ? d->sw[0][i + 1].date : NULL;
+
+		d->paired = a && b && strcmp(a, b) < 0 && (!next || strcmp(b, next) < 0);
+	}
+	return 0;
+}
+
+int sb_cmp_drift_open(struct ctx *c, int n, char **dirs, char *err, size_t errlen)
+{
+	const struct sb_cmp_opts *o = c->o;
+	struct sb_cmp_drift *d = calloc(1, sizeof(*d));
+	char *path = NULL, herr[256];
+	const struct sb_run *skip[MAXSWEEPS];
+	size_t nskip = 0;
+	int rc;
+
+	if (!d)
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+	c->drift = d;
+	if (o->drift_pct >= 0) {
+		sb_drift_given(o->drift_pct, &d->base);
+		snprintf(d->hist_note, sizeof(d->hist_note), "--drift");
+	} else
+		sb_drift_default(&d->base);
+	if (o->pool > 0 && (rc = load_sides(d, n, dirs, o->pool, err, errlen)) != 0)
+		return rc;
+	if (o->drift_pct >= 0)
+		return 0;
+	for (int i = 0; i < c->nruns && nskip < MAXSWEEPS; i++)
+		skip[nskip++] = &c->runs[i];
+	if ((path = history_path(o, &c->runs[0])) == NULL)
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+	if (access(path, F_OK) != 0)
+		snprintf(d->hist_note, sizeof(d->hist_note), "no history at %s (runtest.sh keeps one; "
+			 "sb-history drift shows what it learned)", path);
+	else if ((rc = sb_drift_lookup_open(path, &c->runs[0], skip, nskip, 5000, &d->hist, herr,
+					    sizeof(herr))) != 0) {
+		if (rc == SB_EXIT_ENV) {
+			free(path);
+			return sb_fail(err, errlen, rc, "%s", herr);
+		}
+		/* a history that cannot be read is said, not fatal: the default stands */
+		snprintf(d->hist_note, sizeof(d->hist_note), "history not used: %s", herr);
+	} else
+		snprintf(d->hist_note, sizeof(d->hist_note), "learned from the history %s", path);
+	free(path);
+	return 0;
+}
+
+/* When a sweep ran, as a number that orders sweeps (meta's date, to the second); -1 unknown. */
+static long order_of(const struct sb_run *r)
+{
+	struct tm tm = { 0 };
+	const char *e;
+
+	if (!r->date || (e = strptime(r->date, "%Y-%m-%dT%H:%M:%S", &tm)) == NULL)
+		return -1;
+	return (long)timegm(&tm);
+}
+
+/* Side s's sweeps at (mode, tasks) for the verdict module: the pooled sweeps one by one, or the pair's own run. */
+static int side_sweeps(const struct sb_cmp_drift *d, int s, const struct sb_run *own_run,
+		       const struct sb_values *own, const char *mode, long tasks, char boots[][64],
+		       struct sb_vsweep *out, size_t *k)
+{
+	*k = 0;
+	if (d->nsw[s] == 0) {
+		out[(*k)++] = (struct sb_vsweep){ own->v, own->n, 0, 0, boots[0], order_of(own_run) };
+		return own->n > 0 ? 0 : -1;
+	}
+	for (int i = 0; i < d->nsw[s] && i < MAXSWEEPS; i++) {
+		const struct sb_point *p = sb_run_find(&d->sw[s][i], mode, tasks);
+
+		if (!p || p->means.n == 0)
+			return -1;
+		out[(*k)++] = (struct sb_vsweep){ p->means.v, p->means.n, 0, 0, boots[i], order_of(&d->sw[s][i]) };
+	}
+	return 0;
+}
+
+static void note_used(struct sb_cmp_drift *d, const struct sb_drift *in, const struct sb_drift_test *t,
+		      size_t sweeps)
+{
+	struct sb_drift eff = *in, *used = &eff;
+	double pct;
+
+	/* the sides' own replicate sweeps moderated the figure: say so */
+	if (sweeps > 2 && (in->src == SB_DRIFT_DEFAULT || in->src == SB_DRIFT_LEARNED)) {
+		eff.tau2 = t->tau2;
+		eff.df = t->tau_df;
+		eff.src = SB_DRIFT_LEARNED;
+		snprintf(eff.what, sizeof(eff.what), "the sides' own %zu sweeps, %.0f df, with %.160s", sweeps,
+			 t->tau_df, in->src == SB_DRIFT_DEFAULT ? "the default's 2" : in->what);
+	}
+	d->paired |= t->paired;
+	pct = sb_drift_pct(used);
+	if (d->nused++ == 0) {
+		d->lo_pct = d->hi_pct = pct;
+		d->first = *used;
+	}
+	d->lo_pct = fmin(d->lo_pct, pct);
+	d->hi_pct = fmax(d->hi_pct, pct);
+}
+
+/* A row's verdict on sweeps with the drift in it (the verdict module). */
+static void drift_row(struct sb_cmp_drift *d, const struct ctx *c, const struct pair *pr, struct row *r,
+		      char boots[2][MAXSWEEPS][64], int acr)
+{
+	struct sb_vsweep a[MAXSWEEPS], b[MAXSWEEPS];
+	struct sb_vquery q = { { a, 0 }, { b, 0 }, SB_VT_RATIO, c->o->conf, 0, SB_DRIFT_NONE_INIT };
+	struct sb_vresult v;
+
+	if (side_sweeps(d, 0, pr->base, r->bv, r->b->mode, r->b->tasks, boots[0], a, &q.base.nsw) != 0 ||
+	    side_sweeps(d, 1, pr->x, r->xv, r->b->mode, r->b->tasks, boots[1], b, &q.x.nsw) != 0)
+		return;
+	sb_drift_lookup_point(d->hist, r->b->mode, r->b->tasks, acr, &d->base, &q.drift);
+	if (sb_verdict(&q, &v) != 0)
+		return;
+	note_used(d, &q.drift, &v.dt, q.base.nsw + q.x.nsw);
+	r->vd = v;
+}
+
+/* Side s's curve values, sweep by sweep, into vals (log values, runs a sweep), as sb_vsweeps. */
+static int curve_sweeps(const struct sb_cmp_drift *d, int s, const struct pair *pr, const struct curve_test *ct,
+			char boots[][64], double *vals, size_t cap, struct sb_vsweep *out, size_t *k)
+{
+	int nsw = d->nsw[s] ? d->nsw[s] : 1;
+	size_t used = 0;
+
+	*k = 0;
+	for (int i = 0; i < nsw && i < MAXSWEEPS; i++) {
+		const double *v[1024];
+		size_t n[1024], npts = 0, runs = SIZE_MAX;
+
+		for (size_t j = 0; j < pr->nrows && npts < 1024; j++) {
+			const struct row *r = &pr->rows[j];
+			const struct sb_point *p;
+			const struct sb_values *sv;
+
+			if (strcmp(r->b->mode, ct->mode) != 0 || r->v == V_NA || !r->means)
+				continue;
+			p = d->nsw[s] ? sb_run_find(&d->sw[s][i], r->b->mode, r->b->tasks) : NULL;
+			sv = d->nsw[s] ? (p ? &p->means : NULL) : s ? r->xv : r->bv;
+			if (!sv || sv->n == 0)
+				return -1;
+			v[npts] = sv->v;
+			n[npts++] = sv->n;
+			runs = sv->n < runs ? sv->n : runs;
+		}
+		if (npts == 0 || used + runs > cap ||
+		    sb_curve_value(v, n, npts, runs, SB_CURVE_USED, vals + used) != runs)
+			return -1;
+		out[(*k)++] = (struct sb_vsweep){ vals + used, runs, 0, 0, boots[i],
+			order_of(d->nsw[s] ? &d->sw[s][i] : s ? pr->x : pr->base) };
+		used += runs;
+	}
+	return 0;
+}
+
+/*
+ * Beside a pooled curve's t: a sweep that stands more than 4 sd (of a sweep's
+ * mean: tau^2 + sigma^2 / n) from its side is named (never dropped); with 5
+ * sweeps or more a side, Mann-Whitney on the sweep means and the
+ * Hodges-Lehmann shift, as a cross-check (a rank test over 3 against 3 sweeps
+ * cannot go below p 0.10: not offered there).
+ */
+static void cross_check(struct sb_cmp_drift *d, const char *mode, const struct sb_drift_side *a,
+			const struct sb_drift_side *b, const struct sb_drift_test *t)
+{
+	size_t len = strlen(d->cross);
+	double ma[MAXSWEEPS], mb[MAXSWEEPS], u, p;
+
+	for (int s = 0; s < 2 && d->nsw[0] > 0; s++) {
+		const struct sb_drift_side *sd = s ? b : a;
+		double m = 0;
+
+		for (size_t i = 0; i < sd->k; i++)
+			m += sd->sw[i].mean / (double)sd->k;
+		for (size_t i = 0; i < sd->k && sd->k >= 3; i++) {
+			double z = (sd->sw[i].mean - m) / sqrt(t->tau2 + t->sigma2 / (double)sd->sw[i].n);
+
+			if (fabs(z) > 4 && len < sizeof(d->cross) - 300)
+				len += (size_t)snprintf(d->cross + len, sizeof(d->cross) - len, "%s%s's %s curve "
+							"stands %.1f sd from its side (kept)", len ? "; " : "",
+							d->sw[s][i].name, mode, z);
+		}
+	}
+	if (a->k < 5 || b->k < 5 || len >= sizeof(d->cross) - 120)
+		return;
+	for (size_t i = 0; i < a->k; i++)
+		ma[i] = a->sw[i].mean;
+	for (size_t i = 0; i < b->k; i++)
+		mb[i] = b->sw[i].mean;
+	if (sb_mann_whitney(ma, a->k, mb, b->k, &u, &p) == 0)
+		snprintf(d->cross + len, sizeof(d->cross) - len, "%s%s curve, ranks of the sweeps "
+			 "(Mann-Whitney): p %.2g, Hodges-Lehmann %+.2f%%", len ? "; " : "", mode, p,
+			 100 * expm1(sb_hodges_lehmann(ma, a->k, mb, b->k)));
+}
+
+static double mean_of(const double *v, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += v[i];
+	return n ? s / (double)n : NAN;
+}
+
+static void drift_curve(struct sb_cmp_drift *d, const struct ctx *c, const struct pair *pr,
+			struct curve_test *ct, char boots[2][MAXSWEEPS][64], int acr)
+{
+	static double vals[2][MAXSWEEPS * 256];
+	struct sb_vsweep a[MAXSWEEPS], b[MAXSWEEPS];
+	struct sb_vquery q = { { a, 0 }, { b, 0 }, SB_VT_LOG, c->o->conf, 0, SB_DRIFT_NONE_INIT };
+	struct sb_drift_sweep la[MAXSWEEPS], lb[MAXSWEEPS];
+	struct sb_drift_side sa = { la, 0 }, sb = { lb, 0 };
+	struct sb_vresult v;
+
+	if (curve_sweeps(d, 0, pr, ct, boots[0], vals[0], MAXSWEEPS * 256, a, &q.base.nsw) != 0 ||
+	    curve_sweeps(d, 1, pr, ct, boots[1], vals[1], MAXSWEEPS * 256, b, &q.x.nsw) != 0)
+		return;
+	sb_drift_lookup_point(d->hist, ct->mode, 0, acr, &d->base, &q.drift);
+	if (sb_verdict(&q, &v) != 0)
+		return;
+	note_used(d, &q.drift, &v.dt, q.base.nsw + q.x.nsw);
+	ct->vd = v;
+	ct->change = v.estimate;
+	ct->lo = v.lo;
+	ct->hi = v.hi;
+	ct->v = (enum verdict)v.word;
+	/* the sweeps' curve means for the cross-check */
+	for (size_t i = 0; i < q.base.nsw; i++)
+		la[sa.k++] = (struct sb_drift_sweep){ mean_of(a[i].v, a[i].n), 0, a[i].n, NULL };
+	for (size_t i = 0; i < q.x.nsw; i++)
+		lb[sb.k++] = (struct sb_drift_sweep){ mean_of(b[i].v, b[i].n), 0, b[i].n, NULL };
+	cross_check(d, ct->mode, &sa, &sb, &v.dt);
+}
+
+void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr)
+{
+	struct sb_cmp_drift *d = c->drift;
+	static char boots[2][MAXSWEEPS][64];
+	int acr = 0;
+
+	if (!d || d->base.src == SB_DRIFT_NONE)
+		return;
+	for (int s = 0; s < 2; s++) {
+		int nsw = d->nsw[s] ? d->nsw[s] : 1;
+
+		for (int i = 0; i < nsw && i < MAXSWEEPS; i++)
+			boot_of(d->nsw[s] ? &d->sw[s][i] : s ? pr->x : pr->base, boots[s][i], 64);
+	}
+	acr = across(d->nsw[0] ? &d->sw[0][0] : pr->base, d->nsw[1] ? &d->sw[1][0] : pr->x);
+	pr->nfaster = pr->nslower = pr->nsame = 0;
+	for (size_t k = 0; k < pr->nrows; k++) {
+		struct row *r = &pr->rows[k];
+
+		if (r->v == V_NA)
+			continue;
+		if (r->means)
+			drift_row(d, c, pr, r, boots, acr);
+		r->v = (enum verdict)r->vd.word;
+		r->beyond = r->v != V_SAME && fabs(r->vd.d.rel_pct) >= c->o->threshold;
+		pr->nfaster += r->v == V_FASTER;
+		pr->nslower += r->v == V_SLOWER;
+		pr->nsame += r->v == V_SAME;
+	}
+	for (size_t k = 0; k < pr->ncurves; k++)
+		drift_curve(d, c, pr, &pr->curves[k], boots, acr);
+}
+
+/* The Note under a report: the drift figure used and where it came from. */
+void sb_cmp_drift_words(const struct ctx *c, char *buf, size_t len)
+{
+	const struct sb_cmp_drift *d = c->drift;
+	char w[1800];
+
+	if (!d)
+		return (void)snprintf(buf, len, "%s", "");
+	sb_drift_words(d->nused ? &d->first : &d->base, w, sizeof(w));
+	if (*d->cross) {
+		size_t n = strlen(w);
+
+		snprintf(w + n, sizeof(w) - n, " (%s)", d->cross);
+	}
+	if (d->base.src == SB_DRIFT_NONE || d->base.src == SB_DRIFT_GIVEN)
+		snprintf(buf, len, "%s, in every interval", w);
+	else if (d->hi_pct - d->lo_pct >= 0.05)
+		snprintf(buf, len, "%s (the first point's: +/-%.1f%% to +/-%.1f%% by point), in every "
+			 "interval; %s%s", w, d->lo_pct, d->hi_pct, d->hist_note, d->paired ?
+			 "; the sides alternated: tested as pairs of sweeps" : "");
+	else
+		snprintf(buf, len, "%s, in every interval; %s%s", w, d->hist_note, d->paired ?
+			 "; the sides alternated: tested as pairs of sweeps" : "");
+}

@@ -1,0 +1,303 @@
+/* The machine's drift between sweeps: tau^2 from consecutive sweeps' means, pooled, moderated by a prior. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drift.h"
+#include "stats.h"
+
+/*
+ * For k differences of successive N(0, 1) values, (median |d| / z(0.75))^2 / 2
+ * has expectation BIAS[k - 1] and behaves like a variance on DF[k - 1]
+ * degrees of freedom (2 E^2 / Var): 400,000 draws each, made by
+ * selftest/bench/drift_mad.c. Past 40 differences: 1 + 2.62 / k and 0.317 k.
+ * (The median of |d|, not their mean square: one step or one bad sweep moves
+ * it by one rank. The price is efficiency, about a third of the mean
+ * square's, which the degrees of freedom carry.)
+ */
+#define MAD_TABLE 40
+static const double mad_bias[MAD_TABLE] = {
+	2.1952, 1.8856, 1.7860, 1.5742, 1.4726, 1.3960, 1.3571, 1.3090, 1.2837, 1.2480,
+	1.2325, 1.2088, 1.1965, 1.1832, 1.1751, 1.1616, 1.1524, 1.1427, 1.1361, 1.1296,
+	1.1253, 1.1165, 1.1133, 1.1088, 1.1044, 1.0998, 1.0970, 1.0927, 1.0922, 1.0869,
+	1.0853, 1.0819, 1.0818, 1.0767, 1.0750, 1.0742, 1.0731, 1.0695, 1.0680, 1.0654,
+};
+static const double mad_df[MAD_TABLE] = {
+	0.999, 1.380, 1.365, 1.977, 1.966, 2.515, 2.517, 3.089, 3.121, 3.709,
+	3.702, 4.278, 4.281, 4.876, 4.894, 5.504, 5.522, 6.065, 6.112, 6.682,
+	6.745, 7.286, 7.302, 7.882, 7.931, 8.464, 8.513, 9.136, 9.115, 9.695,
+	9.743, 10.354, 10.376, 10.857, 10.885, 11.507, 11.542, 12.114, 12.189, 12.674,
+};
+#define Z75 0.6744897501960817
+
+double sb_drift_mad_bias(size_t k)
+{
+	if (k == 0)
+		return NAN;
+	return k <= MAD_TABLE ? mad_bias[k - 1] : 1 + 2.62 / (double)k;
+}
+
+double sb_drift_mad_df(size_t k)
+{
+	if (k == 0)
+		return 0;
+	return k <= MAD_TABLE ? mad_df[k - 1] : 0.317 * (double)k;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_sorted(const double *v, size_t k)
+{
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+static int same_boot(const struct sb_drift_sweep *a, const struct sb_drift_sweep *b)
+{
+	return a->boot && b->boot && a->boot[0] && strcmp(a->boot, b->boot) == 0;
+}
+
+/* One class's estimate from its differences d[0..k-1] and the runs' mean share. */
+static void estimate(double *d, size_t k, double runs_share, size_t sweeps, struct sb_drift_est *e)
+{
+	double m, v;
+
+	memset(e, 0, sizeof(*e));
+	if (k == 0)
+		return;
+	qsort(d, k, sizeof(*d), cmp_double);
+	m = median_sorted(d, k) / Z75;
+	v = m * m / 2 / sb_drift_mad_bias(k);	/* tau^2 + the runs' share */
+	e->tau2 = v > runs_share ? v - runs_share : 0;
+	e->df = sb_drift_mad_df(k);
+	e->pairs = k;
+	e->sweeps = sweeps;
+}
+
+int sb_drift_series(const struct sb_drift_sweep *s, size_t n, struct sb_drift_est est[2])
+{
+	double *d[2], share[2] = { 0, 0 }, wss = 0, wdf = 0, sigma2;
+	size_t k[2] = { 0, 0 }, sweeps[2] = { 0, 0 };
+
+	memset(est, 0, 2 * sizeof(*est));
+	if (n < 2)
+		return 0;
+	d[0] = malloc((n - 1) * sizeof(double));
+	d[1] = malloc((n - 1) * sizeof(double));
+	if (!d[0] || !d[1]) {
+		free(d[0]);
+		free(d[1]);
+		errno = ENOMEM;
+		return -1;
+	}
+	/* sigma^2 pooled from the runs inside the sweeps (sweeps of one run add nothing) */
+	for (size_t i = 0; i < n; i++)
+		if (s[i].n >= 2) {
+			wss += s[i].var * (double)(s[i].n - 1);
+			wdf += (double)(s[i].n - 1);
+		}
+	sigma2 = wdf > 0 ? wss / wdf : 0;
+	for (size_t i = 0; i + 1 < n; i++) {
+		int c = same_boot(&s[i], &s[i + 1]) ? SB_DRIFT_WITHIN : SB_DRIFT_ACROSS;
+
+		if (s[i].n == 0 || s[i + 1].n == 0 || !isfinite(s[i].mean) || !isfinite(s[i + 1].mean))
+			continue;
+		d[c][k[c]++] = fabs(s[i + 1].mean - s[i].mean);
+		share[c] += sigma2 * (1.0 / (double)s[i].n + 1.0 / (double)s[i + 1].n) / 2;
+		sweeps[c] += k[c] == 1 ? 2 : 1;
+	}
+	for (int c = 0; c < 2; c++)
+		estimate(d[c], k[c], k[c] ? share[c] / (double)k[c] : 0, sweeps[c], &est[c]);
+	free(d[0]);
+	free(d[1]);
+	return 0;
+}
+
+void sb_drift_pool(struct sb_drift_est *acc, const struct sb_drift_est *e)
+{
+	double df = acc->df + e->df;
+
+	if (!(e->df > 0))
+		return;
+	acc->tau2 = (acc->df * acc->tau2 + e->df * e->tau2) / df;
+	acc->df = df;
+	acc->pairs += e->pairs;
+	acc->sweeps += e->sweeps;
+}
+
+void sb_drift_given(double pct, struct sb_drift *d)
+{
+	d->tau2 = pct / 100 * (pct / 100);
+	d->df = INFINITY;
+	d->src = pct > 0 ? SB_DRIFT_GIVEN : SB_DRIFT_NONE;
+	snprintf(d->what, sizeof(d->what), pct > 0 ? "given (--drift)" :
+		 "none (--drift 0: only the runs inside each sweep)");
+}
+
+void sb_drift_default(struct sb_drift *d)
+{
+	d->tau2 = SB_DRIFT_DEFAULT_PCT / 100 * (SB_DRIFT_DEFAULT_PCT / 100);
+	d->df = SB_DRIFT_DEFAULT_DF;
+	d->src = SB_DRIFT_DEFAULT;
+	snprintf(d->what, sizeof(d->what), "the default, taken as known: nothing learned on this "
+		 "testbed");
+}
+
+void sb_drift_words(const struct sb_drift *d, char *buf, size_t len)
+{
+	if (d->src == SB_DRIFT_NONE)
+		snprintf(buf, len, "machine drift between sweeps: %s", d->what);
+	else
+		snprintf(buf, len, "machine drift between sweeps: +/-%.1f%% sd, %s", sb_drift_pct(d), d->what);
+}
+
+double sb_drift_pct(const struct sb_drift *d)
+{
+	return 100 * sqrt(d->tau2);
+}
+
+double sb_drift_moderated_df(const struct sb_drift *prior, double d, double tau_d2, double post)
+{
+	if (!(d > 0))
+		return prior->src == SB_DRIFT_DEFAULT ? INFINITY : prior->df;
+	if (prior->src != SB_DRIFT_DEFAULT)
+		return prior->df + d;
+	/* the default is taken as known: only the learned part is uncertain; its share of post is
+	 * d tau_d2 / (d0 + d), whose variance is (d / (d0 + d))^2 2 tau_d2^2 / d */
+	if (!(tau_d2 > 0))
+		return INFINITY;
+	return (prior->df + d) * (prior->df + d) * post * post / (d * tau_d2 * tau_d2);
+}
+
+void sb_drift_moderate(const struct sb_drift *prior, const struct sb_drift_est *data,
+		       const char *what, struct sb_drift *out)
+{
+	double d0 = prior->df, d = data ? data->df : 0;
+
+	if (out != prior)
+		*out = *prior;
+	if (prior->src == SB_DRIFT_GIVEN || prior->src == SB_DRIFT_NONE || !(d > 0))
+		return;
+	out->tau2 = (d0 * prior->tau2 + d * data->tau2) / (d0 + d);
+	out->df = sb_drift_moderated_df(prior, d, data->tau2, out->tau2);
+	out->src = SB_DRIFT_LEARNED;
+	snprintf(out->what, sizeof(out->what), "%s, %.0f df", what, out->df);
+}
+
+/* Sum of the side's sweep means, the squared deviations from their mean, and mean(1/n). */
+static int side_stats(const struct sb_drift_side *s, double *mean, double *ss, double *inv_n,
+		      double *wss, double *wdf)
+{
+	size_t k = 0;
+	double sum = 0;
+
+	*ss = *inv_n = 0;
+	for (size_t i = 0; i < s->k; i++) {
+		if (s->sw[i].n == 0 || !isfinite(s->sw[i].mean))
+			return -1;
+		sum += s->sw[i].mean;
+		*inv_n += 1.0 / (double)s->sw[i].n;
+		if (s->sw[i].n >= 2) {
+			*wss += s->sw[i].var * (double)(s->sw[i].n - 1);
+			*wdf += (double)(s->sw[i].n - 1);
+		}
+		k++;
+	}
+	if (k == 0)
+		return -1;
+	*mean = sum / (double)k;
+	*inv_n /= (double)k;
+	for (size_t i = 0; i < s->k; i++)
+		*ss += (s->sw[i].mean - *mean) * (s->sw[i].mean - *mean);
+	return 0;
+}
+
+static void finish_test(double conf, double power, struct sb_drift_test *o)
+{
+	double tq = sb_student_quantile(1 - (1 - conf / 100) / 2, o->df);
+
+	o->t = o->se > 0 ? o->diff / o->se : o->diff == 0 ? 0 : copysign(INFINITY, o->diff);
+	o->p = o->se > 0 ? sb_student_p2(o->t, o->df) : o->diff == 0 ? 1 : 0;
+	o->est_pct = 100 * expm1(o->diff);
+	o->lo_pct = 100 * expm1(o->diff - tq * o->se);
+	o->hi_pct = 100 * expm1(o->diff + tq * o->se);
+	o->detectable_pct = 100 * expm1(sb_detectable(o->se, o->df, 1 - conf / 100, power));
+}
+
+static int paired_test(const struct sb_drift_side *a, const struct sb_drift_side *b,
+		       double conf, double power, struct sb_drift_test *o)
+{
+	double sum = 0, ss = 0, k = (double)a->k, m;
+
+	for (size_t i = 0; i < a->k; i++)
+		sum += b->sw[i].mean - a->sw[i].mean;
+	m = sum / k;
+	for (size_t i = 0; i < a->k; i++) {
+		double e = b->sw[i].mean - a->sw[i].mean - m;
+
+		ss += e * e;
+	}
+	o->paired = 1;
+	o->diff = m;
+	o->se = sqrt(ss / (k - 1) / k);
+	o->df = k - 1;
+	finish_test(conf, power, o);
+	return 0;
+}
+
+int sb_drift_compare(const struct sb_drift_side *a, const struct sb_drift_side *b,
+		     const struct sb_drift *d, int paired, double conf, double power,
+		     struct sb_drift_test *o)
+{
+	double ma, mb, ssa, ssb, ia, ib, wss = 0, wdf = 0, bdf, tau2, tdf, ct, cw;
+
+	memset(o, 0, sizeof(*o));
+	if (side_stats(a, &ma, &ssa, &ia, &wss, &wdf) < 0 || side_stats(b, &mb, &ssb, &ib, &wss, &wdf) < 0)
+		return -1;
+	o->sigma2 = wdf > 0 ? wss / wdf : 0;
+	o->sigma_df = wdf;
+
+	/* the sides' own replicate sweeps: their spread less the runs' share */
+	bdf = (double)(a->k - 1) + (double)(b->k - 1);
+	tau2 = d->tau2;
+	tdf = d->df;
+	if (bdf > 0 && d->src != SB_DRIFT_GIVEN && d->src != SB_DRIFT_NONE) {
+		double own = (ssa + ssb) / bdf - o->sigma2 * (ia * (double)(a->k - 1) +
+							       ib * (double)(b->k - 1)) / bdf;
+
+		if (own < 0)
+			own = 0;
+		if (isfinite(tdf)) {
+			tau2 = (tdf * tau2 + bdf * own) / (tdf + bdf);
+			tdf = sb_drift_moderated_df(d, bdf, own, tau2);
+		}
+	} else if (d->src == SB_DRIFT_DEFAULT)
+		/* the default alone is taken at its value: on its 2 df a single sweep a side could
+		 * detect nothing below about 25%; its d0 only weighs it against what is learned */
+		tdf = INFINITY;
+	o->tau2 = tau2;
+	o->tau_df = tdf;
+	if (paired && a->k == b->k && a->k >= 3)
+		return paired_test(a, b, conf, power, o);
+	ct = tau2 * (1.0 / (double)a->k + 1.0 / (double)b->k);
+	cw = o->sigma2 * (ia / (double)a->k + ib / (double)b->k);
+	o->diff = mb - ma;
+	o->se = sqrt(ct + cw);
+	if (ct + cw <= 0)
+		return -1;
+	/* Welch-Satterthwaite: a part known exactly (df infinite) adds nothing to the denominator */
+	o->df = (ct + cw) * (ct + cw) /
+		((isfinite(tdf) && ct > 0 ? ct * ct / tdf : 0) + (cw > 0 ? (wdf > 0 ? cw * cw / wdf : INFINITY) : 0));
+	if (!(o->df > 0))
+		return -1;
+	if (!isfinite(o->df))
+		o->df = 1e6;
+	finish_test(conf, power, o);
+	return 0;
+}
