@@ -83,13 +83,18 @@ int sb_decide(const struct sb_side *good, const struct sb_side *bad, const struc
 	} else {
 		out->llr = k > 0 ? gap / (sd * sd) * (double)k * (xs.mean - mid) : 0;
 	}
-	if (k < rule->min_runs)
+	sb_rule_verdict(rule, k, out);
+	return 0;
+}
+
+void sb_rule_verdict(const struct sb_rule *rule, size_t runs, struct sb_step *out)
+{
+	if (runs < rule->min_runs)
 		out->v = SB_V_MORE;
 	else if (out->llr >= out->hi)
 		out->v = SB_V_BAD;
 	else if (out->llr <= out->lo)
 		out->v = SB_V_GOOD;
 	else
-		out->v = k >= rule->max_runs ? SB_V_UNSURE : SB_V_MORE;
-	return 0;
+		out->v = runs >= rule->max_runs ? SB_V_UNSURE : SB_V_MORE;
 }

@@ -56,6 +56,9 @@ struct sb_step {
 	double position;	/* where the mean lies: 0 at the good end's mean, 1 at the bad end's */
 };
 
+/* Wald's verdict for a log likelihood ratio out->llr after runs runs (out->lo, out->hi set): out->v. */
+void sb_rule_verdict(const struct sb_rule *rule, size_t runs, struct sb_step *out);
+
 /*
  * The verdict after the step's runs x[0..k-1]. Returns -1 for an unusable
  * rule (alpha, beta outside (0, 0.5), min_runs 0, max_runs < min_runs) or

@@ -102,14 +102,7 @@ int sb_decide_drift(const struct sb_drift_side *good, const struct sb_drift_side
 		out->llr = fabs(my - mb) < fabs(my - mg) ? INFINITY : fabs(my - mb) > fabs(my - mg) ? -INFINITY : 0;
 	else
 		out->llr = log_t(my, mb, vb + vy, tdf) - log_t(my, mg, vg + vy, tdf);
-	if (runs < rule->min_runs)
-		out->v = SB_V_MORE;
-	else if (out->llr >= out->hi)
-		out->v = SB_V_BAD;
-	else if (out->llr <= out->lo)
-		out->v = SB_V_GOOD;
-	else
-		out->v = runs >= rule->max_runs ? SB_V_UNSURE : SB_V_MORE;
+	sb_rule_verdict(rule, runs, out);
 	return 0;
 }
 
