@@ -197,7 +197,7 @@ static void isolated(void)
 	    strcmp(nohz, "(null)") == 0)
 		nohz[0] = '\0';
 	snprintf(it->value, sizeof(it->value), "%.63s", iso[0] ? iso : "none");
-	snprintf(it->detail, sizeof(it->detail), "isolcpus %s, nohz_full %s", iso[0] ? iso : "none",
+	snprintf(it->detail, sizeof(it->detail), "isolcpus %.100s, nohz_full %.100s", iso[0] ? iso : "none",
 		 nohz[0] ? nohz : "none");
 	snprintf(it->change, sizeof(it->change),
 		 "isolcpus=LIST nohz_full=LIST on the kernel command line (a reboot)");
@@ -450,7 +450,8 @@ static struct proc_ticks *scan_procs(int *n)
 			if (l && r > l)
 				snprintf(cmd, sizeof(cmd), "%.*s", (int)(r - l - 1), l + 1);
 		}
-		snprintf(v[*n].name, sizeof(v[*n].name), "%s", strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd);
+		snprintf(v[*n].name, sizeof(v[*n].name), "%.*s", (int)sizeof(v[*n].name) - 1,
+			 strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd);
 		(*n)++;
 	}
 	closedir(d);

@@ -66,7 +66,7 @@ no_leak "sb-compare" 1 "$C" "$R/base-20260101T000000" "$R/new-20260102T000000"
 for f in markdown csv gab; do
 	no_leak "sb-compare --format $f" 1 "$C" --format "$f" "$R/base-20260101T000000" "$R/new-20260102T000000"
 done
-no_leak "sb-compare: a run against itself" 0 "$C" "$R/base-20260101T000000" "$R/base-20260101T000000"
+no_leak "sb-compare: a run against itself (refused)" 2 "$C" "$R/base-20260101T000000" "$R/base-20260101T000000"
 no_leak "sb-compare: a missing run" 2 "$C" "$R/base-20260101T000000" "$d/none"
 
 # the history the sweep went into
@@ -76,6 +76,10 @@ no_leak "sb-history show" 0 "$H" show getppid1 --db "$d/h.db"
 no_leak "sb-history changes" 0 "$H" changes --db "$d/h.db"
 no_leak "sb-history rebuild" 0 "$H" rebuild --results "$d/r" --db "$d/h2.db"
 no_leak "sb-history: an unknown command" 2 "$H" frobnicate
+no_leak "sb-history drift" 0 "$H" drift --db "$d/h.db"
+# compare learning the drift from that history (its testbed's sweeps), and show's column pairs
+no_leak "sb-compare: the drift from a history" 1 "$C" --history "$d/h.db" "$R/base-20260101T000000" "$R/new-20260102T000000"
+no_leak "sb-compare --vs: pools" 0 "$C" --drift 3 "$R/base-20260101T000000" --vs "$R/new-20260102T000000"
 
 # the run directory's keys, the machine check
 no_leak "sb-rundir keys" 0 "$B/bin/sb-rundir" keys

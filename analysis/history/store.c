@@ -178,20 +178,34 @@ static int check_schema(struct sqlite3 *db, const char *path, int v, char *err, 
 	return rc;
 }
 
+/* The schema version into *v, in range, and the schema exactly that version's. 0, 2 or 3. */
+static int version_checked(struct sqlite3 *db, const char *path, int *v, char *err, size_t errlen)
+{
+	int rc;
+
+	if ((rc = user_version(db, v, err, errlen)) != 0)
+		return rc;
+	if (*v < 0)
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: schema version %d: not a history", path, *v);
+	if (*v > SB_HIST_SCHEMA)
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: schema version %d is newer than this sb-history's (%d): "
+			       "use a newer scalebench", path, *v, SB_HIST_SCHEMA);
+	return check_schema(db, path, *v, err, errlen);
+}
+
 /* Bring the schema to SB_HIST_SCHEMA, one step a version, in one write transaction. */
 static int migrate(struct sqlite3 *db, const char *path, int how, char *err, size_t errlen)
 {
 	int v = 0, rc;
 	char sql[64];
 
-	if ((rc = user_version(db, &v, err, errlen)) != 0)
+	/* the version and the schema read in one transaction: another sb-history creating the file
+	 * meanwhile is seen before or after its creation, never half-way (tables, version 0) */
+	if ((rc = sb_hist_exec(db, "BEGIN", err, errlen)) != 0)
 		return rc;
-	if (v < 0)
-		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: schema version %d: not a history", path, v);
-	if (v > SB_HIST_SCHEMA)
-		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: schema version %d is newer than this sb-history's (%d): "
-			       "use a newer scalebench", path, v, SB_HIST_SCHEMA);
-	if ((rc = check_schema(db, path, v, err, errlen)) != 0 || v == SB_HIST_SCHEMA)
+	rc = version_checked(db, path, &v, err, errlen);
+	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	if (rc != 0 || v == SB_HIST_SCHEMA)
 		return rc;
 	if (how == SB_HIST_READ)
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: schema version %d, this sb-history reads %d: run "
