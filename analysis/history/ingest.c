@@ -218,8 +218,8 @@ static int store_run(struct sb_hist_ins *ins, const struct sb_run *r, const stru
 		return rc;
 	if (old.id != 0 && !same_sweep(&old, r, abs)) {
 		*what = SB_ADD_TAKEN;
-		return sb_fail(err, errlen, SB_EXIT_OK, "%s: another sweep (from %s) is stored under its testcase, run id and "
-			       "testbed: not added", r->dir, old.dir);
+		return sb_fail(err, errlen, SB_EXIT_OK, "%s: another sweep (from %s) is stored under its testcase, "
+			       "run id and testbed: not added", r->dir, old.dir);
 	}
 	if (old.id != 0 && strcmp(old.status, r->status) == 0) {
 		*what = SB_ADD_SAME;
@@ -290,8 +290,8 @@ static int meta_bad(const struct sb_run *r, const struct extra *x, char *err, si
 		return 1;
 	}
 	if (sb_hist_date(r->date) == 0) {
-		sb_fail(err, errlen, SB_EXIT_OK, "%s: meta's date '%.40s' is not a date (YYYY-MM-DDTHH:MM:SSZ): not added",
-			r->dir, r->date);
+		sb_fail(err, errlen, SB_EXIT_OK, "%s: meta's date '%.40s' is not a date (YYYY-MM-DDTHH:MM:SSZ): "
+			"not added", r->dir, r->date);
 		return 1;
 	}
 	if (n > 0 && (n < 7 || n > 64 || strspn(x->commit, "0123456789abcdefABCDEF") != n)) {

@@ -523,7 +523,8 @@ int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *
 			rc = print_records(out, h, &t[i], r, nr, o->format == SB_FMT_JSON, &jd) ? SB_EXIT_ENV : 0;
 			if (o->format == SB_FMT_JSON)
 				fputs("]}", out);
-		} else if ((rc = fill_grid(h, &t[i], r, nr, o->format == SB_FMT_MARKDOWN, &jd, &g) ? SB_EXIT_ENV : 0) == 0) {
+		} else if ((rc = fill_grid(h, &t[i], r, nr, o->format == SB_FMT_MARKDOWN, &jd, &g) ?
+				  SB_EXIT_ENV : 0) == 0) {
 			if (i > 0)
 				fputc('\n', out);
 			title(out, h, &t[i], o, o->format == SB_FMT_MARKDOWN, &jd);

@@ -53,7 +53,8 @@ int sb_plan_sweep_read(const char *path, struct sb_plan_sweep *s, char *err, siz
 	if (x.bad)
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s: not a number", path, x.badkey);
 	if (!x.end)
-		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: cut short (no end line): not a whole sb-plan sweep file", path);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: cut short (no end line): not a whole sb-plan sweep file",
+			       path);
 	return SB_EXIT_OK;
 }
 

@@ -407,7 +407,7 @@ static int script_header(struct script *s, char *line)
 		return sb_fail(s->err, s->errlen, SB_EXIT_ENV, "out of memory");
 	if (h != 0)
 		return sb_fail(s->err, s->errlen, SB_EXIT_USAGE, "%s:%lu: not a perf script sample header "
-			    "(want: comm tid period event:)", s->name, s->lineno);
+			       "(want: comm tid period event:)", s->name, s->lineno);
 	if (s->p->event[0] == '\0')
 		snprintf(s->p->event, sizeof(s->p->event), "%s", s->ev);
 	s->counted = event_matches(s->p->event, s->ev);
@@ -433,7 +433,7 @@ static int script_frame(struct script *s, char *line)
 
 	if (!s->in_sample)
 		return sb_fail(s->err, s->errlen, SB_EXIT_USAGE, "%s:%lu: a call-chain frame outside a sample",
-			    s->name, s->lineno);
+			       s->name, s->lineno);
 	if (s->n == MAXFRAMES)
 		return 0;	/* deeper than perf's own default limit: cut */
 	f = parse_frame(line, &s->fr[s->n], s->dsos[s->n], sizeof(s->dsos[s->n]));
@@ -441,7 +441,7 @@ static int script_frame(struct script *s, char *line)
 		return sb_fail(s->err, s->errlen, SB_EXIT_ENV, "out of memory");
 	if (f != 0)
 		return sb_fail(s->err, s->errlen, SB_EXIT_USAGE, "%s:%lu: not a frame 'ADDRESS SYMBOL (DSO)' "
-			    "(sample of line %lu)", s->name, s->lineno, s->start);
+			       "(sample of line %lu)", s->name, s->lineno, s->start);
 	s->n++;
 	return 0;
 }
@@ -515,7 +515,8 @@ int sb_prof_read_folded(struct sb_prof *p, FILE *in, const char *name, char *err
 		errno = 0;
 		count = strtod(sp + 1, &end);
 		if (errno || *end != '\0' || end == sp + 1 || !(count > 0)) {
-			rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: '%s' is not a positive count", name, lineno, sp + 1);
+			rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: '%s' is not a positive count", name, lineno,
+				     sp + 1);
 			break;
 		}
 		*sp = '\0';
@@ -578,8 +579,8 @@ int sb_prof_read_top(struct sb_prof *p, FILE *in, const char *name, char *err, s
 			line[--len] = '\0';
 		if (lineno == 1) {
 			if (strcmp(line, TOP_HEADER) != 0) {
-				rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s:1: not a top table (want the header %s)", name,
-					  TOP_HEADER);
+				rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s:1: not a top table (want the header %s)",
+					     name, TOP_HEADER);
 				break;
 			}
 			continue;
@@ -595,7 +596,7 @@ int sb_prof_read_top(struct sb_prof *p, FILE *in, const char *name, char *err, s
 		if (*e1 || *e2 || e1 == f[0] || e2 == f[1] || self < 0 || children < 0 ||
 		    (strcmp(f[4], "kernel") != 0 && strcmp(f[4], "user") != 0)) {
 			rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: bad row (percents, then space kernel or user)",
-				  name, lineno);
+				     name, lineno);
 			break;
 		}
 		s = sym_get(p, f[5], f[6], strcmp(f[4], "kernel") == 0);

@@ -309,8 +309,8 @@ int sb_rundir_latest(const char *parent, const char *id, char *err, size_t errle
 	if (join(link, sizeof(link), parent, "latest") < 0 || join(tmp, sizeof(tmp), parent, name) < 0)
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s", parent, strerror(errno));
 	if (lstat(link, &st) == 0 && S_ISDIR(st.st_mode))
-		return sb_fail(err, errlen, SB_EXIT_ENV, "%s is a directory, not the link to the newest run: move it away",
-			       link);
+		return sb_fail(err, errlen, SB_EXIT_ENV, "%s is a directory, not the link to the newest run: "
+			       "move it away", link);
 	unlink(tmp);
 	if (symlink(id, tmp) < 0)
 		return sb_fail(err, errlen, SB_EXIT_ENV, "cannot write %s: %s", link, strerror(errno));
