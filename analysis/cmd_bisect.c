@@ -30,7 +30,7 @@ static const char usage_text[] =
 	"learned from the history, else 2%; 0: the runs alone). docs/BISECT.md, man sb-bisect.\n";
 
 /* Usage errors exit 2, but 128 in a step (git bisect run would mark the commit bad for 1..127). */
-static int usage_exit = 2;
+static int usage_exit = SB_EXIT_USAGE;
 #define USAGE(...) sb_die(usage_exit, __VA_ARGS__)
 
 static double num(const char *opt, const char *s, double lo, double hi)
@@ -209,24 +209,24 @@ static int measure(struct sb_bisect_opts *o)
 	struct sb_run run;
 	int rc, lrc;
 
-	setup(o, 2);
+	setup(o, SB_EXIT_USAGE);
 	if (!o->pass[0])
 		USAGE("measure: the testcase and runtest.sh options after --");
 	if (sb_tree_head(sha) < 0)
-		return 2;
+		return SB_EXIT_USAGE;
 	if ((rc = sb_tree_build(o)) != 0) {
 		if (sb_child_interrupted()) {
 			sb_bisect_say("interrupted during the build: nothing measured");
-			return 130;
+			return SB_EXIT_INTERRUPTED;
 		}
 		sb_bisect_say("the build failed (exit %d)", rc);
-		return 1;
+		return SB_EXIT_FAIL;
 	}
 	rc = sb_sweep(o, sha, o->pass, &dir);
 	if (sb_child_interrupted())
-		return 130;
+		return SB_EXIT_INTERRUPTED;
 	if (rc != 0)
-		return rc < 0 ? 3 : rc;
+		return rc < 0 ? SB_EXIT_ENV : rc;
 	/* checked before it goes into the log (a step reads every line of it) */
 	lrc = sb_run_load(dir, &run, err, sizeof(err));
 	if (lrc == 0 && strcmp(run.status, "complete") != 0)

@@ -280,7 +280,7 @@ static __attribute__((noreturn)) void help(void)
 {
 	print_usage(stdout);
 	finish_output();
-	exit(0);
+	exit(SB_EXIT_OK);
 }
 
 static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const char *msg)

@@ -86,7 +86,7 @@ static void usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, "sb-history: ");
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\ntry 'sb-history --help'\n");
-	exit(2);
+	exit(SB_EXIT_USAGE);
 }
 
 static double number(const char *opt, const char *v, double lo, double hi)
@@ -96,7 +96,7 @@ static double number(const char *opt, const char *v, double lo, double hi)
 	if (sb_decimal(v, &d) != 0 || !(d >= lo && d <= hi)) {
 		fprintf(stderr, "sb-history: %s: '%s' is not a number from %g to %g\ntry 'sb-history --help'\n",
 			opt, v, lo, hi);
-		exit(2);
+		exit(SB_EXIT_USAGE);
 	}
 	return d;
 }
@@ -107,7 +107,7 @@ static int pick(const char *opt, const char *v, const char *const *names, int n)
 		if (strcmp(v, names[i]) == 0)
 			return i;
 	fprintf(stderr, "sb-history: %s: unknown value '%s'\ntry 'sb-history --help'\n", opt, v);
-	exit(2);
+	exit(SB_EXIT_USAGE);
 }
 
 /* One option (argv[*i]) and its value; returns 0, or -1 for a positional argument. */
@@ -124,7 +124,7 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 		return -1;
 	if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 		fputs(usage_text, stdout);
-		exit(0);
+		exit(SB_EXIT_OK);
 	}
 	static const char *const valued[] = { "--db", "--results", "--timeout", "--order", "--column", "--by",
 					      "--kernel", "--testbed", "--since", "--format", "--alpha",
@@ -288,7 +288,7 @@ static int add_dirs(struct sqlite3 *db, char **dirs, size_t n, int partial, int 
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return rc;
 	}
-	return cnt[SB_ADD_BAD] || cnt[SB_ADD_TAKEN] || (!quiet && cnt[SB_ADD_REFUSED]) ? 2 : 0;
+	return cnt[SB_ADD_BAD] || cnt[SB_ADD_TAKEN] || (!quiet && cnt[SB_ADD_REFUSED]) ? SB_EXIT_USAGE : 0;
 }
 
 static int cmd_add(struct opts *o, char *err, size_t errlen)
@@ -304,7 +304,7 @@ static int cmd_add(struct opts *o, char *err, size_t errlen)
 	*err = '\0';
 	rc = add_dirs(db, o->pos + 1, (size_t)o->npos - 1, o->partial, 0, o->db, cnt, err, errlen);
 	sb_hist_close(db);
-	if (rc == 2 && *err == '\0')
+	if (rc == SB_EXIT_USAGE && *err == '\0')
 		snprintf(err, errlen, "%zu of %d run directories not added",
 			 cnt[SB_ADD_REFUSED] + cnt[SB_ADD_BAD] + cnt[SB_ADD_TAKEN], o->npos - 1);
 	return rc;
@@ -428,7 +428,7 @@ static int cmd_rebuild(struct opts *o, char *err, size_t errlen)
 	if (rc == 0)
 		rc = add_dirs(db, dirs, n, o->partial, 1, NULL, cnt, err, errlen);
 	sb_hist_close(db);
-	if (rc == 2 && *err == '\0')
+	if (rc == SB_EXIT_USAGE && *err == '\0')
 		rc = 0;		/* unreadable run directories were said, and left out */
 	if (rc == 0 && rename(rebuild_tmp, o->db) != 0)
 		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "cannot replace %s: %s", o->db, strerror(errno));

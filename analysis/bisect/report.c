@@ -8,6 +8,7 @@
 #include "bisect/bisect.h"
 #include "bisect/child.h"
 #include "bisect/steps.h"
+#include "exit.h"
 #include "results.h"
 #include "stats.h"
 #include "verdict.h"
@@ -47,7 +48,7 @@ static void parse_log(struct blog *b)
 	free(copy);
 }
 
-/* The log's text: the file given, or git bisect log's output. 0, or 2 with a message. */
+/* The log's text: the file given, or git bisect log's output. 0, or SB_EXIT_USAGE with a message. */
 static int read_log(const struct sb_bisect_opts *o, struct blog *b)
 {
 	char *argv[] = { "git", "bisect", "log", NULL }, *pargv[] = { "git", "rev-parse", "-q", "--verify", NULL, NULL };
@@ -62,12 +63,12 @@ static int read_log(const struct sb_bisect_opts *o, struct blog *b)
 			sb_bisect_say("%s: cannot read the bisect log", o->log);
 			if (f)
 				fclose(f);
-			return 2;
+			return SB_EXIT_USAGE;
 		}
 		fclose(f);
 	} else if (sb_child_run(argv, NULL, &b->text, 5) != 0) {
 		sb_bisect_say("git bisect log failed: no bisect here (give --log FILE)");
-		return 2;
+		return SB_EXIT_USAGE;
 	}
 	parse_log(b);
 	if (b->first_bad[0]) {

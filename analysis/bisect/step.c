@@ -10,6 +10,7 @@
 #include "bisect/child.h"
 #include "bisect/decide_drift.h"
 #include "bisect/steps.h"
+#include "exit.h"
 #include "history.h"
 #include "results.h"
 
@@ -341,7 +342,7 @@ static int more_runs(struct step_ctx *c)
 	free(args);
 	if (sb_child_interrupted())
 		rc = SB_BISECT_INTERRUPTED;
-	else if (rc == 1)
+	else if (rc == SB_EXIT_FAIL)
 		sb_bisect_say("the measurement failed at %.12s: skip", c->sha), rc = SB_BISECT_SKIP;
 	else if (rc != 0)
 		sb_bisect_say("runtest.sh failed (exit %d): stopping the bisect", rc), rc = SB_BISECT_ABORT;

@@ -101,7 +101,8 @@ int sb_steplog_read(const char *path, struct sb_steplog *log, char *err, size_t 
 
 	memset(log, 0, sizeof(*log));
 	if (!(log->text = slurp(path)))
-		return sb_fail(err, errlen, errno == ENOMEM ? 3 : 2, "%s: %s", path, strerror(errno));
+		return sb_fail(err, errlen, errno == ENOMEM ? SB_EXIT_ENV : SB_EXIT_USAGE, "%s: %s", path,
+			       strerror(errno));
 	for (p = log->text; *p; p = nl + 1) {
 		struct sb_stepline *nlp;
 

@@ -8,6 +8,7 @@
 
 #include "bisect/bisect.h"
 #include "bisect/child.h"
+#include "exit.h"
 
 void sb_bisect_say(const char *fmt, ...)
 {
@@ -118,7 +119,7 @@ int sb_sweep(const struct sb_bisect_opts *o, const char *sha, char *const args[]
 			sb_bisect_say("--tests-dir %s: not a directory here", o->tests_dir);
 			free(abs);
 			free(commit);
-			return 2;
+			return SB_EXIT_USAGE;
 		}
 		free(abs);
 		env[1] = tests;
@@ -131,7 +132,7 @@ int sb_sweep(const struct sb_bisect_opts *o, const char *sha, char *const args[]
 		if (!(*rundir = realpath(last_line(out), NULL)))
 			*rundir = strdup(last_line(out));
 	} else if (rc == 0) {
-		rc = 3;		/* runtest.sh said nothing: not a run */
+		rc = SB_EXIT_ENV;	/* runtest.sh said nothing: not a run */
 	}
 	free(argv);
 	free(out);

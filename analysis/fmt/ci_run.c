@@ -65,7 +65,7 @@ static int take_meta(void *ctx, const char *key, const char *value)
 static int load_meta_only(const char *dir, struct sb_ci_run *c)
 {
 	char *meta = NULL, err[64];
-	int rc = 2;
+	int rc = SB_EXIT_USAGE;
 
 	for (int latest = 0; latest < 2 && rc != 0; latest++) {
 		free(c->meta_text);
@@ -79,7 +79,7 @@ static int load_meta_only(const char *dir, struct sb_ci_run *c)
 	}
 	if (rc != 0 || !c->r.status || strcmp(c->r.status, "complete") == 0 || !c->r.test ||
 	    !*c->r.test)
-		return 2;
+		return SB_EXIT_USAGE;
 	c->r.status = sb_status_now(c->r.status, c->r.sweep_host, c->r.sweep_pid, c->r.sweep_start);
 	return 0;
 }

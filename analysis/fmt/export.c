@@ -130,7 +130,7 @@ static int load_run(const char *dir, struct run *r, char *err, size_t errlen)
 		rc = sb_summary_read(summary, &r->rows, &r->n, err, errlen);
 	if (rc == 0 && !r->m.test[0]) {
 		snprintf(err, errlen, "%s: no test= line", meta);
-		rc = 2;
+		rc = SB_EXIT_USAGE;
 	}
 	free(meta);
 	free(summary);
@@ -202,7 +202,7 @@ int sb_export_test_of(const char *dir, char *test, size_t len)
 {
 	struct meta m = { "", "", "" };
 	char *path = NULL, *text = NULL, err[64];
-	int rc = 2;
+	int rc = SB_EXIT_USAGE;
 
 	test[0] = '\0';
 	for (int latest = 0; latest < 2 && rc != 0; latest++) {
@@ -215,7 +215,7 @@ int sb_export_test_of(const char *dir, char *test, size_t len)
 	}
 	if (rc == 0)
 		snprintf(test, len, "%s", m.test);
-	return rc == 0 && test[0] ? 0 : 2;
+	return rc == 0 && test[0] ? 0 : SB_EXIT_USAGE;
 }
 
 int sb_json_join(FILE *out, char *const *pieces, size_t n, enum sb_export f)

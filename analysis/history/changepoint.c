@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit.h"
 #include "history/changepoint.h"
 #include "stats.h"
 
@@ -40,7 +41,7 @@ static int prep_series(const struct sb_cp_series *s, struct prep *pp)
 	pp->n = n;
 	pp->s1 = calloc(3 * (n + 1), sizeof(double));
 	if (!pp->s1)
-		return 3;
+		return SB_EXIT_ENV;
 	pp->s2 = pp->s1 + n + 1;
 	pp->inv = pp->s2 + n + 1;
 	for (i = 0; i < n; i++) {
@@ -48,10 +49,10 @@ static int prep_series(const struct sb_cp_series *s, struct prep *pp)
 		double m = 0;
 
 		if (o->nruns == 0 || !o->runs)
-			return 2;
+			return SB_EXIT_USAGE;
 		for (r = 0; r < o->nruns; r++) {
 			if (!isfinite(o->runs[r]) || !(o->runs[r] > 0))
-				return 2;
+				return SB_EXIT_USAGE;
 			m += log(o->runs[r]);
 		}
 		m /= (double)o->nruns;
@@ -275,11 +276,11 @@ static int found_add(struct found *f, size_t at, double p)
 		double *q;
 
 		if (!a)
-			return 3;
+			return SB_EXIT_ENV;
 		f->at = a;
 		q = realloc(f->p, cap * sizeof(*q));
 		if (!q)
-			return 3;
+			return SB_EXIT_ENV;
 		f->p = q;
 		f->cap = cap;
 	}
@@ -335,7 +336,7 @@ static int emit(const struct prep *pp, size_t series, struct found *f, struct sb
 	/* sort the indices, carrying the p-values along: at is unique within a series */
 	order = malloc((f->n ? f->n : 1) * sizeof(*order));
 	if (!order)
-		return 3;
+		return SB_EXIT_ENV;
 	memcpy(order, f->at, f->n * sizeof(*order));
 	qsort(order, f->n, sizeof(*order), cmp_size);
 	for (j = 0; j < f->n; j++) {
@@ -351,7 +352,7 @@ static int emit(const struct prep *pp, size_t series, struct found *f, struct sb
 
 			if (!g) {
 				free(order);
-				return 3;
+				return SB_EXIT_ENV;
 			}
 			*out = g;
 			*cap = nc;
@@ -380,20 +381,28 @@ static int emit(const struct prep *pp, size_t series, struct found *f, struct sb
 
 int sb_cp_check(const struct sb_cp_series *s, size_t ns, char *err, size_t errlen)
 {
-	if (ns && !s)
-		return snprintf(err, errlen, "no series given"), 2;
+	if (ns && !s) {
+		snprintf(err, errlen, "no series given");
+		return SB_EXIT_USAGE;
+	}
 	for (size_t j = 0; j < ns; j++) {
-		if (s[j].n && !s[j].obs)
-			return snprintf(err, errlen, "series %zu: no sweeps given", j), 2;
+		if (s[j].n && !s[j].obs) {
+			snprintf(err, errlen, "series %zu: no sweeps given", j);
+			return SB_EXIT_USAGE;
+		}
 		for (size_t i = 0; i < s[j].n; i++) {
 			const struct sb_cp_obs *o = &s[j].obs[i];
 
-			if (o->nruns == 0 || !o->runs)
-				return snprintf(err, errlen, "series %zu, sweep %zu: no runs", j, i), 2;
+			if (o->nruns == 0 || !o->runs) {
+				snprintf(err, errlen, "series %zu, sweep %zu: no runs", j, i);
+				return SB_EXIT_USAGE;
+			}
 			for (size_t r = 0; r < o->nruns; r++)
-				if (!isfinite(o->runs[r]) || !(o->runs[r] > 0))
-					return snprintf(err, errlen, "series %zu, sweep %zu, run %zu: %g is "
-							"not a positive finite number", j, i, r, o->runs[r]), 2;
+				if (!isfinite(o->runs[r]) || !(o->runs[r] > 0)) {
+					snprintf(err, errlen, "series %zu, sweep %zu, run %zu: %g is "
+						 "not a positive finite number", j, i, r, o->runs[r]);
+					return SB_EXIT_USAGE;
+				}
 		}
 	}
 	return 0;
@@ -417,7 +426,7 @@ static int detect_all(const struct prep *pp, size_t ns, double alpha, size_t min
 	struct found f = { 0 };
 
 	if (!p0 || !adj || !c0 || !rej) {
-		rc = 3;
+		rc = SB_EXIT_ENV;
 		goto done;
 	}
 	for (j = 0; j < ns; j++) {
@@ -425,7 +434,7 @@ static int detect_all(const struct prep *pp, size_t ns, double alpha, size_t min
 		p0[j] = c0[j].p;
 	}
 	if (sb_holm(p0, NULL, ns, alpha, rej, adj) < 0) {
-		rc = 3;
+		rc = SB_EXIT_ENV;
 		goto done;
 	}
 	for (j = 0; j < ns && rc == 0; j++) {
@@ -459,10 +468,10 @@ int sb_cp_detect(const struct sb_cp_series *s, size_t ns, const struct sb_cp_opt
 	*out = NULL;
 	*nout = 0;
 	if (!(alpha > 0 && alpha < 1) || sb_cp_check(s, ns, err, sizeof(err)) != 0)
-		return 2;
+		return SB_EXIT_USAGE;
 	pp = calloc(ns ? ns : 1, sizeof(*pp));
 	if (!pp)
-		return 3;
+		return SB_EXIT_ENV;
 	for (j = 0; j < ns && rc == 0; j++)
 		rc = prep_series(&s[j], &pp[j]);
 	if (rc == 0)

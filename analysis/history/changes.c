@@ -264,7 +264,7 @@ static int detect(const struct sb_hist *h, const struct sb_hist_series *se, size
 	rc = sb_cp_detect(in, ns, &o->cp, cp, &nc);
 	free(in);
 	if (rc != 0)
-		return sb_fail(err, errlen, rc, rc == 3 ? "out of memory" :
+		return sb_fail(err, errlen, rc, rc == SB_EXIT_ENV ? "out of memory" :
 			       "the change-point method refused the series (a sweep without runs, or a value not finite)");
 	if ((*fp = calloc(nc + 1, sizeof(**fp))) == NULL)
 		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");

@@ -218,8 +218,8 @@ static int store_run(struct sb_hist_ins *ins, const struct sb_run *r, const stru
 		return rc;
 	if (old.id != 0 && !same_sweep(&old, r, abs)) {
 		*what = SB_ADD_TAKEN;
-		return sb_fail(err, errlen, 0, "%s: another sweep (from %s) is stored under its testcase, run id and "
-			       "testbed: not added", r->dir, old.dir);
+		return sb_fail(err, errlen, SB_EXIT_OK, "%s: another sweep (from %s) is stored under its testcase, "
+			       "run id and testbed: not added", r->dir, old.dir);
 	}
 	if (old.id != 0 && strcmp(old.status, r->status) == 0) {
 		*what = SB_ADD_SAME;
@@ -284,15 +284,21 @@ static int meta_bad(const struct sb_run *r, const struct extra *x, char *err, si
 {
 	size_t n = strlen(x->commit);
 
-	if (!name_ok(r->test) || !name_ok(r->run_id))
-		return sb_fail(err, errlen, 0, "%s: meta's %s is not a plain name: not added", r->dir,
-			       name_ok(r->test) ? "run_id" : "test"), 1;
-	if (sb_hist_date(r->date) == 0)
-		return sb_fail(err, errlen, 0, "%s: meta's date '%.40s' is not a date (YYYY-MM-DDTHH:MM:SSZ): not added",
-			       r->dir, r->date), 1;
-	if (n > 0 && (n < 7 || n > 64 || strspn(x->commit, "0123456789abcdefABCDEF") != n))
-		return sb_fail(err, errlen, 0, "%s: meta's commit '%.40s' is not a commit hash (7 to 64 hex digits): "
-			       "not added", r->dir, x->commit), 1;
+	if (!name_ok(r->test) || !name_ok(r->run_id)) {
+		sb_fail(err, errlen, SB_EXIT_OK, "%s: meta's %s is not a plain name: not added", r->dir,
+			name_ok(r->test) ? "run_id" : "test");
+		return 1;
+	}
+	if (sb_hist_date(r->date) == 0) {
+		sb_fail(err, errlen, SB_EXIT_OK, "%s: meta's date '%.40s' is not a date (YYYY-MM-DDTHH:MM:SSZ): "
+			"not added", r->dir, r->date);
+		return 1;
+	}
+	if (n > 0 && (n < 7 || n > 64 || strspn(x->commit, "0123456789abcdefABCDEF") != n)) {
+		sb_fail(err, errlen, SB_EXIT_OK, "%s: meta's commit '%.40s' is not a commit hash (7 to 64 hex digits): "
+			"not added", r->dir, x->commit);
+		return 1;
+	}
 	return 0;
 }
 
@@ -307,8 +313,10 @@ static int foreign_dir(const char *dir, char *err, size_t errlen)
 	struct stat st;
 	int bad = 0;
 
-	if (realpath(dir, abs) == NULL || stat(abs, &st) != 0 || !S_ISDIR(st.st_mode))
-		return sb_fail(err, errlen, 0, "%s: not a directory: not added", dir), 1;
+	if (realpath(dir, abs) == NULL || stat(abs, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		sb_fail(err, errlen, SB_EXIT_OK, "%s: not a directory: not added", dir);
+		return 1;
+	}
 	if (st.st_uid != geteuid() && st.st_uid != 0)
 		bad = 1;
 	if (!bad && (slash = strrchr(abs, '/')) != NULL) {
@@ -317,7 +325,7 @@ static int foreign_dir(const char *dir, char *err, size_t errlen)
 			bad = 2;
 	}
 	if (bad)
-		sb_fail(err, errlen, 0, "%s: %s owned by another user (not this user or root): not added", dir,
+		sb_fail(err, errlen, SB_EXIT_OK, "%s: %s owned by another user (not this user or root): not added", dir,
 			bad == 1 ? "the run directory is" : "its testcase's directory is");
 	return bad != 0;
 }
@@ -331,19 +339,19 @@ int sb_hist_add(struct sb_hist_ins *ins, const char *dir, int partial, int *what
 	int rc = sb_run_load(dir, &r, err, errlen);
 
 	*what = SB_ADD_BAD;
-	if (rc == 2)
+	if (rc == SB_EXIT_USAGE)
 		rc = 0;		/* unreadable: said in err, not added */
 	else if (rc == 0 && foreign_dir(r.dir, err, errlen))
 		;
 	else if (rc == 0 && !*r.run_id)
-		sb_fail(err, errlen, 0, "%s: meta has no run_id: not a run directory runtest.sh wrote", r.dir);
+		sb_fail(err, errlen, SB_EXIT_OK, "%s: meta has no run_id: not a run directory runtest.sh wrote", r.dir);
 	else if (rc == 0 && strcmp(r.status, "complete") != 0 && !partial)
-		*what = SB_ADD_REFUSED, sb_fail(err, errlen, 0, "%s: status %s: not added (--partial adds it)",
+		*what = SB_ADD_REFUSED, sb_fail(err, errlen, SB_EXIT_OK, "%s: status %s: not added (--partial adds it)",
 						 r.dir, r.status);
 	else if (rc == 0 && r.npts == 0)
-		*what = SB_ADD_REFUSED, sb_fail(err, errlen, 0, "%s: no measured point: not added", r.dir);
+		*what = SB_ADD_REFUSED, sb_fail(err, errlen, SB_EXIT_OK, "%s: no measured point: not added", r.dir);
 	else if (rc == 0 && !partial && failed_point(&r, failed, sizeof(failed)))
-		*what = SB_ADD_REFUSED, sb_fail(err, errlen, 0, "%s: %s: a failed measurement, not added "
+		*what = SB_ADD_REFUSED, sb_fail(err, errlen, SB_EXIT_OK, "%s: %s: a failed measurement, not added "
 						 "(--partial adds it; changes then reports the point failed)",
 						 r.dir, failed);
 	else if (rc == 0 && asprintf(&path, "%s/meta", r.dir) < 0)
@@ -352,7 +360,7 @@ int sb_hist_add(struct sb_hist_ins *ins, const char *dir, int partial, int *what
 		rc = sb_meta_read(path, extra_key, &x, &text, err, errlen);
 		free(path);
 		free(text);
-		if (rc == 2)
+		if (rc == SB_EXIT_USAGE)
 			rc = 0;
 		else if (rc == 0 && !meta_bad(&r, &x, err, errlen))
 			rc = store_run(ins, &r, &x, what, err, errlen);

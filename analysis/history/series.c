@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "curve_value.h"
+#include "exit.h"
 #include "history.h"
 
 struct key {
@@ -270,7 +271,7 @@ int sb_hist_series(const struct sb_hist *h, struct sb_hist_series **s, size_t *n
 	*s = NULL;
 	*ns = 0;
 	if (gs == NULL)
-		return 3;
+		return SB_EXIT_ENV;
 	for (size_t g = 0; g < h->ngroups && rc == 0; g++) {
 		size_t ng = 0;
 
@@ -278,7 +279,7 @@ int sb_hist_series(const struct sb_hist *h, struct sb_hist_series **s, size_t *n
 			if (h->sw[i].group == g)
 				gs[ng++] = i;
 		if (ng > 0 && group_series(h, gs, ng, s, ns, &cap) != 0)
-			rc = 3;
+			rc = SB_EXIT_ENV;
 	}
 	free(gs);
 	if (rc != 0) {

@@ -514,16 +514,17 @@ int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *
 				for (size_t q = 0; q < nr; q++)
 					free(r[q].ctasks);
 			free(r);
-			rc = 3;
+			rc = SB_EXIT_ENV;
 			break;
 		}
 		if (o->format == SB_FMT_CSV || o->format == SB_FMT_JSON) {
 			if (o->format == SB_FMT_JSON)
 				json_table_head(out, &t[i], i == 0, o->by_testbed);
-			rc = print_records(out, h, &t[i], r, nr, o->format == SB_FMT_JSON, &jd) ? 3 : 0;
+			rc = print_records(out, h, &t[i], r, nr, o->format == SB_FMT_JSON, &jd) ? SB_EXIT_ENV : 0;
 			if (o->format == SB_FMT_JSON)
 				fputs("]}", out);
-		} else if ((rc = fill_grid(h, &t[i], r, nr, o->format == SB_FMT_MARKDOWN, &jd, &g) ? 3 : 0) == 0) {
+		} else if ((rc = fill_grid(h, &t[i], r, nr, o->format == SB_FMT_MARKDOWN, &jd, &g) ?
+				  SB_EXIT_ENV : 0) == 0) {
 			if (i > 0)
 				fputc('\n', out);
 			title(out, h, &t[i], o, o->format == SB_FMT_MARKDOWN, &jd);

@@ -43,7 +43,7 @@ void sb_usage_die(const char *hint, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, " (%s)\n", hint);
-	exit(2);
+	exit(SB_EXIT_USAGE);
 }
 
 int sb_fail(char *err, size_t errlen, int code, const char *fmt, ...)

@@ -15,7 +15,7 @@ void sb_msg_remove_on_die(const char *path);
 /* "prog: MESSAGE" on stderr (after what stdout holds), then exit(code). */
 void sb_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 
-/* A usage error: "prog: MESSAGE (HINT)" on stderr, then exit(2). */
+/* A usage error: "prog: MESSAGE (HINT)" on stderr, then exit(SB_EXIT_USAGE). */
 void sb_usage_die(const char *hint, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 
 /* The message into err[errlen]; returns code (for "return sb_fail(...)"). */

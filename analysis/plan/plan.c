@@ -400,11 +400,11 @@ static double stretch_bend(const struct sb_plan_conf *c, const struct sb_plan_po
 		if (b != hi && !wide[b])
 			right = bend(c, pts[lo], pts[hi], pts[b]);
 		if ((a == lo || wide[a]) && (b == hi || wide[b]))
-			return 2;
+			return 2.0;
 		return left < right ? left : right;
 	}
 	if (n == 2)
-		return 2;
+		return 2.0;
 	if (i > 0) {
 		for (a = i; a > 0;)
 			if (!wide[--a] || !vouch)
@@ -420,7 +420,7 @@ static double stretch_bend(const struct sb_plan_conf *c, const struct sb_plan_po
 			right = bend(c, pts[i], pts[i + 1], pts[b]);
 	}
 	if (vouch && isinf(left) && isinf(right))
-		return 2;	/* the stretch's neighbours are all wide: nothing to compare with */
+		return 2.0;	/* the stretch's neighbours are all wide: nothing to compare with */
 	return left < right ? left : right;
 }
 

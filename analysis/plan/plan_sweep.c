@@ -10,7 +10,6 @@
 #include "plan_sweep.h"
 #include "results.h"
 
-enum { OK = 0, BAD = 2, ENV = 3 };
 
 struct ctx {
 	struct sb_plan_sweep *s;
@@ -49,13 +48,14 @@ int sb_plan_sweep_read(const char *path, struct sb_plan_sweep *s, char *err, siz
 	memset(s, 0, sizeof(*s));
 	rc = sb_meta_read(path, key, &x, &text, err, errlen);
 	free(text);
-	if (rc != OK)
+	if (rc != SB_EXIT_OK)
 		return rc;
 	if (x.bad)
-		return sb_fail(err, errlen, BAD, "%s: %s: not a number", path, x.badkey);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s: not a number", path, x.badkey);
 	if (!x.end)
-		return sb_fail(err, errlen, BAD, "%s: cut short (no end line): not a whole sb-plan sweep file", path);
-	return OK;
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: cut short (no end line): not a whole sb-plan sweep file",
+			       path);
+	return SB_EXIT_OK;
 }
 
 int sb_plan_sweep_write(const char *path, const struct sb_plan_sweep *s, char *err, size_t errlen)
@@ -65,11 +65,11 @@ int sb_plan_sweep_write(const char *path, const struct sb_plan_sweep *s, char *e
 	int ok;
 
 	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-		return sb_fail(err, errlen, ENV, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	f = fopen(tmp, "w");
 	if (!f) {
 		free(tmp);
-		return sb_fail(err, errlen, ENV, "cannot write %s: %m", path);
+		return sb_fail(err, errlen, SB_EXIT_ENV, "cannot write %s: %m", path);
 	}
 	fprintf(f, "budget_ms=%ld\nbudget_points=%ld\nlater=%ld\nelapsed_ms=%ld\nruns=%ld\nrun_ms=%ld\nend=\n",
 		s->budget_ms, s->budget_points, s->later, s->elapsed_ms, s->runs, s->run_ms);
@@ -78,10 +78,10 @@ int sb_plan_sweep_write(const char *path, const struct sb_plan_sweep *s, char *e
 	if (!ok) {
 		unlink(tmp);
 		free(tmp);
-		return sb_fail(err, errlen, ENV, "cannot write %s: %m", path);
+		return sb_fail(err, errlen, SB_EXIT_ENV, "cannot write %s: %m", path);
 	}
 	free(tmp);
-	return OK;
+	return SB_EXIT_OK;
 }
 
 long sb_plan_time_ms(const char *s)

@@ -1,7 +1,6 @@
 /* Profiles: perf script output and folded stacks read into stacks and per-symbol shares. */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,23 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "msg.h"
 #include "profile.h"
 
 #define MAXFRAMES 1024
 #define TOP_HEADER "self_pct,children_pct,self_samples,children_samples,space,symbol,dso"
 
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return code;
-}
 
 static uint64_t hash_str(const char *s, int k)
 {
@@ -402,7 +390,7 @@ static int end_sample(struct script *s)
 	int rc = 0;
 
 	if (s->counted && add_sample(s->p, s->comm, s->fr, s->n, 1) != 0)
-		rc = fail(s->err, s->errlen, 3, "out of memory");
+		rc = sb_fail(s->err, s->errlen, SB_EXIT_ENV, "out of memory");
 	free_frames(s->fr, s->n);
 	s->n = 0;
 	s->in_sample = 0;
@@ -416,10 +404,10 @@ static int script_header(struct script *s, char *line)
 	int h = parse_header(line, s->comm, sizeof(s->comm), s->ev, sizeof(s->ev), &rest);
 
 	if (h == -2)
-		return fail(s->err, s->errlen, 3, "out of memory");
+		return sb_fail(s->err, s->errlen, SB_EXIT_ENV, "out of memory");
 	if (h != 0)
-		return fail(s->err, s->errlen, 2, "%s:%lu: not a perf script sample header "
-			    "(want: comm tid period event:)", s->name, s->lineno);
+		return sb_fail(s->err, s->errlen, SB_EXIT_USAGE, "%s:%lu: not a perf script sample header "
+			       "(want: comm tid period event:)", s->name, s->lineno);
 	if (s->p->event[0] == '\0')
 		snprintf(s->p->event, sizeof(s->p->event), "%s", s->ev);
 	s->counted = event_matches(s->p->event, s->ev);
@@ -431,7 +419,7 @@ static int script_header(struct script *s, char *line)
 		int f = parse_frame(rest, &s->fr[0], s->dsos[0], sizeof(s->dsos[0]));
 
 		if (f == -2)
-			return fail(s->err, s->errlen, 3, "out of memory");
+			return sb_fail(s->err, s->errlen, SB_EXIT_ENV, "out of memory");
 		if (f == 0)
 			s->n = 1;
 	}
@@ -444,16 +432,16 @@ static int script_frame(struct script *s, char *line)
 	int f;
 
 	if (!s->in_sample)
-		return fail(s->err, s->errlen, 2, "%s:%lu: a call-chain frame outside a sample",
-			    s->name, s->lineno);
+		return sb_fail(s->err, s->errlen, SB_EXIT_USAGE, "%s:%lu: a call-chain frame outside a sample",
+			       s->name, s->lineno);
 	if (s->n == MAXFRAMES)
 		return 0;	/* deeper than perf's own default limit: cut */
 	f = parse_frame(line, &s->fr[s->n], s->dsos[s->n], sizeof(s->dsos[s->n]));
 	if (f == -2)
-		return fail(s->err, s->errlen, 3, "out of memory");
+		return sb_fail(s->err, s->errlen, SB_EXIT_ENV, "out of memory");
 	if (f != 0)
-		return fail(s->err, s->errlen, 2, "%s:%lu: not a frame 'ADDRESS SYMBOL (DSO)' "
-			    "(sample of line %lu)", s->name, s->lineno, s->start);
+		return sb_fail(s->err, s->errlen, SB_EXIT_USAGE, "%s:%lu: not a frame 'ADDRESS SYMBOL (DSO)' "
+			       "(sample of line %lu)", s->name, s->lineno, s->start);
 	s->n++;
 	return 0;
 }
@@ -494,7 +482,7 @@ int sb_prof_read_script(struct sb_prof *p, FILE *in, const char *name, const cha
 	free_frames(fr, s.n);
 	free(line);
 	if (rc == 0 && ferror(in))
-		rc = fail(err, errlen, 2, "%s: read error: %s", name, strerror(errno));
+		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s: read error: %s", name, strerror(errno));
 	return rc;
 }
 
@@ -521,13 +509,14 @@ int sb_prof_read_folded(struct sb_prof *p, FILE *in, const char *name, char *err
 			continue;
 		sp = strrchr(s, ' ');
 		if (sp == NULL) {
-			rc = fail(err, errlen, 2, "%s:%lu: not 'frame;frame;... COUNT'", name, lineno);
+			rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: not 'frame;frame;... COUNT'", name, lineno);
 			break;
 		}
 		errno = 0;
 		count = strtod(sp + 1, &end);
 		if (errno || *end != '\0' || end == sp + 1 || !(count > 0)) {
-			rc = fail(err, errlen, 2, "%s:%lu: '%s' is not a positive count", name, lineno, sp + 1);
+			rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: '%s' is not a positive count", name, lineno,
+				     sp + 1);
 			break;
 		}
 		*sp = '\0';
@@ -549,22 +538,22 @@ int sb_prof_read_folded(struct sb_prof *p, FILE *in, const char *name, char *err
 			x->dso = nodso;
 			x->name = strdup(f);
 			if (x->name == NULL) {
-				rc = 3;
+				rc = SB_EXIT_ENV;
 				break;
 			}
 			n++;
 		}
 		if (rc == 0 && add_sample(p, comm ? comm : "[unknown]", fr, n, count) != 0)
-			rc = 3;
+			rc = SB_EXIT_ENV;
 		free_frames(fr, n);
 		if (rc) {
-			fail(err, errlen, 3, "out of memory");
+			sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 			break;
 		}
 	}
 	free(line);
 	if (rc == 0 && ferror(in))
-		rc = fail(err, errlen, 2, "%s: read error: %s", name, strerror(errno));
+		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s: read error: %s", name, strerror(errno));
 	return rc;
 }
 
@@ -590,8 +579,8 @@ int sb_prof_read_top(struct sb_prof *p, FILE *in, const char *name, char *err, s
 			line[--len] = '\0';
 		if (lineno == 1) {
 			if (strcmp(line, TOP_HEADER) != 0) {
-				rc = fail(err, errlen, 2, "%s:1: not a top table (want the header %s)", name,
-					  TOP_HEADER);
+				rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s:1: not a top table (want the header %s)",
+					     name, TOP_HEADER);
 				break;
 			}
 			continue;
@@ -599,20 +588,20 @@ int sb_prof_read_top(struct sb_prof *p, FILE *in, const char *name, char *err, s
 		if (line[0] == '\0')
 			continue;
 		if (sb_csv_split(line, f, 8) != 7) {
-			rc = fail(err, errlen, 2, "%s:%lu: want 7 fields", name, lineno);
+			rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: want 7 fields", name, lineno);
 			break;
 		}
 		self = strtod(f[0], &e1);
 		children = strtod(f[1], &e2);
 		if (*e1 || *e2 || e1 == f[0] || e2 == f[1] || self < 0 || children < 0 ||
 		    (strcmp(f[4], "kernel") != 0 && strcmp(f[4], "user") != 0)) {
-			rc = fail(err, errlen, 2, "%s:%lu: bad row (percents, then space kernel or user)",
-				  name, lineno);
+			rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: bad row (percents, then space kernel or user)",
+				     name, lineno);
 			break;
 		}
 		s = sym_get(p, f[5], f[6], strcmp(f[4], "kernel") == 0);
 		if (s == NULL) {
-			rc = fail(err, errlen, 3, "out of memory");
+			rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 			break;
 		}
 		s->self += self;
@@ -623,7 +612,7 @@ int sb_prof_read_top(struct sb_prof *p, FILE *in, const char *name, char *err, s
 	}
 	free(line);
 	if (rc == 0 && lineno == 0)
-		rc = fail(err, errlen, 2, "%s: empty file", name);
+		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s: empty file", name);
 	return rc;
 }
 
@@ -631,7 +620,7 @@ static int open_in(const char *path, FILE **f, char *err, size_t errlen)
 {
 	*f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
 	if (*f == NULL)
-		return fail(err, errlen, 2, "cannot read %s: %s", path, strerror(errno));
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -654,7 +643,7 @@ int sb_prof_load(struct sb_prof *p, const char *path, char *err, size_t errlen)
 	if (fgets(head, sizeof(head), f) == NULL) {
 		if (f != stdin)
 			fclose(f);
-		return fail(err, errlen, 2, "%s: empty file", file);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: empty file", file);
 	}
 	rewind(f);
 	if (strncmp(head, TOP_HEADER, strlen(TOP_HEADER)) == 0)
@@ -664,7 +653,7 @@ int sb_prof_load(struct sb_prof *p, const char *path, char *err, size_t errlen)
 	if (f != stdin)
 		fclose(f);
 	if (rc == 0 && p->total <= 0)
-		rc = fail(err, errlen, 2, "%s: no samples", file);
+		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s: no samples", file);
 	return rc;
 }
 

@@ -14,7 +14,6 @@
 #include "rundir/keys.h"
 #include "rundir/writer.h"
 
-enum { OK = 0, BAD = 2, ENV = 3 };
 
 static const char *const statuses[] = { "running", "complete", "failed", "interrupted" };
 
@@ -30,7 +29,7 @@ int sb_meta_new(struct sb_meta *m)
 {
 	sb_meta_keys(&m->n);
 	m->val = calloc(m->n, sizeof(*m->val));
-	return m->val ? OK : ENV;
+	return m->val ? SB_EXIT_OK : SB_EXIT_ENV;
 }
 
 void sb_meta_free(struct sb_meta *m)
@@ -46,10 +45,10 @@ static int set_value(struct sb_meta *m, int i, const char *v, size_t len)
 	char *copy = strndup(v, len);
 
 	if (!copy)
-		return ENV;
+		return SB_EXIT_ENV;
 	free(m->val[i]);
 	m->val[i] = copy;
-	return OK;
+	return SB_EXIT_OK;
 }
 
 int sb_meta_put(struct sb_meta *m, const char *kv, int allow_status, char *err, size_t errlen)
@@ -58,18 +57,18 @@ int sb_meta_put(struct sb_meta *m, const char *kv, int allow_status, char *err, 
 	int i;
 
 	if (!eq || eq == kv)
-		return sb_fail(err, errlen, BAD, "'%.80s' is not KEY=VALUE", kv);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "'%.80s' is not KEY=VALUE", kv);
 	i = sb_meta_key_index(kv, (size_t)(eq - kv));
 	if (i < 0)
-		return sb_fail(err, errlen, BAD, "%.*s: not a meta key (results/README.md lists them)",
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%.*s: not a meta key (results/README.md lists them)",
 			       (int)(eq - kv), kv);
 	if (strpbrk(eq + 1, "\n\r"))
-		return sb_fail(err, errlen, BAD, "%.*s: a value on more than one line", (int)(eq - kv), kv);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%.*s: a value on more than one line", (int)(eq - kv), kv);
 	if (!allow_status && sb_meta_key_is_status(sb_meta_keys(&(size_t){ 0 })[i].key))
-		return sb_fail(err, errlen, BAD, "%.*s: set only by sb-rundir status", (int)(eq - kv), kv);
-	if (set_value(m, i, eq + 1, strlen(eq + 1)) != OK)
-		return sb_fail(err, errlen, ENV, "out of memory");
-	return OK;
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%.*s: set only by sb-rundir status", (int)(eq - kv), kv);
+	if (set_value(m, i, eq + 1, strlen(eq + 1)) != SB_EXIT_OK)
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+	return SB_EXIT_OK;
 }
 
 struct load_ctx {
@@ -87,7 +86,7 @@ static int load_key(void *ctx, const char *k, const char *v)
 			x->unknown = k;
 		return 0;
 	}
-	return set_value(x->m, i, v, strlen(v)) == OK ? 0 : -1;
+	return set_value(x->m, i, v, strlen(v)) == SB_EXIT_OK ? 0 : -1;
 }
 
 int sb_meta_load(struct sb_meta *m, const char *path, char *err, size_t errlen)
@@ -97,8 +96,8 @@ int sb_meta_load(struct sb_meta *m, const char *path, char *err, size_t errlen)
 	int rc;
 
 	rc = sb_meta_read(path, load_key, &x, &text, err, errlen);
-	if (rc == OK && x.unknown)
-		rc = sb_fail(err, errlen, BAD, "%s: %s: not a meta key (results/README.md lists them)", path,
+	if (rc == SB_EXIT_OK && x.unknown)
+		rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s: not a meta key (results/README.md lists them)", path,
 			     x.unknown);
 	free(text);
 	return rc;
@@ -197,19 +196,19 @@ int sb_meta_store(const struct sb_meta *m, const char *dir, int final, char *err
 	int rc;
 
 	if (!text)
-		return sb_fail(err, errlen, ENV, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	rc = reserve_path(reserve, sizeof(reserve), dir) < 0 ? -1 : write_meta(dir, text, len);
 	/* a full disk: the final status takes the room kept for it */
 	if (rc == -1 && final && (errno == ENOSPC || errno == EDQUOT) && unlink(reserve) == 0)
 		rc = write_meta(dir, text, len);
 	free(text);
 	if (rc == -2)
-		return sb_fail(err, errlen, BAD, "%s/meta: not a regular file: not replaced", dir);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s/meta: not a regular file: not replaced", dir);
 	if (rc < 0)
-		return sb_fail(err, errlen, ENV, "cannot write %s/meta: %s", dir, strerror(errno));
+		return sb_fail(err, errlen, SB_EXIT_ENV, "cannot write %s/meta: %s", dir, strerror(errno));
 	if (final)
 		unlink(reserve);
-	return OK;
+	return SB_EXIT_OK;
 }
 
 /* the reserve: SB_RUNDIR_RESERVE bytes written (not a hole: the blocks are taken) */
@@ -253,11 +252,11 @@ static int make_dir(const char *parent, const char *label, const char *stamp, ch
 		else
 			snprintf(id, idlen, "%s-%s-%u", label, stamp, n);
 		if (join(path, sizeof(path), parent, id) < 0)
-			return sb_fail(err, errlen, BAD, "%s/%s: %s", parent, id, strerror(errno));
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s/%s: %s", parent, id, strerror(errno));
 		if (mkdir(path, 0755) == 0)
-			return OK;
+			return SB_EXIT_OK;
 		if (errno != EEXIST || n > 100000)
-			return sb_fail(err, errlen, ENV, "cannot create %s: %s", path, strerror(errno));
+			return sb_fail(err, errlen, SB_EXIT_ENV, "cannot create %s: %s", path, strerror(errno));
 	}
 }
 
@@ -269,31 +268,31 @@ int sb_rundir_create(const char *parent, const char *label, time_t at, struct sb
 	int rc;
 
 	if (!*label || strchr(label, '/') || strpbrk(label, "\n\r") || strlen(label) + 20 > NAME_MAX)
-		return sb_fail(err, errlen, BAD, "label '%.80s': not a directory name's start", label);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "label '%.80s': not a directory name's start", label);
 	if (!gmtime_r(&at, &tm))
-		return sb_fail(err, errlen, BAD, "time %ld: out of range", (long)at);
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "time %ld: out of range", (long)at);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	rc = make_dir(parent, label, stamp, id, idlen, err, errlen);
-	if (rc != OK)
+	if (rc != SB_EXIT_OK)
 		return rc;
 	join(dir, sizeof(dir), parent, id);	/* (make_dir made it) */
-	if (set_value(m, sb_meta_key_index("run_id", 6), id, strlen(id)) != OK ||
-	    set_value(m, sb_meta_key_index("date", 4), date, strlen(date)) != OK ||
-	    set_value(m, sb_meta_key_index("status", 6), "running", 7) != OK ||
-	    set_value(m, sb_meta_key_index("error", 5), "", 0) != OK ||
-	    set_value(m, sb_meta_key_index("failed_mode", 11), "", 0) != OK ||
-	    set_value(m, sb_meta_key_index("failed_tasks", 12), "", 0) != OK) {
+	if (set_value(m, sb_meta_key_index("run_id", 6), id, strlen(id)) != SB_EXIT_OK ||
+	    set_value(m, sb_meta_key_index("date", 4), date, strlen(date)) != SB_EXIT_OK ||
+	    set_value(m, sb_meta_key_index("status", 6), "running", 7) != SB_EXIT_OK ||
+	    set_value(m, sb_meta_key_index("error", 5), "", 0) != SB_EXIT_OK ||
+	    set_value(m, sb_meta_key_index("failed_mode", 11), "", 0) != SB_EXIT_OK ||
+	    set_value(m, sb_meta_key_index("failed_tasks", 12), "", 0) != SB_EXIT_OK) {
 		rmdir(dir);
-		return sb_fail(err, errlen, ENV, "out of memory");
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	}
 	if (reserve_make(dir) < 0) {
-		rc = sb_fail(err, errlen, ENV, "cannot write %s/meta: %s", dir, strerror(errno));
+		rc = sb_fail(err, errlen, SB_EXIT_ENV, "cannot write %s/meta: %s", dir, strerror(errno));
 		rmdir(dir);
 		return rc;
 	}
 	rc = sb_meta_store(m, dir, 0, err, errlen);
-	if (rc != OK) {
+	if (rc != SB_EXIT_OK) {
 		if (reserve_path(reserve, sizeof(reserve), dir) == 0)
 			unlink(reserve);
 		rmdir(dir);
@@ -308,18 +307,18 @@ int sb_rundir_latest(const char *parent, const char *id, char *err, size_t errle
 
 	snprintf(name, sizeof(name), ".latest.%ld.tmp", (long)getpid());
 	if (join(link, sizeof(link), parent, "latest") < 0 || join(tmp, sizeof(tmp), parent, name) < 0)
-		return sb_fail(err, errlen, BAD, "%s: %s", parent, strerror(errno));
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s", parent, strerror(errno));
 	if (lstat(link, &st) == 0 && S_ISDIR(st.st_mode))
-		return sb_fail(err, errlen, ENV, "%s is a directory, not the link to the newest run: move it away",
-			       link);
+		return sb_fail(err, errlen, SB_EXIT_ENV, "%s is a directory, not the link to the newest run: "
+			       "move it away", link);
 	unlink(tmp);
 	if (symlink(id, tmp) < 0)
-		return sb_fail(err, errlen, ENV, "cannot write %s: %s", link, strerror(errno));
+		return sb_fail(err, errlen, SB_EXIT_ENV, "cannot write %s: %s", link, strerror(errno));
 	if (rename(tmp, link) < 0) {
 		int e = errno;
 
 		unlink(tmp);
-		return sb_fail(err, errlen, ENV, "cannot write %s: %s", link, strerror(e));
+		return sb_fail(err, errlen, SB_EXIT_ENV, "cannot write %s: %s", link, strerror(e));
 	}
-	return OK;
+	return SB_EXIT_OK;
 }
