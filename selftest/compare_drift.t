@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 28
+plan 33
 
 D=selftest/data/compare/results/unix1
 G=$B/selftest/history_gen
@@ -75,6 +75,17 @@ like "$out" 'Detectable from one kernel to the next \(one sweep each, the drift 
 	"changes: the detectable change per series, as a range"
 run "$H" changes --db "$tmp/r/history.db" --format json
 like "$out" '"detectable_pct": \{"points": \[[0-9.]+, [0-9.]+\], "curves": \[[0-9.]+, [0-9.]+\]\}' "and in its JSON"
+# runtest.sh --calibrate: K sweeps into the history, then sb-history drift
+CAL=(--points 1 --mode processes --duration 0.2 --warmup 0.1 --period-ms 100 --repeat 2 --results "$tmp/cal")
+SB_TESTS_DIR=$B/selftest run ./runtest.sh --calibrate paced --sweeps 2 "${CAL[@]}"
+is "$rc" 0 "--calibrate: exit 0"
+like "$out" '^paced( .*)? on [^ ]+: 2 sweeps$' "it prints what the history learned for the testcase"
+is "$("$H" list --db "$tmp/cal/history.db" | tail -n +2 | cut -f 3 | sort | tr '\n' ' ')" "calibrate-1 calibrate-2 " \
+	"its sweeps are in the history, labelled calibrate-N"
+SB_TESTS_DIR=$B/selftest run ./runtest.sh --calibrate paced --sweeps 1 "${CAL[@]}"
+like "$rc/$err" "^2/runtest.sh: --sweeps: '1' is out of range" "--sweeps 1: exit 2, one line"
+SB_TESTS_DIR=$B/selftest run ./runtest.sh --calibrate paced --label x "${CAL[@]}"
+like "$rc/$err" "^2/runtest.sh: --calibrate: --label cannot be given" "--label: refused, the sweeps are labelled calibrate-N"
 run "$H" show histsim1 --db "$tmp/r/history.db" --drift abc
 is "$rc/${err%%$'\n'*}" "2/sb-history: --drift: 'abc' is not a number from 0 to 100" "show --drift abc: exit 2, one line"
 exit $_failed

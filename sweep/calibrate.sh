@@ -34,7 +34,7 @@ calibrate_main() {
 	tool=$(calibrate_tool) || die 3 "cannot build sb-history"
 	for ((i = 1; i <= k; i++)); do
 		note "calibrate: sweep $i of $k"
-		"$ROOT/runtest.sh" "$test" --label "calibrate-$i" "${args[@]}" || rc=$?
+		"$ROOT/${0##*/}" "$test" --label "calibrate-$i" "${args[@]}" || rc=$?
 		[ "$rc" = 0 ] || exit "$rc"
 	done
 	note "calibrate: $k sweeps in one boot; for the drift across boots, reboot and run this again (the history keeps both)"
