@@ -23,7 +23,7 @@ struct sb_cmp_drift {
 	char hist_note[320];		/* where the history is, or why none is used */
 	struct sb_run *sw[2];		/* --vs: each side's sweeps, as loaded (not pooled) */
 	int nsw[2];
-	int paired;			/* --vs with the sides alternated a b a b ... */
+	int paired;			/* a test was of pairs (the verdict module found the sides alternated) */
 	double lo_pct, hi_pct;		/* the smallest and largest drift used, % */
 	int nused;
 	struct sb_drift first;		/* the first figure used */
@@ -106,18 +106,12 @@ static int load_sides(struct sb_cmp_drift *d, int n, char **dirs, int k, char *e
 		for (int i = from; i < to; i++) {
 			int rc = sb_run_load(dirs[i], &d->sw[s][d->nsw[s]], err, errlen);
 
-			if (rc != 0)
+			if (rc != 0) {
+				sb_run_free(&d->sw[s][d->nsw[s]]);
 				return rc;
+			}
 			d->nsw[s]++;
 		}
-	}
-	/* alternated: equal sides whose sweeps started a b a b ... (their run ids' stamps order them) */
-	d->paired = d->nsw[0] == d->nsw[1] && d->nsw[0] >= 3;
-	for (int i = 0; d->paired && i < d->nsw[0]; i++) {
-		const char *a = d->sw[0][i].date, *b = d->sw[1][i].date;
-		const char *next = i + 1 < d->nsw[0] ? d->sw[0][i + 1].date : NULL;
-
-		d->paired = a && b && strcmp(a, b) < 0 && (!next || strcmp(b, next) < 0);
 	}
 	return 0;
 }

@@ -167,3 +167,25 @@ const char *sb_ci_testbed(const struct sb_ci_run *c)
 		return c->r.host_name;
 	return c->r.host ? c->r.host : "";
 }
+
+int sb_ci_load_all(int n, char **dirs, struct sb_ci_run **runs, int *loaded, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	*loaded = 0;
+	if ((*runs = calloc((size_t)(n > 0 ? n : 1), sizeof(**runs))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return SB_EXIT_ENV;
+	}
+	/* a run that fails half-way is counted: sb_ci_free_all frees what it holds */
+	for (; *loaded < n && rc == 0; (*loaded)++)
+		rc = sb_ci_load(dirs[*loaded], &(*runs)[*loaded], err, errlen);
+	return rc;
+}
+
+void sb_ci_free_all(struct sb_ci_run *runs, int loaded)
+{
+	for (int i = 0; runs && i < loaded; i++)
+		sb_ci_free(&runs[i]);
+	free(runs);
+}

@@ -37,6 +37,14 @@ enum sb_ci_outcome { SB_CI_DONE, SB_CI_FAILED, SB_CI_ERROR };
 int sb_ci_load(const char *dir, struct sb_ci_run *c, char *err, size_t errlen);
 void sb_ci_free(struct sb_ci_run *c);
 
+/*
+ * Load dirs[0..n-1] into a new array *runs (sb_ci_load each, stopping at the
+ * first error); *loaded says how many to give sb_ci_free_all, whatever the
+ * result. 0, or the failing run's exit code with err.
+ */
+int sb_ci_load_all(int n, char **dirs, struct sb_ci_run **runs, int *loaded, char *err, size_t errlen);
+void sb_ci_free_all(struct sb_ci_run *runs, int loaded);
+
 /* complete: DONE; failed: FAILED; interrupted, abandoned, running: ERROR. */
 enum sb_ci_outcome sb_ci_outcome(const struct sb_ci_run *c);
 

@@ -231,15 +231,9 @@ static int check_runs(const struct sb_ci_run *runs, int n, const struct sb_kci_o
 int sb_kcidb_write(FILE *out, int n, char **dirs, const struct sb_kci_opts *o, char *err,
 		   size_t errlen)
 {
-	struct sb_ci_run *runs = calloc((size_t)(n > 0 ? n : 1), sizeof(*runs));
-	int rc = 0, loaded = 0;
+	struct sb_ci_run *runs;
+	int loaded, rc = sb_ci_load_all(n, dirs, &runs, &loaded, err, errlen);
 
-	if (runs == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return SB_EXIT_ENV;
-	}
-	for (; loaded < n && rc == 0; loaded++)
-		rc = sb_ci_load(dirs[loaded], &runs[loaded], err, errlen);
 	if (rc == 0)
 		rc = check_runs(runs, n, o, err, errlen);
 	if (rc == 0) {
@@ -255,8 +249,6 @@ int sb_kcidb_write(FILE *out, int n, char **dirs, const struct sb_kci_opts *o, c
 			gate_test(out, &runs[0], o);
 		fputs("\n  ]\n}\n", out);
 	}
-	for (int i = 0; i < loaded; i++)
-		sb_ci_free(&runs[i]);
-	free(runs);
+	sb_ci_free_all(runs, loaded);
 	return rc;
 }

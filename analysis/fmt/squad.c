@@ -127,15 +127,9 @@ static void write_all(FILE *out, const struct sb_ci_run *runs, int n, int gate)
 
 int sb_squad_write(FILE *out, int n, char **dirs, int gate, char *err, size_t errlen)
 {
-	struct sb_ci_run *runs = calloc((size_t)(n > 0 ? n : 1), sizeof(*runs));
-	int rc = 0, loaded = 0;
+	struct sb_ci_run *runs;
+	int loaded, rc = sb_ci_load_all(n, dirs, &runs, &loaded, err, errlen);
 
-	if (runs == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return SB_EXIT_ENV;
-	}
-	for (; loaded < n && rc == 0; loaded++)
-		rc = sb_ci_load(dirs[loaded], &runs[loaded], err, errlen);
 	if (rc == 0)
 		rc = check_runs(runs, n, err, errlen);
 	if (rc == 0 && gate >= 0 && n > 1) {
@@ -144,8 +138,6 @@ int sb_squad_write(FILE *out, int n, char **dirs, int gate, char *err, size_t er
 	}
 	if (rc == 0)
 		write_all(out, runs, n, gate);
-	for (int i = 0; i < loaded; i++)
-		sb_ci_free(&runs[i]);
-	free(runs);
+	sb_ci_free_all(runs, loaded);
 	return rc;
 }

@@ -104,6 +104,17 @@ static void print_text(FILE *out, const struct sb_hist *h, const struct found *f
 	}
 }
 
+/* A JSON record's opening: its series' testcase, params and testbed (after a comma unless first). */
+static void json_series_head(FILE *out, const struct sb_hist_sweep *s, int more)
+{
+	fputs(more ? ",\n  {\"test\": " : "\n  {\"test\": ", out);
+	sb_json_str(out, s->test);
+	fputs(", \"params\": ", out);
+	sb_json_str(out, s->params);
+	fputs(", \"testbed\": ", out);
+	sb_json_str(out, s->tb_name);
+}
+
 static void print_json(FILE *out, const struct sb_hist *h, const struct found *f, size_t nf,
 		       const struct sb_changes_opts *o, size_t ns, size_t nreg)
 {
@@ -119,12 +130,7 @@ static void print_json(FILE *out, const struct sb_hist *h, const struct found *f
 		const struct sb_cp_change *c = f[i].c;
 		const struct sb_hist_sweep *s = &h->sw[f[i].se->sw[0]];
 
-		fputs(i ? ",\n  {\"test\": " : "\n  {\"test\": ", out);
-		sb_json_str(out, s->test);
-		fputs(", \"params\": ", out);
-		sb_json_str(out, s->params);
-		fputs(", \"testbed\": ", out);
-		sb_json_str(out, s->tb_name);
+		json_series_head(out, s, i > 0);
 		fputs(", \"mode\": ", out);
 		sb_json_str(out, h->modes[f[i].se->mode]);
 		fprintf(out, f[i].se->tasks ? ", \"tasks\": %ld" : ", \"tasks\": \"curve\"", f[i].se->tasks);
@@ -188,12 +194,7 @@ static size_t print_failed(FILE *out, const struct sb_hist *h, size_t since, enu
 			gate += s->ord >= since;
 			sb_hist_point_name(h, s->pts[j].mode, s->pts[j].tasks, pt, sizeof(pt));
 			if (fmt == SB_FMT_JSON) {
-				fputs(n++ ? ",\n  {\"test\": " : "\n  {\"test\": ", out);
-				sb_json_str(out, s->test);
-				fputs(", \"params\": ", out);
-				sb_json_str(out, s->params);
-				fputs(", \"testbed\": ", out);
-				sb_json_str(out, s->tb_name);
+				json_series_head(out, s, n++ > 0);
 				fputs(", \"point\": ", out);
 				sb_json_str(out, pt);
 				fputs(", \"at\": ", out);
