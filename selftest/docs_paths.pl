@@ -46,7 +46,7 @@ sub exists_path {
 sub paths {
 	my ($l) = @_;
 	my @r;
-	while ($l =~ m{(?<![\w/.\$)\-<>*~:'])((?:\.\./|\./)?(?:[\w.\-]+/)+[\w.\-*]*[\w*])}g) {
+	while ($l =~ m{(?<![\w/.\$)\-<>*~:])((?:\.\./|\./)?(?:[\w.\-]+/)+[\w.\-*]*[\w*])}g) {
 		my ($p, $end, $start) = ($1, pos($l), $-[1]);
 		my $rest = substr($l, $end);
 		my $before = substr($l, 0, $start);
