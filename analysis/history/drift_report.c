@@ -107,7 +107,7 @@ int sb_hist_detectable_range(const struct sb_hist *h, const struct sb_hist_serie
 		if (s[i].n < 2 || runs < 1)
 			continue;
 		/* two sweeps of this series' typical runs, a kernel apart: across a boot */
-		sb_hist_drift_of(d, i, 1, &base, &dr);
+		sb_hist_drift_of(d, i, NULL, 1, &base, &dr);
 		a = b = (struct sb_drift_sweep){ 0, f.wdf > 0 ? f.wss / f.wdf : 0, (size_t)(runs + 0.5), NULL };
 		if (sb_drift_compare(&sa, &sb, &dr, 0, 95, SB_POWER, &t) != 0 || !isfinite(t.detectable_pct))
 			continue;

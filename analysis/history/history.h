@@ -79,6 +79,7 @@ struct sb_hist_sweep {
 	char *tb_facts;		/* cpu_model, topology, hwloc, placement */
 	char *column;		/* the column it belongs to: label, or kernel (release@commit) */
 	char *boot;		/* the boot it ran in (meta sweep_start's boot id); NULL: unknown */
+	char *shape;		/* its run shape in words (sb_hist_shape_name of meta's duration, warmup, period_ms) */
 	int judged;		/* a sweep a verdict judges: left out of the drift it learns (drift_for.c) */
 	size_t group;		/* testcase x params x testbed */
 	struct sb_hist_point *pts;
@@ -170,18 +171,26 @@ int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, s
 void sb_hist_drift_free(struct sb_hist_drift *d);
 
 /*
- * The drift series si's verdicts use, between sweeps of one boot (across 0)
- * or of two (1): base when it is --drift (SB_DRIFT_GIVEN or NONE); else the
- * series' own estimate moderated by its testbed's other series (counted as
- * at most as many degrees of freedom as the testbed's sweeps give, and
- * SB_DRIFT_PRIOR_MAXDF), or by base (the default) when the testbed has no
- * other; base itself when nothing is known.
+ * The drift series si's verdicts use for a sweep of shape (sb_hist_shape_name;
+ * NULL: the shape of the series' newest sweep), between sweeps of one boot
+ * (across 0) or of two (1): base when it is --drift (SB_DRIFT_GIVEN or NONE);
+ * else the series' own estimate of that shape moderated by its testbed's
+ * other series of that shape (counted as at most as many degrees of freedom
+ * as the testbed's sweeps of that shape give, and SB_DRIFT_PRIOR_MAXDF), else
+ * by the testbed's sweeps of other shapes, else by base (the default). With
+ * nothing of that shape known: the testbed's other shapes as the prior only;
+ * base itself when nothing is known. The words name the shape when the
+ * testbed has sweeps of more than one.
  */
-void sb_hist_drift_of(const struct sb_hist_drift *d, size_t si, int across,
+void sb_hist_drift_of(const struct sb_hist_drift *d, size_t si, const char *shape, int across,
 		      const struct sb_drift *base, struct sb_drift *out);
 /* The same for a point the history has not seen, on series si's testbed: its pool alone. */
-void sb_hist_drift_testbed(const struct sb_hist_drift *d, size_t si, int across,
+void sb_hist_drift_testbed(const struct sb_hist_drift *d, size_t si, const char *shape, int across,
 			   const struct sb_drift *base, struct sb_drift *out);
+
+/* A sweep's run shape in words, as the drift is keyed by it: "duration 5, warmup auto, period_ms 1000"
+ * (meta's keys; all empty: "an unknown shape"). malloc'd; NULL when memory runs out. */
+char *sb_hist_shape_name(const char *duration, const char *warmup, const char *period_ms);
 
 /* Series se's sweeps as the drift estimate takes them (mean and variance of log runs, boot), into out[se->n]. */
 int sb_hist_series_sweeps(const struct sb_hist *h, const struct sb_hist_series *se,
@@ -211,14 +220,15 @@ int sb_hist_drift_report(FILE *out, const struct sb_hist *h, const struct sb_dri
  * The same with the sweeps in skip (indexes into h->sw: the sweeps being
  * judged) left out of every estimate: a verdict does not learn the drift from
  * the very difference it judges. pool: series si's testbed pool without
- * them (sb_hist_drift_pool_without, once for a set of skipped sweeps).
- * Return 0, or -1 when memory runs out.
+ * them, by shape (sb_hist_drift_pool_without, once for a set of skipped
+ * sweeps: a new array, NULL when memory runs out; free it). _of_without
+ * returns 0, or -1 when memory runs out.
  */
-int sb_hist_drift_pool_without(const struct sb_hist_drift *d, size_t si, const size_t *skip, size_t nskip,
-			       struct sb_drift_est pool[2]);
-int sb_hist_drift_of_without(const struct sb_hist_drift *d, size_t si, int across, const size_t *skip,
-			     size_t nskip, const struct sb_drift_est pool[2], const struct sb_drift *base,
-			     struct sb_drift *out);
+struct sb_drift_est (*sb_hist_drift_pool_without(const struct sb_hist_drift *d, size_t si, const size_t *skip,
+						 size_t nskip))[2];
+int sb_hist_drift_of_without(const struct sb_hist_drift *d, size_t si, const char *shape, int across,
+			     const size_t *skip, size_t nskip, const struct sb_drift_est (*pool)[2],
+			     const struct sb_drift *base, struct sb_drift *out);
 
 /* ---- drift_for.c: the drift of a run directory's points, from a history file ---- */
 
