@@ -101,14 +101,35 @@ static int shape_slots(struct sb_hist_drift *d)
 	return 0;
 }
 
-/* The index of shape (nshapes: a shape the history has not seen). */
-static size_t shape_index(const struct sb_hist_drift *d, const char *shape)
+size_t sb_hist_drift_shape_index(const struct sb_hist_drift *d, const char *shape)
 {
 	size_t k = 0;
 
 	while (k < d->nshapes && strcmp(d->shapes[k], shape) != 0)
 		k++;
 	return k;
+}
+
+#define shape_index sb_hist_drift_shape_index
+
+size_t sb_hist_drift_nshapes(const struct sb_hist_drift *d)
+{
+	return d->nshapes;
+}
+
+const char *sb_hist_drift_shape(const struct sb_hist_drift *d, size_t k)
+{
+	return d->shapes[k];
+}
+
+size_t sb_hist_drift_shape_of(const struct sb_hist_drift *d, size_t sweep)
+{
+	return d->swshape[sweep];
+}
+
+const struct sb_drift_est *sb_hist_drift_own(const struct sb_hist_drift *d, size_t si, size_t shape)
+{
+	return d->est[si * d->nshapes + shape];
 }
 
 /* The testbed slot of each series, and how many sweeps each testbed has of each shape. */

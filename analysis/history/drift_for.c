@@ -139,3 +139,10 @@ void sb_drift_lookup_point(const struct sb_drift_lookup *l, const char *mode, lo
 			return;
 		}
 }
+
+int sb_drift_lookup_advise(FILE *out, const struct sb_drift_lookup *l, const struct sb_drift_report_opts *o)
+{
+	if (!l || !l->d || l->group == (size_t)-1)
+		return 0;
+	return sb_hist_drift_advise(out, &l->h, l->s, l->ns, l->d, l->group, l->shape, o);
+}

@@ -188,6 +188,14 @@ void sb_hist_drift_of(const struct sb_hist_drift *d, size_t si, const char *shap
 void sb_hist_drift_testbed(const struct sb_hist_drift *d, size_t si, const char *shape, int across,
 			   const struct sb_drift *base, struct sb_drift *out);
 
+/* The shapes d knows: how many; the index of one (nshapes: unknown); a sweep's (index into h->sw);
+ * shape k's words; series si's own estimates of shape k (within and across boots). */
+size_t sb_hist_drift_nshapes(const struct sb_hist_drift *d);
+size_t sb_hist_drift_shape_index(const struct sb_hist_drift *d, const char *shape);
+size_t sb_hist_drift_shape_of(const struct sb_hist_drift *d, size_t sweep);
+const char *sb_hist_drift_shape(const struct sb_hist_drift *d, size_t k);
+const struct sb_drift_est *sb_hist_drift_own(const struct sb_hist_drift *d, size_t si, size_t shape);
+
 /* A sweep's run shape in words, as the drift is keyed by it: "duration 5, warmup auto, period_ms 1000"
  * (meta's keys; all empty: "an unknown shape"). malloc'd; NULL when memory runs out. */
 char *sb_hist_shape_name(const char *duration, const char *warmup, const char *period_ms);
@@ -212,9 +220,21 @@ struct sb_drift_report_opts {
 int sb_hist_detectable_range(const struct sb_hist *h, const struct sb_hist_series *s, size_t ns,
 			     double range[4]);
 
-/* Each group's runs' sd and drift within and across boots, and the advice. Returns 0, 2 or 3. */
+/* Each group's runs' sd and drift within and across boots, and the advice, by sweep shape where a
+ * group has sweeps of several. Returns 0, 2 or 3. */
 int sb_hist_drift_report(FILE *out, const struct sb_hist *h, const struct sb_drift_report_opts *o,
 			 char *err, size_t errlen);
+
+/*
+ * The report's advice for one group (testcase x params x testbed) and
+ * sweep shape of h, in two lines on out (the sweeps a side for o->target
+ * and the runs a sweep; then the figures it rests on): 1 when printed, 0
+ * when the history has no figure of that group and shape (nothing printed),
+ * -1 when memory runs out.
+ */
+int sb_hist_drift_advise(FILE *out, const struct sb_hist *h, const struct sb_hist_series *s, size_t ns,
+			 const struct sb_hist_drift *d, size_t group, const char *shape,
+			 const struct sb_drift_report_opts *o);
 
 /*
  * The same with the sweeps in skip (indexes into h->sw: the sweeps being
@@ -245,6 +265,9 @@ int sb_drift_lookup_open(const char *path, const struct sb_run *r, const struct 
 			 size_t nskip, int timeout_ms, struct sb_drift_lookup **out, char *err,
 			 size_t errlen);
 void sb_drift_lookup_free(struct sb_drift_lookup *l);
+
+/* sb_hist_drift_advise for r's testcase, params, testbed and shape: 1 printed, 0 no figure, -1 memory. */
+int sb_drift_lookup_advise(FILE *out, const struct sb_drift_lookup *l, const struct sb_drift_report_opts *o);
 
 /* The drift of r's point (mode, tasks; tasks 0: the mode's curve): sb_hist_drift_of's, else base. */
 void sb_drift_lookup_point(const struct sb_drift_lookup *l, const char *mode, long tasks, int across,
