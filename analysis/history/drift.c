@@ -328,7 +328,7 @@ static void drift_from(const struct view *v, size_t sh, const char *shape, int a
 	struct sb_drift prior = *base;
 	size_t shs = sh < v->nshapes ? v->sweeps[sh] : 0, nothers, nsh;
 	const char *where = across ? "across boots" : "within a boot", *from = " and its testbed's other series";
-	char what[200], named[120] = "";
+	char what[300], named[120] = "";
 
 	*out = *base;
 	if (base->src != SB_DRIFT_DEFAULT)	/* --drift: taken as given */
