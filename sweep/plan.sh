@@ -112,7 +112,8 @@ placement_rows() {
 drift_advice() {
 	local db=${SB_HISTORY:-$results/history.db} tool=$build_abs/bin/sb-history out rc=0 k v m_host='' m_cpu=''
 	local cost=() line pre='  drift:     '
-	if [ ! -f "$db" ]; then return 0; fi
+	# (a --kernel sweep's testbed is its guest's, which the dry run does not know)
+	if [ ! -f "$db" ] || [ ${#vm_kernels[@]} -gt 0 ]; then return 0; fi
 	if [ -n "$SB_INSTALL" ]; then tool=$sb_tools/sb-history; fi
 	if [ ! -x "$tool" ]; then return 0; fi	# --no-history: not built
 	out=$("$tool_rundir" facts "$$") || return 0
