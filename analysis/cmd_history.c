@@ -18,7 +18,7 @@
 #include "msg.h"
 #include "stats.h"
 #include "io/number.h"
-#include "io/rundir.h"
+#include "rundir/rundir.h"
 
 #define ERRLEN 1024
 /* --format otava: export's own, after the reports' formats */
