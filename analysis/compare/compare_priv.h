@@ -15,7 +15,8 @@
  * print: compare_runs.c builds the whole model (struct ctx) through the
  * computing files (compare_curve_test.c, compare_drift.c, compare_gate.c,
  * compare_reference.c, compare_curves.c, compare_point.c), then hands it to
- * the printers (compare_report.c, compare_report_curves.c, compare_verdict.c),
+ * the printers (compare_report.c, compare_report_curves.c, compare_verdict.c,
+ * compare_cells.c),
  * which read the model and fmt/ only (selftest/analysis_callgraph.t).
  */
 
@@ -126,7 +127,10 @@ int sb_cmp_failing(const struct ctx *c);	/* SB_EXIT_FAIL when the gate fails, el
 
 /* compare_report.c: the report in c->o's format (--point's around ministat's block). */
 void sb_cmp_report(const struct ctx *c);
-void sb_cmp_md_cell(FILE *out, const char *s);	/* a markdown table cell, escaped */
+
+/* compare_cells.c: a markdown table cell ("-" when empty) and a csv field, escaped. */
+void sb_cmp_md_cell(FILE *out, const char *s);
+void sb_cmp_csv_cell(FILE *out, const char *s);
 
 /* compare_verdict.c: the verdict sentence and the notes. */
 extern const char sb_cmp_correlated_note[];

@@ -64,36 +64,6 @@ static const char *fmt_prec(char *buf, size_t len, const struct row *r)
 	return buf;
 }
 
-/* Markdown table cells: a '|' in a meta value would split the cell. */
-void sb_cmp_md_cell(FILE *out, const char *s)
-{
-	if (*s == '\0') {
-		fputs("-", out);
-		return;
-	}
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else
-			putc(*s, out);
-	}
-}
-
-static void csv_cell(FILE *out, const char *s)
-{
-	if (strpbrk(s, ",\"\n\r") == NULL) {
-		fputs(s, out);
-		return;
-	}
-	putc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', out);
-		putc(*s, out);
-	}
-	putc('"', out);
-}
-
 static const char *or_dash(const char *s)
 {
 	return *s ? s : "-";
@@ -411,11 +381,11 @@ static void report_csv(const struct ctx *c)
 		for (size_t k = 0; k < pr->nrows; k++) {
 			const struct row *r = &pr->rows[k];
 
-			csv_cell(c->out, pr->base->test);
+			sb_cmp_csv_cell(c->out, pr->base->test);
 			putc(',', c->out);
-			csv_cell(c->out, pr->base->name);
+			sb_cmp_csv_cell(c->out, pr->base->name);
 			putc(',', c->out);
-			csv_cell(c->out, pr->x->name);
+			sb_cmp_csv_cell(c->out, pr->x->name);
 			fprintf(c->out, ",%s,%ld,%zu,%.6f,%.6f,%zu,%.6f,%.6f,%s,", r->b->mode,
 				r->b->tasks, r->bv->n, r->bv->st.mean, r->bv->st.stddev, r->xv->n,
 				r->xv->st.mean, r->xv->st.stddev, r->means ? "runs" : "samples");
@@ -433,7 +403,7 @@ static void report_csv(const struct ctx *c)
 				fprintf(c->out, "%.6f", r->xprec);
 			/* "same", or the differing keys (only with --force) */
 			putc(',', c->out);
-			csv_cell(c->out, pr->machine[0] ? pr->machine : "same");
+			sb_cmp_csv_cell(c->out, pr->machine[0] ? pr->machine : "same");
 			csv_gate(c->out, pr, r);
 			putc('\n', c->out);
 		}
