@@ -44,9 +44,19 @@ trap 'rm -rf "$T"' EXIT
 PRINTERS='compare/compare_report.o compare/compare_report_curves.o compare/compare_verdict.o compare/compare_cells.o
 history/show_print.o history/changes_print.o history/drift_print.o'
 
-# symbols: "object type symbol" lines of every object of analysis/ (folder/file.o), one nm for all
+# objects: analysis/'s objects (folder/file.o) whose source is in the tree (a stale one of a removed file is not)
+objects() {
+	local o
+	(cd "$O" && find . -mindepth 2 -name '*.o' | sed 's|^\./||' | LC_ALL=C sort) | while read -r o; do
+		[ -f "analysis/${o%.o}.c" ] && echo "$o"
+	done
+	return 0
+}
+
+# symbols: "object type symbol" lines of every object, one nm for all
 symbols() {
-	(cd "$O" && find . -mindepth 2 -name '*.o' | sed 's|^\./||' | LC_ALL=C sort | xargs nm -A) |
+	objects >"$T/objects"
+	(cd "$O" && xargs nm -A <"$T/objects") |
 		awk '{ split($1, a, ":"); if (NF == 2) print a[1], "U", $2; else print a[1], $2, $3 }'
 }
 
@@ -71,8 +81,7 @@ bad_refs() {
 # functions: "file function callee_file callee" lines: the calls and relocations of each function's code
 functions() {
 	awk '$2 ~ /^[TtDdBbRr]$/ { print $1, $3, ($2 ~ /[TDBR]/) ? "g" : "l" }' "$T/syms" >"$T/fdefs"
-	(cd "$O" && find . -mindepth 2 -name '*.o' | sed 's|^\./||' | LC_ALL=C sort |
-		xargs objdump -dr --no-show-raw-insn) | awk '
+	(cd "$O" && xargs objdump -dr --no-show-raw-insn <"$T/objects") | awk '
 		/^[^ \t]+\.o:[ \t]+file format/ { o = $1; sub(/:$/, "", o); fn = ""; next }
 		/^[0-9a-f]+ <[^>]+>:$/ { fn = $2; gsub(/[<>:]/, "", fn); next }
 		fn == "" { next }

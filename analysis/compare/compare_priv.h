@@ -16,8 +16,8 @@
  * computing files (compare_curve_test.c, compare_drift.c, compare_gate.c,
  * compare_reference.c, compare_curves.c, compare_point.c), then hands it to
  * the printers (compare_report.c, compare_report_curves.c, compare_verdict.c,
- * compare_cells.c),
- * which read the model and fmt/ only (selftest/analysis_callgraph.t).
+ * compare_cells.c), which read the model and fmt/ only
+ * (selftest/analysis_callgraph.t).
  */
 
 /* verdict.h's words: a point's and a curve's verdict is the module's */
