@@ -10,8 +10,9 @@
 # The printers: compare's report files (compare_report, compare_report_curves,
 # compare_verdict, compare_cells), history's printers (show_print,
 # changes_print, drift_print) and fmt/. A printer may reference another
-# printer, fmt/ and msg/ only: no symbol of stat/, curve/, io/, nor of
-# compare's or history's computing files (every other file of those folders).
+# printer, fmt/ and msg/ only: no symbol of stat/, curve/, io/, rundir/ (the
+# run directory's loader), nor of compare's or history's computing files
+# (every other file of those folders).
 # They print the model the computing files built before.
 #
 # The walk (issue 48's "returns to a file it left"). A function-level graph is
@@ -74,7 +75,7 @@ bad_refs() {
 	function printer(o) { return (o in pr) || o ~ /^fmt\// }
 	{
 		if (!printer($1) || (want == "fmt") != ($1 ~ /^fmt\//)) next
-		if (!printer($2) && $2 ~ /^(stat|curve|io|compare|history)\//) print
+		if (!printer($2) && $2 ~ /^(stat|curve|io|rundir|compare|history)\//) print
 	}' "$1"
 }
 
@@ -159,7 +160,7 @@ main() {
 	is "$rc:$circle" "0:" "analysis/: no file calls into one that calls back (no circle; tsort)"
 
 	bad=$(bad_refs "$e")
-	is "$bad" "" "compare's and history's printers reference the model, fmt/ and msg/ only (no stat/, curve/, io/ or computing file)"
+	is "$bad" "" "compare's and history's printers reference the model, fmt/ and msg/ only (no stat/, curve/, io/, rundir/ or computing file)"
 	bad=
 	for c in $PRINTERS; do
 		[ -f "$O/$c" ] || bad="$bad $c"
