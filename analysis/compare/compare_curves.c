@@ -1,99 +1,64 @@
-/* The peak and efficiency table and lkp's scalability of each run of a comparison, from curve/. */
+/* The peak and efficiency of each run's modes and lkp's scalability of each run of a comparison, from curve/, into the model. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "msg.h"
 #include "curve.h"
-#include "rate.h"
+#include "exit.h"
 #include "compare_priv.h"
 
-static void print_lkp_scalability(const struct ctx *c)
+/* Run r's mode at point k as a peak row; 0, or SB_EXIT_ENV (memory). */
+static int peak_of(const struct sb_run *r, size_t k, struct peak_row *row)
 {
-	int md = c->o->format == SB_CMP_MARKDOWN;
+	struct sb_curve cv;
+	const struct sb_curve_point *pk, *mx;
 
-	fputs(md ? "\n**Scalability** (lkp-tests' will-it-scale.scalability: processes(N) / linear(N) "
-		   "at the largest task count N, linear(N) = N × the better mode at 1 task)\n\n"
-		   "| run | N | scalability |\n|---|---:|---:|\n" :
-		   "Scalability (lkp-tests' will-it-scale.scalability: processes(N) / linear(N) at the "
-		   "largest task count N, linear(N) = N * the better mode at 1 task):\n", c->out);
-	for (int i = 0; i < c->nruns; i++) {
-		long n;
-		double s = sb_lkp_scalability(&c->runs[i], &n);
-		char v[64];
-
-		if (isnan(s))
-			snprintf(v, sizeof(v), "n/a (needs processes at N > 1 and a 1-task point)");
-		else
-			snprintf(v, sizeof(v), "%.3f", s);
-		if (md) {
-			fputs("| ", c->out);
-			sb_cmp_md_cell(c->out, c->runs[i].name);
-			fprintf(c->out, " | %ld | %s |\n", n, v);
-		} else {
-			fprintf(c->out, "  %-12s  N %-6ld  %s\n", c->runs[i].name, n, v);
-		}
+	if (sb_curve_of_run(r, r->pts[k].mode, &cv) != 0)
+		return SB_EXIT_ENV;
+	/* a mode with a point has a peak (curve.h) */
+	pk = &cv.pt[cv.best];
+	mx = &cv.pt[cv.n - 1];
+	*row = (struct peak_row){ .run = r->name, .mode = cv.mode, .peak_mean = pk->mean,
+				  .mean_n = mx->mean, .efficiency = sb_curve_efficiency(&cv),
+				  .peak_tasks = pk->tasks, .lo_tasks = pk->tasks, .hi_tasks = pk->tasks,
+				  .n_tasks = mx->tasks };
+	if (cv.lo < cv.hi) {
+		row->lo_tasks = cv.pt[cv.lo].tasks;
+		row->hi_tasks = cv.pt[cv.hi].tasks;
 	}
+	sb_curve_free(&cv);
+	return 0;
 }
 
-void sb_cmp_print_curves(const struct ctx *c)
+int sb_cmp_curves(struct ctx *c)
 {
-	enum sb_cmp_format f = c->o->format;
-	char b1[48], b2[48], sc[32], pl[48];
-	int nw = 3;
+	size_t total = 0;
 
 	for (int i = 0; i < c->nruns; i++)
-		if ((int)strlen(c->runs[i].name) > nw)
-			nw = (int)strlen(c->runs[i].name);
-	if (f == SB_CMP_MARKDOWN)
-		fputs("**Peak and efficiency** (mean ops/s; plateau: the counts within the 95% interval "
-		      "of the peak; efficiency = ops(N) / (N × ops(1)) of the mode, at the largest task count N)\n\n"
-		      "| run | mode | peak ops/s | peak at tasks | plateau | largest N | ops/s at N | efficiency |\n"
-		      "|---|---|---:|---:|---:|---:|---:|---:|\n", c->out);
-	else
-		fprintf(c->out, "Peak and efficiency (mean ops/s; plateau: the counts within the 95%% interval "
-			"of the peak; efficiency = ops(N) / (N * ops(1)) of the mode, at the largest task count N):\n"
-			"  %-*s  %-9s  %13s  %8s  %9s  %9s  %13s  %11s\n", nw, "run", "mode", "peak ops/s",
-			"at tasks", "plateau", "largest N", "ops/s at N", "efficiency");
+		total += c->runs[i].npts;
+	c->peaks = calloc(total + 1, sizeof(*c->peaks));
+	c->scal = calloc((size_t)c->nruns + 1, sizeof(*c->scal));
+	if (c->peaks == NULL || c->scal == NULL)
+		return SB_EXIT_ENV;
 	for (int i = 0; i < c->nruns; i++) {
 		const struct sb_run *r = &c->runs[i];
 
 		for (size_t k = 0; k < r->npts; k++) {
-			struct sb_curve cv;
-			const struct sb_curve_point *pk, *mx;
-			double eff;
-
 			if (k > 0 && strcmp(r->pts[k].mode, r->pts[k - 1].mode) == 0)
 				continue;	/* each mode once, at its first point */
-			if (sb_curve_of_run(r, r->pts[k].mode, &cv) != 0)
-				sb_die(SB_EXIT_ENV, "out of memory");
-			if (!cv.has_peak)
-				sb_die(SB_EXIT_ENV, "internal: no peak in %s's %s points", r->name, cv.mode);
-			pk = &cv.pt[cv.best];
-			mx = &cv.pt[cv.n - 1];
-			if (cv.lo < cv.hi)
-				snprintf(pl, sizeof(pl), "%ld-%ld", cv.pt[cv.lo].tasks, cv.pt[cv.hi].tasks);
-			else
-				snprintf(pl, sizeof(pl), "%ld", pk->tasks);
-			eff = sb_curve_efficiency(&cv);
-			if (isnan(eff))
-				snprintf(sc, sizeof(sc), "n/a (no 1-task point)");
-			else
-				snprintf(sc, sizeof(sc), "%.3f", eff);
-			sb_rate_plain(b1, sizeof(b1), pk->mean);
-			sb_rate_plain(b2, sizeof(b2), mx->mean);
-			if (f == SB_CMP_MARKDOWN) {
-				fputs("| ", c->out);
-				sb_cmp_md_cell(c->out, r->name);
-				fprintf(c->out, " | %s | %s | %ld | %s | %ld | %s | %s |\n", cv.mode, b1,
-					pk->tasks, pl, mx->tasks, b2, sc);
-			} else {
-				fprintf(c->out, "  %-*s  %-9s  %13s  %8ld  %9s  %9ld  %13s  %11s\n", nw,
-					r->name, cv.mode, b1, pk->tasks, pl, mx->tasks, b2, sc);
-			}
-			sb_curve_free(&cv);
+			if (peak_of(r, k, &c->peaks[c->npeaks]) != 0)
+				return SB_EXIT_ENV;
+			c->npeaks++;
 		}
+		c->scal[i].s = sb_lkp_scalability(r, &c->scal[i].n);
 	}
-	print_lkp_scalability(c);
+	return 0;
 }
 
+void sb_cmp_curves_free(struct ctx *c)
+{
+	free(c->peaks);
+	free(c->scal);
+	c->peaks = NULL;
+	c->scal = NULL;
+}

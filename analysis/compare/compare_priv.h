@@ -1,4 +1,4 @@
-/* What compare_runs.c, compare_curve_test.c, compare_gate.c and compare_report.c share: a comparison's rows, curves, pairs, context. */
+/* What compare's files share: the comparison's model (rows, curves, pairs, peaks, notes), built whole before a report prints it. */
 #ifndef SCALEBENCH_COMPARE_PRIV_H
 #define SCALEBENCH_COMPARE_PRIV_H
 
@@ -11,9 +11,13 @@
 #include "verdict.h"
 
 /*
- * Private to compare/: cmd_compare sees only compare_runs.h. Calls go one way,
- * compare_runs -> compare_report -> compare_gate (and compare_runs -> compare_curve_test,
- * compare_gate).
+ * Private to compare/: cmd_compare sees only compare_runs.h. Compute, then
+ * print: compare_runs.c builds the whole model (struct ctx) through the
+ * computing files (compare_curve_test.c, compare_drift.c, compare_gate.c,
+ * compare_reference.c, compare_curves.c, compare_point.c), then hands it to
+ * the printers (compare_report.c, compare_report_curves.c, compare_verdict.c,
+ * compare_cells.c), which read the model and fmt/ only
+ * (selftest/analysis_callgraph.t).
  */
 
 /* verdict.h's words: a point's and a curve's verdict is the module's */
@@ -60,6 +64,30 @@ struct pair {
 	char machine[192];	/* the machine's meta keys that differ from base's ("host, cpu_model"), "" */
 	char system[256];	/* the system checks' settings that differ ("governor powersave/performance"), "" */
 	char reference[512];	/* the reference loop ran at another speed (compare_reference.c), "" */
+	const struct sb_point *only[2][12];	/* the first points base (0) or x (1) has and the other lacks */
+	size_t nonly[2];			/* how many there are (only the first 12 are named) */
+};
+
+/* A mode's peak and efficiency in one run (compare_curves.c, from curve/). */
+struct peak_row {
+	const char *run, *mode;
+	double peak_mean, mean_n;	/* the peak's mean ops/s, and the mean at the largest count N */
+	double efficiency;		/* ops(N) / (N x ops(1)); NAN without a 1-task point */
+	long peak_tasks, lo_tasks, hi_tasks, n_tasks;	/* the plateau lo..hi (lo == hi: the peak alone) */
+};
+
+/* A run's lkp-tests scalability at its largest task count n (NAN: none). */
+struct scal_row {
+	double s;
+	long n;
+};
+
+/* --point: the point, and ministat's block for it drawn into memory (compare_point.c). */
+struct point_view {
+	char mode[32];
+	long tasks;
+	char *block;
+	size_t len;
 };
 
 struct ctx {
@@ -71,6 +99,12 @@ struct ctx {
 	int correlated;
 	size_t gate_points, gate_curves;	/* the gate's family */
 	struct sb_cmp_drift *drift;		/* the machine's drift in every test (compare_drift.c) */
+	struct peak_row *peaks;			/* text and markdown: each run's modes, in order */
+	size_t npeaks;
+	struct scal_row *scal;			/* text and markdown: one a run */
+	char drift_words[2400];			/* the Note on the drift (sb_cmp_drift_words) */
+	struct point_view *point;		/* --point only */
+	int failing;				/* the exit code: SB_EXIT_FAIL when the gate fails */
 };
 
 /*
@@ -89,17 +123,24 @@ int sb_cmp_curve_tests(struct pair *pr, const struct sb_cmp_opts *o);
 int sb_cmp_gate(struct ctx *c);
 int sb_cmp_failing(const struct ctx *c);	/* SB_EXIT_FAIL when the gate fails, else SB_EXIT_OK */
 
-/* compare_report.c: the reports, and what --point prints around ministat's block. */
+/* ---- the printers: they read the built model (and fmt/) only ---- */
+
+/* compare_report.c: the report in c->o's format (--point's around ministat's block). */
+void sb_cmp_report(const struct ctx *c);
+
+/* compare_cells.c: a markdown table cell ("-" when empty) and a csv field, escaped. */
+void sb_cmp_md_cell(FILE *out, const char *s);
+void sb_cmp_csv_cell(FILE *out, const char *s);
+
+/* compare_verdict.c: the verdict sentence and the notes. */
 extern const char sb_cmp_correlated_note[];
 extern const char sb_cmp_drift_note[];	/* under every report of single sweeps (no --vs) */
-void sb_cmp_print_run_lines(const struct ctx *c);
-void sb_cmp_print_md_runs(const struct ctx *c);
 void sb_cmp_print_verdict(const struct ctx *c, int md);
-void sb_cmp_report_text(const struct ctx *c);
-void sb_cmp_report_md(const struct ctx *c);
-void sb_cmp_report_csv(const struct ctx *c);
-void sb_cmp_report_json(const struct ctx *c);
-void sb_cmp_md_cell(FILE *out, const char *s);	/* a markdown table cell, escaped */
+
+/* compare_report_curves.c: the peak and efficiency table, then lkp's scalability (c->peaks, c->scal). */
+void sb_cmp_print_curves(const struct ctx *c);
+
+/* ---- the computing files: they build the model ---- */
 
 /* compare_drift.c: every point's and curve's test on sweeps, with the machine's drift in it. */
 struct sb_cmp_drift;
@@ -116,7 +157,16 @@ void sb_cmp_drift_free(struct sb_cmp_drift *d);
  */
 void sb_cmp_reference_note(const struct sb_run *b, const struct sb_run *x, char *buf, size_t size);
 
-/* compare_curves.c: each run's peak, plateau and efficiency by mode, then lkp's scalability. */
-void sb_cmp_print_curves(const struct ctx *c);
+/* compare_curves.c: each run's peak, plateau and efficiency by mode, and lkp's scalability. 0, or 3 (memory). */
+int sb_cmp_curves(struct ctx *c);
+void sb_cmp_curves_free(struct ctx *c);
+
+/*
+ * compare_point.c: --point MODE:TASKS: the point's values in every run, each
+ * pair's rows cut to that point, ministat's block drawn (c->point). Returns 0,
+ * or 2 or 3 with a message.
+ */
+int sb_cmp_point(struct ctx *c, char *err, size_t errlen);
+void sb_cmp_point_free(struct ctx *c);
 
 #endif

@@ -1,11 +1,9 @@
-/* The comparison's reports: text, markdown, csv and dashboard JSON, and the verdict sentence. */
+/* The comparison's reports from its built model: text, markdown, csv, dashboard JSON and --point's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export.h"
-#include "msg.h"
-#include "curve.h"
 #include "rate.h"
 #include "compare_priv.h"
 
@@ -66,42 +64,12 @@ static const char *fmt_prec(char *buf, size_t len, const struct row *r)
 	return buf;
 }
 
-/* Markdown table cells: a '|' in a meta value would split the cell. */
-void sb_cmp_md_cell(FILE *out, const char *s)
-{
-	if (*s == '\0') {
-		fputs("-", out);
-		return;
-	}
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else
-			putc(*s, out);
-	}
-}
-
-static void csv_cell(FILE *out, const char *s)
-{
-	if (strpbrk(s, ",\"\n\r") == NULL) {
-		fputs(s, out);
-		return;
-	}
-	putc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', out);
-		putc(*s, out);
-	}
-	putc('"', out);
-}
-
 static const char *or_dash(const char *s)
 {
 	return *s ? s : "-";
 }
 
-void sb_cmp_print_run_lines(const struct ctx *c)
+static void print_run_lines(const struct ctx *c)
 {
 	for (int i = 0; i < c->nruns; i++) {
 		const struct sb_run *r = &c->runs[i];
@@ -123,7 +91,7 @@ void sb_cmp_print_run_lines(const struct ctx *c)
 	}
 }
 
-void sb_cmp_print_md_runs(const struct ctx *c)
+static void print_md_runs(const struct ctx *c)
 {
 	fputs("| run | label | kernel | host | directory | status |\n"
 	      "|---|---|---|---|---|---|\n", c->out);
@@ -163,23 +131,16 @@ void sb_cmp_print_md_runs(const struct ctx *c)
 		}
 }
 
-/* The points one run has and the other lacks, "processes:2 threads:4 ...". */
-static void print_only(const struct ctx *c, const struct sb_run *a, const struct sb_run *b,
-		       const char *prefix, const char *suffix)
+/* The points side s of pr has and the other lacks, "processes:2 threads:4 ..." (the model's pr->only). */
+static void print_only(const struct ctx *c, const struct pair *pr, int s, const char *prefix, const char *suffix)
 {
-	size_t shown = 0, total = 0;
+	size_t total = pr->nonly[s], shown = total < 12 ? total : 12;
 
-	for (size_t i = 0; i < a->npts; i++)
-		if (sb_run_find(b, a->pts[i].mode, a->pts[i].tasks) == NULL)
-			total++;
 	if (total == 0)
 		return;
-	fprintf(c->out, "%sonly in %s (not compared):", prefix, a->name);
-	for (size_t i = 0; i < a->npts && shown < 12; i++)
-		if (sb_run_find(b, a->pts[i].mode, a->pts[i].tasks) == NULL) {
-			fprintf(c->out, " %s:%ld", a->pts[i].mode, a->pts[i].tasks);
-			shown++;
-		}
+	fprintf(c->out, "%sonly in %s (not compared):", prefix, s ? pr->x->name : pr->base->name);
+	for (size_t i = 0; i < shown; i++)
+		fprintf(c->out, " %s:%ld", pr->only[s][i]->mode, pr->only[s][i]->tasks);
 	if (total > shown)
 		fprintf(c->out, " and %zu more", total - shown);
 	fputs(suffix, c->out);
@@ -303,8 +264,8 @@ static void print_table_text(const struct ctx *c, const struct pair *pr)
 				r->vd.d.rel_halfwidth_pct, rn, pc, fmt_detectable(dt, sizeof(dt), r->detectable, "+/-"),
 				gate_word(r->gated), verdict_word(r));
 	}
-	print_only(c, pr->base, pr->x, "  ", "\n");
-	print_only(c, pr->x, pr->base, "  ", "\n");
+	print_only(c, pr, 0, "  ", "\n");
+	print_only(c, pr, 1, "  ", "\n");
 	if (pr->ncurves)
 		fputs("\n", c->out);
 	print_curves_test(c, pr, 0);
@@ -342,17 +303,17 @@ static void print_table_md(const struct ctx *c, const struct pair *pr)
 			strong ? "**" : "");
 	}
 	fputs("\n", c->out);
-	print_only(c, pr->base, pr->x, "", "\n\n");
-	print_only(c, pr->x, pr->base, "", "\n\n");
+	print_only(c, pr, 0, "", "\n\n");
+	print_only(c, pr, 1, "", "\n\n");
 	print_curves_test(c, pr, 1);
 }
 
-void sb_cmp_report_text(const struct ctx *c)
+static void report_text(const struct ctx *c)
 {
 	fprintf(c->out, "compare %s: %d new run%s against base, %g%% confidence, threshold %g%%\n",
 		c->runs[0].test, c->nruns - 1, c->nruns > 2 ? "s" : "", c->o->conf,
 		c->o->threshold);
-	sb_cmp_print_run_lines(c);
+	print_run_lines(c);
 	for (int i = 0; i < c->nruns - 1; i++) {
 		fputs("\n", c->out);
 		print_table_text(c, &c->pairs[i]);
@@ -363,21 +324,17 @@ void sb_cmp_report_text(const struct ctx *c)
 		fprintf(c->out, "\nNote: %s.\n", sb_cmp_correlated_note);
 	else if (c->o->drift_pct == 0 && c->o->pool == 0)
 		fprintf(c->out, "\nNote: %s.\n", sb_cmp_drift_note);
-	else {
-		char w[2400];
-
-		sb_cmp_drift_words(c, w, sizeof(w));
-		fprintf(c->out, "\nNote: %s.\n", w);
-	}
+	else
+		fprintf(c->out, "\nNote: %s.\n", c->drift_words);
 	print_system_notes(c, 0);
 	fputs("\n", c->out);
 	sb_cmp_print_verdict(c, 0);
 }
 
-void sb_cmp_report_md(const struct ctx *c)
+static void report_md(const struct ctx *c)
 {
 	sb_cmp_print_verdict(c, 1);
-	sb_cmp_print_md_runs(c);
+	print_md_runs(c);
 	fputs("\n", c->out);
 	for (int i = 0; i < c->nruns - 1; i++)
 		print_table_md(c, &c->pairs[i]);
@@ -386,12 +343,8 @@ void sb_cmp_report_md(const struct ctx *c)
 		fprintf(c->out, "\n> **Note:** %s.\n", sb_cmp_correlated_note);
 	else if (c->o->drift_pct == 0 && c->o->pool == 0)
 		fprintf(c->out, "\n> **Note:** %s.\n", sb_cmp_drift_note);
-	else {
-		char w[2400];
-
-		sb_cmp_drift_words(c, w, sizeof(w));
-		fprintf(c->out, "\n> **Note:** %s.\n", w);
-	}
+	else
+		fprintf(c->out, "\n> **Note:** %s.\n", c->drift_words);
 	print_system_notes(c, 1);
 }
 
@@ -416,7 +369,7 @@ static void csv_gate(FILE *out, const struct pair *pr, const struct row *r)
 		fputs(",,", out);
 }
 
-void sb_cmp_report_csv(const struct ctx *c)
+static void report_csv(const struct ctx *c)
 {
 	fputs("test,base,new,mode,tasks,base_n,base_mean,base_stddev,new_n,new_mean,new_stddev,"
 	      "values,diff,diff_pm,change_pct,change_pm_pct,verdict,beyond_threshold,regression,"
@@ -428,11 +381,11 @@ void sb_cmp_report_csv(const struct ctx *c)
 		for (size_t k = 0; k < pr->nrows; k++) {
 			const struct row *r = &pr->rows[k];
 
-			csv_cell(c->out, pr->base->test);
+			sb_cmp_csv_cell(c->out, pr->base->test);
 			putc(',', c->out);
-			csv_cell(c->out, pr->base->name);
+			sb_cmp_csv_cell(c->out, pr->base->name);
 			putc(',', c->out);
-			csv_cell(c->out, pr->x->name);
+			sb_cmp_csv_cell(c->out, pr->x->name);
 			fprintf(c->out, ",%s,%ld,%zu,%.6f,%.6f,%zu,%.6f,%.6f,%s,", r->b->mode,
 				r->b->tasks, r->bv->n, r->bv->st.mean, r->bv->st.stddev, r->xv->n,
 				r->xv->st.mean, r->xv->st.stddev, r->means ? "runs" : "samples");
@@ -450,7 +403,7 @@ void sb_cmp_report_csv(const struct ctx *c)
 				fprintf(c->out, "%.6f", r->xprec);
 			/* "same", or the differing keys (only with --force) */
 			putc(',', c->out);
-			csv_cell(c->out, pr->machine[0] ? pr->machine : "same");
+			sb_cmp_csv_cell(c->out, pr->machine[0] ? pr->machine : "same");
 			csv_gate(c->out, pr, r);
 			putc('\n', c->out);
 		}
@@ -469,7 +422,7 @@ void sb_cmp_report_csv(const struct ctx *c)
  * A point without a change (n/a) is left out, never written as 100; one
  * compared on samples (--force) has no range.
  */
-void sb_cmp_report_json(const struct ctx *c)
+static void report_json(const struct ctx *c)
 {
 	int gab = c->o->format == SB_CMP_GAB, first = 1;
 
@@ -535,4 +488,49 @@ void sb_cmp_report_json(const struct ctx *c)
 	fputs(gab ? "\n]\n" : "\n}\n", c->out);
 	if (c->correlated)
 		fprintf(stderr, "compare: note: %s\n", sb_cmp_correlated_note);
+}
+
+/* --point: ministat's block for one point, base first, with the runs and the verdict around it. */
+static void report_point(const struct ctx *c)
+{
+	int md = c->o->format == SB_CMP_MARKDOWN;
+
+	for (int i = 1; i < c->nruns; i++)
+		if (c->pairs[i - 1].machine[0])
+			fprintf(c->out, "%sDIFFERENT MACHINE%s (compared with --force): %s differs from base in %s\n\n",
+				md ? "**" : "", md ? "**" : "", c->runs[i].name, c->pairs[i - 1].machine);
+	if (md) {
+		sb_cmp_print_verdict(c, 1);
+		print_md_runs(c);
+		fputs("\n```\n", c->out);
+	} else {
+		fprintf(c->out, "compare %s, point %s:%ld\n", c->runs[0].test, c->point->mode, c->point->tasks);
+		print_run_lines(c);
+		fputs("\n", c->out);
+	}
+	fwrite(c->point->block, 1, c->point->len, c->out);
+	if (md) {
+		fputs("```\n", c->out);
+		if (c->correlated)
+			fprintf(c->out, "\n> **Note:** %s.\n", sb_cmp_correlated_note);
+	} else {
+		if (c->correlated)
+			fprintf(c->out, "\nNote: %s.\n", sb_cmp_correlated_note);
+		fputs("\n", c->out);
+		sb_cmp_print_verdict(c, 0);
+	}
+}
+
+void sb_cmp_report(const struct ctx *c)
+{
+	if (c->point != NULL)
+		report_point(c);
+	else if (c->o->format == SB_CMP_MARKDOWN)
+		report_md(c);
+	else if (c->o->format == SB_CMP_CSV)
+		report_csv(c);
+	else if (c->o->format == SB_CMP_GAB || c->o->format == SB_CMP_BENCHER)
+		report_json(c);
+	else
+		report_text(c);
 }

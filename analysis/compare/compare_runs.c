@@ -1,4 +1,4 @@
-/* Comparing scalebench runs point by point: loading and checking the runs, the statistics, --point; sb_compare_runs. */
+/* Comparing scalebench runs point by point: loading and checking the runs, the model built whole, then the report; sb_compare_runs. */
 #define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
 #include <math.h>
@@ -134,167 +134,6 @@ static void compare_pair(struct pair *pr, const struct sb_cmp_opts *o)
 		else
 			pr->nslower++;
 	}
-}
-
-static int parse_point(const char *spec, char *mode, size_t mlen, long *tasks)
-{
-	const char *colon = strrchr(spec, ':');
-	char *end;
-	long t;
-
-	if (colon == NULL || colon == spec || (size_t)(colon - spec) >= mlen)
-		return -1;
-	errno = 0;
-	t = strtol(colon + 1, &end, 10);
-	if (end == colon + 1 || *end != '\0' || errno == ERANGE || t < 1)
-		return -1;
-	memcpy(mode, spec, (size_t)(colon - spec));
-	mode[colon - spec] = '\0';
-	*tasks = t;
-	return 0;
-}
-
-/* --point: ministat's full block for one point, base first. */
-/*
- * The point's values in every run, into vals[]: per-run means only when
- * every run has them, else the samples. Returns 0, or 2 with a message.
- */
-static int point_values(struct ctx *c, const char *mode, long tasks,
-			const struct sb_point **pts, const struct sb_values **vals, int *means,
-			char *err, size_t errlen)
-{
-	*means = 1;
-	for (int i = 0; i < c->nruns; i++) {
-		pts[i] = sb_run_find(&c->runs[i], mode, tasks);
-		if (pts[i] == NULL)
-			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s has no point %s:%ld", c->runs[i].dir, mode,
-				       tasks);
-		*means &= pts[i]->means.n > 0;
-	}
-	for (int i = 0; i < c->nruns; i++) {
-		vals[i] = *means ? &pts[i]->means : &pts[i]->samples;
-		if (vals[i]->n < SB_MINISTAT_MINVALUES)
-			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: point %s:%ld has %zu value%s; at least %d are "
-				       "needed", c->runs[i].dir, mode, tasks, vals[i]->n,
-				       vals[i]->n == 1 ? "" : "s", SB_MINISTAT_MINVALUES);
-	}
-	return 0;
-}
-
-/* The verdict of this one point decides the exit code: every pair keeps its row of base. */
-static void keep_point_rows(struct ctx *c, const struct sb_point *base)
-{
-	for (int i = 1; i < c->nruns; i++) {
-		struct pair *pr = &c->pairs[i - 1];
-		size_t keep = 0;
-
-		for (size_t k = 0; k < pr->nrows; k++)
-			if (pr->rows[k].b == base)
-				pr->rows[keep++] = pr->rows[k];
-		pr->nrows = keep;
-		pr->ncurves = 0;	/* the point's verdict only (the gate was the whole comparison's) */
-		pr->nfaster = pr->nslower = pr->nsame = pr->nna = pr->nregress = pr->nchange = 0;
-		for (size_t k = 0; k < keep; k++) {
-			const struct row *r = &pr->rows[k];
-
-			pr->nfaster += r->v == V_FASTER;
-			pr->nslower += r->v == V_SLOWER;
-			pr->nsame += r->v == V_SAME;
-			pr->nna += r->v == V_NA;
-			pr->nchange += r->counts;
-			pr->nregress += r->counts && r->v == V_SLOWER;
-		}
-	}
-}
-
-/* Run n's values as ministat data set *set, named by run and point. Returns 0, 2 or 3. */
-static int point_set(struct ctx *c, int n, const struct sb_values *vals, const char *mode,
-		     long tasks, int means, struct sb_mset *set, char *err, size_t errlen)
-{
-	size_t len = strlen(c->runs[n].dir) + 64;
-	char *name = malloc(len), verr[256];
-	int rc;
-
-	if (name == NULL)
-		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-	snprintf(name, len, "%s %s:%ld (%s)", c->runs[n].dir, mode, tasks,
-		 means ? "per-run means" : "samples");
-	rc = sb_mset_init(set, name) != 0 ? SB_EXIT_ENV : 0;
-	free(name);
-	for (size_t k = 0; rc == 0 && k < vals->n; k++)
-		if (sb_mset_add(set, vals->v[k]) != 0)
-			rc = SB_EXIT_ENV;
-	if (rc == 0)
-		rc = sb_mset_finish(set, c->runs[n].dir, verr, sizeof(verr));
-	if (rc == 0)
-		return 0;
-	sb_mset_free(set);
-	return rc == SB_EXIT_ENV ? sb_fail(err, errlen, SB_EXIT_ENV, "out of memory") : sb_fail(err, errlen, rc, "%s", verr);
-}
-
-static int report_point(struct ctx *c, char *err, size_t errlen)
-{
-	struct sb_mset sets[SB_MINISTAT_MAXSETS];
-	struct sb_mset *ptrs[SB_MINISTAT_MAXSETS];
-	struct sb_mopts mo = c->o->mopts;
-	const struct sb_point *pts[SB_MINISTAT_MAXSETS];
-	const struct sb_values *vals[SB_MINISTAT_MAXSETS];
-	char mode[32];
-	long tasks;
-	int rc = 0, n = 0, md = c->o->format == SB_CMP_MARKDOWN, means = 1;
-
-	if (c->o->format != SB_CMP_TEXT && c->o->format != SB_CMP_MARKDOWN)
-		return sb_fail(err, errlen, SB_EXIT_USAGE, "--point has no csv or JSON form: use text or markdown");
-	if (parse_point(c->o->point, mode, sizeof(mode), &tasks) != 0)
-		return sb_fail(err, errlen, SB_EXIT_USAGE, "--point '%s': expected MODE:TASKS, e.g. processes:4",
-			    c->o->point);
-	if (c->nruns > SB_MINISTAT_MAXSETS)
-		return sb_fail(err, errlen, SB_EXIT_USAGE, "--point shows at most %d runs, %d given",
-			    SB_MINISTAT_MAXSETS, c->nruns);
-	rc = point_values(c, mode, tasks, pts, vals, &means, err, errlen);
-	if (rc != 0)
-		return rc;
-	c->correlated = !means;
-	for (int i = 1; i < c->nruns; i++)
-		if (c->pairs[i - 1].machine[0])
-			fprintf(c->out, "%sDIFFERENT MACHINE%s (compared with --force): %s differs from base in %s\n\n",
-				md ? "**" : "", md ? "**" : "", c->runs[i].name, c->pairs[i - 1].machine);
-	keep_point_rows(c, pts[0]);
-	for (; n < c->nruns; n++) {
-		rc = point_set(c, n, vals[n], mode, tasks, means, &sets[n], err, errlen);
-		if (rc != 0)
-			goto out;
-		ptrs[n] = &sets[n];
-	}
-	mo.conf = c->o->conf;
-	if (md) {
-		sb_cmp_print_verdict(c, 1);
-		sb_cmp_print_md_runs(c);
-		fputs("\n```\n", c->out);
-	} else {
-		fprintf(c->out, "compare %s, point %s:%ld\n", c->runs[0].test, mode, tasks);
-		sb_cmp_print_run_lines(c);
-		fputs("\n", c->out);
-	}
-	rc = sb_ministat_print(c->out, ptrs, n, &mo);
-	if (rc != 0) {
-		rc = sb_fail(err, errlen, rc, "out of memory drawing the plot");
-		goto out;
-	}
-	if (md) {
-		fputs("```\n", c->out);
-		if (c->correlated)
-			fprintf(c->out, "\n> **Note:** %s.\n", sb_cmp_correlated_note);
-	} else {
-		if (c->correlated)
-			fprintf(c->out, "\nNote: %s.\n", sb_cmp_correlated_note);
-		fputs("\n", c->out);
-		sb_cmp_print_verdict(c, 0);
-	}
-out:
-	for (int i = 0; i < n; i++)
-		sb_mset_free(&sets[i]);
-	return rc;
 }
 
 /* Refuse what a CI job should not silently compare, unless --force. */
@@ -540,6 +379,18 @@ static int pool_sides(struct ctx *c, int k, char *err, size_t errlen)
 	return 0;
 }
 
+/* The points a has and b lacks: the first 12 into only[], how many into *n. */
+static void only_in(const struct sb_run *a, const struct sb_run *b, const struct sb_point **only, size_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < a->npts; i++)
+		if (sb_run_find(b, a->pts[i].mode, a->pts[i].tasks) == NULL) {
+			if (*n < 12)
+				only[*n] = &a->pts[i];
+			++*n;
+		}
+}
+
 /* Each NEW against BASE (runs 1..n-1 against run 0): rows, curves, the machine and system notes. */
 static int compare_pairs(struct ctx *c, int n, char *err, size_t errlen)
 {
@@ -555,6 +406,8 @@ static int compare_pairs(struct ctx *c, int n, char *err, size_t errlen)
 		if (sb_cmp_curve_tests(pr, c->o) != 0)
 			return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 		sb_cmp_drift_pair(c, pr);
+		only_in(pr->base, pr->x, pr->only[0], &pr->nonly[0]);
+		only_in(pr->x, pr->base, pr->only[1], &pr->nonly[1]);
 		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
 		system_diff(pr->base, pr->x, pr->system, sizeof(pr->system));
 		if (!c->o->pool)	/* (a pool's meta is its first sweep's: no note for a part of it) */
@@ -564,66 +417,72 @@ static int compare_pairs(struct ctx *c, int n, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * What the report needs beyond the rows and the gate: --point's block, or
+ * each run's peaks (text, markdown), the drift's Note; then the exit code.
+ */
+static int finish_model(struct ctx *c, char *err, size_t errlen)
+{
+	const struct sb_cmp_opts *o = c->o;
+	int rc = 0;
+
+	if (o->point != NULL)
+		rc = sb_cmp_point(c, err, errlen);
+	else if ((o->format == SB_CMP_TEXT || o->format == SB_CMP_MARKDOWN) && sb_cmp_curves(c) != 0)
+		rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+	if (rc == 0 && o->point == NULL)
+		sb_cmp_drift_words(c, c->drift_words, sizeof(c->drift_words));
+	c->failing = sb_cmp_failing(c);
+	return rc;
+}
+
+/* The whole model of the comparison of dirs[0..n-1] (o) into c: compute, before anything prints. 0, 2 or 3. */
+static int build(struct ctx *c, int n, char **dirs, char *err, size_t errlen)
+{
+	const struct sb_cmp_opts *o = c->o;
+	int rc = 0;
+
+	c->runs = calloc((size_t)n, sizeof(*c->runs));
+	c->pairs = calloc((size_t)n, sizeof(*c->pairs));
+	if (c->runs == NULL || c->pairs == NULL)
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+	for (; c->nruns < n; c->nruns++) {
+		rc = sb_run_load(dirs[c->nruns], &c->runs[c->nruns], err, errlen);
+		if (rc != 0) {
+			sb_run_free(&c->runs[c->nruns]);
+			return rc;
+		}
+	}
+	rc = check_shape(c, err, errlen);
+	if (rc == 0 && o->pool == 0)
+		rc = check_across(c, 1, err, errlen);
+	if (rc == 0)
+		rc = sb_cmp_drift_open(c, n, dirs, err, errlen);
+	if (rc == 0 && o->pool > 0)
+		rc = pool_sides(c, o->pool, err, errlen);
+	if (rc != 0)
+		return rc;
+	unique_names(c);
+	rc = compare_pairs(c, c->nruns, err, errlen);
+	if (rc == 0 && sb_cmp_gate(c) != 0)
+		rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+	if (rc == 0)
+		rc = check_runs(c, err, errlen);
+	if (rc == 0)
+		rc = check_finite(c, err, errlen);
+	return rc == 0 ? finish_model(c, err, errlen) : rc;
+}
+
 int sb_compare_runs(int n, char **dirs, const struct sb_cmp_opts *o, FILE *out,
 		    char *err, size_t errlen)
 {
 	struct ctx c = { .o = o, .out = out, .nruns = 0 };
-	int rc = 0;
+	int rc = build(&c, n, dirs, err, errlen);
 
-	c.runs = calloc((size_t)n, sizeof(*c.runs));
-	c.pairs = calloc((size_t)n, sizeof(*c.pairs));
-	if (c.runs == NULL || c.pairs == NULL) {
-		rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-		goto out;
+	if (rc == 0) {
+		sb_cmp_report(&c);
+		rc = c.failing;
 	}
-	for (; c.nruns < n; c.nruns++) {
-		rc = sb_run_load(dirs[c.nruns], &c.runs[c.nruns], err, errlen);
-		if (rc != 0) {
-			sb_run_free(&c.runs[c.nruns]);
-			goto out;
-		}
-	}
-	rc = check_shape(&c, err, errlen);
-	if (rc == 0 && o->pool == 0)
-		rc = check_across(&c, 1, err, errlen);
-	if (rc == 0)
-		rc = sb_cmp_drift_open(&c, n, dirs, err, errlen);
-	if (rc != 0)
-		goto out;
-	if (o->pool > 0) {
-		rc = pool_sides(&c, o->pool, err, errlen);
-		if (rc != 0)
-			goto out;
-		n = c.nruns;
-	}
-	unique_names(&c);
-	rc = compare_pairs(&c, n, err, errlen);
-	if (rc != 0)
-		goto out;
-	if (sb_cmp_gate(&c) != 0) {
-		rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-		goto out;
-	}
-	rc = check_runs(&c, err, errlen);
-	if (rc == 0)
-		rc = check_finite(&c, err, errlen);
-	if (rc != 0)
-		goto out;
-	if (o->point != NULL) {
-		rc = report_point(&c, err, errlen);
-		if (rc != 0)
-			goto out;
-	} else if (o->format == SB_CMP_MARKDOWN) {
-		sb_cmp_report_md(&c);
-	} else if (o->format == SB_CMP_CSV) {
-		sb_cmp_report_csv(&c);
-	} else if (o->format == SB_CMP_GAB || o->format == SB_CMP_BENCHER) {
-		sb_cmp_report_json(&c);
-	} else {
-		sb_cmp_report_text(&c);
-	}
-	rc = sb_cmp_failing(&c);
-out:
 	for (int i = 0; i < n - 1 && c.pairs != NULL; i++) {
 		free(c.pairs[i].rows);
 		free(c.pairs[i].curves);
@@ -633,5 +492,7 @@ out:
 	free(c.runs);
 	free(c.pairs);
 	sb_cmp_drift_free(c.drift);
+	sb_cmp_curves_free(&c);
+	sb_cmp_point_free(&c);
 	return rc;
 }

@@ -1,11 +1,8 @@
-/* The comparison's verdict: the sentence, the procedure that holds its error, the detectable change, the notes. */
+/* The comparison's verdict printed from the model: the sentence, the procedure that holds its error, the detectable change, the notes. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "msg.h"
-#include "curve.h"
-#include "rate.h"
 #include "compare_priv.h"
 
 const char sb_cmp_correlated_note[] =
@@ -131,7 +128,7 @@ void sb_cmp_print_verdict(const struct ctx *c, int md)
 	const struct sb_cmp_opts *o = c->o;
 	size_t reg = 0, chg = 0, creg = 0, cchg = 0, faster = 0, slower = 0, same = 0, na = 0;
 	size_t total = 0, listed;
-	int bad = sb_cmp_failing(c), change = o->fail_on == SB_FAIL_CHANGE;
+	int bad = c->failing != 0, change = o->fail_on == SB_FAIL_CHANGE;
 
 	for (int i = 0; i < c->nruns - 1; i++) {
 		const struct pair *pr = &c->pairs[i];

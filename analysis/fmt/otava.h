@@ -17,4 +17,23 @@
  */
 int sb_otava_write(FILE *out, const struct sb_hist *h, int all_points, char *err, size_t errlen);
 
+/* One metric column: a series' mean a sweep (a curve: tasks 0), or mode peak_mode's peak (series NULL). */
+struct sb_otava_col {
+	const char *mode;
+	long tasks;
+	const struct sb_hist_series *series;
+	int peak_mode;
+};
+
+/* The export built whole (history/otava_table.c: sb_otava_write): rows x cols values, NAN for none. */
+struct sb_otava_table {
+	struct sb_otava_col *cols;
+	size_t ncols, nrows;
+	const struct sb_hist_sweep **rows;	/* the sweeps in the history's order */
+	double *v;				/* nrows x ncols */
+};
+
+/* fmt/otava.c: the table as Otava's CSV (its header, then a row a sweep). */
+void sb_otava_print(FILE *out, const struct sb_otava_table *t);
+
 #endif

@@ -1,20 +1,12 @@
-/* sb-history changes: the change points of every series of a selection, found at once, and the CI gate on them. */
+/* sb-history changes: the change points of every series of a selection, found at once, and the CI gate on them, built whole, then printed (changes_print.c). */
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
 #include "exit.h"
-#include "history.h"
+#include "history_priv.h"
 #include "msg.h"
-
-struct found {
-	const struct sb_cp_change *c;
-	const struct sb_hist_series *se;
-	const struct sb_hist_sweep *last, *at, *newest;	/* last: the newest sweep before it */
-	int regression, counts;
-};
 
 /* Shaped like a date (it starts YYYY-): then it must be a whole, real one. */
 static int date_shaped(const char *s)
@@ -81,91 +73,6 @@ static void series_name(const struct sb_hist *h, const struct found *f, char *bu
 		 two ? " -> " : "", two ? a->params : "", *s->params || two ? "]" : "", pt, s->tb_name);
 }
 
-static void print_text(FILE *out, const struct sb_hist *h, const struct found *f, size_t nf, int md)
-{
-	char name[512];
-
-	if (md && nf > 0)
-		fputs("| series | first kernel after | change | 95% interval | p | holds at newest |\n"
-		      "|---|---|---|---|---|---|\n", out);
-	for (size_t i = 0; i < nf; i++) {
-		const struct sb_cp_change *c = f[i].c;
-
-		series_name(h, &f[i], name, sizeof(name));
-		if (md)
-			fprintf(out, "| %s | %s (%.10s) | %.1f%% %s | %+.1f%% to %+.1f%% | %.2g | %s (%s) |\n",
-				name, f[i].at->column, f[i].at->date, fabs(c->pct), c->pct < 0 ? "worse" : "better",
-				c->lo, c->hi, c->p, c->holds ? "yes" : "no", f[i].newest->column);
-		else
-			fprintf(out, "%s: from %s (%.10s): %.1f%% %s [%+.1f%%, %+.1f%%], p %.2g, %s at %s\n",
-				name, f[i].at->column, f[i].at->date, fabs(c->pct),
-				c->pct < 0 ? "worse" : "better", c->lo, c->hi, c->p,
-				c->holds ? "still holds" : "does not hold", f[i].newest->column);
-	}
-}
-
-/* A JSON record's opening: its series' testcase, params and testbed (after a comma unless first). */
-static void json_series_head(FILE *out, const struct sb_hist_sweep *s, int more)
-{
-	fputs(more ? ",\n  {\"test\": " : "\n  {\"test\": ", out);
-	sb_json_str(out, s->test);
-	fputs(", \"params\": ", out);
-	sb_json_str(out, s->params);
-	fputs(", \"testbed\": ", out);
-	sb_json_str(out, s->tb_name);
-}
-
-static void print_json(FILE *out, const struct sb_hist *h, const struct found *f, size_t nf,
-		       const struct sb_changes_opts *o, size_t ns, size_t nreg)
-{
-	fprintf(out, "{\"series\": %zu, \"sweeps\": %zu, \"alpha\": ", ns, h->nsw);
-	sb_json_num(out, o->cp.alpha);
-	fputs(", \"since\": ", out);
-	if (o->since)
-		sb_json_str(out, o->since);
-	else
-		fputs("null", out);
-	fprintf(out, ", \"regressions\": %zu, \"changes\": [", nreg);
-	for (size_t i = 0; i < nf; i++) {
-		const struct sb_cp_change *c = f[i].c;
-		const struct sb_hist_sweep *s = &h->sw[f[i].se->sw[0]];
-
-		json_series_head(out, s, i > 0);
-		fputs(", \"mode\": ", out);
-		sb_json_str(out, h->modes[f[i].se->mode]);
-		fprintf(out, f[i].se->tasks ? ", \"tasks\": %ld" : ", \"tasks\": \"curve\"", f[i].se->tasks);
-		fputs(", \"last_before\": ", out);
-		sb_json_str(out, f[i].last->column);
-		fputs(", \"last_before_commit\": ", out);
-		sb_json_str(out, f[i].last->commit);
-		fputs(", \"at\": ", out);
-		sb_json_str(out, f[i].at->column);
-		fputs(", \"at_commit\": ", out);
-		sb_json_str(out, f[i].at->commit);
-		fputs(", \"at_date\": ", out);
-		sb_json_str(out, f[i].at->date);
-		fputs(", \"at_run_id\": ", out);
-		sb_json_str(out, f[i].at->run_id);
-		fputs(", \"newest\": ", out);
-		sb_json_str(out, f[i].newest->column);
-		fputs(", \"before\": ", out);
-		sb_json_num(out, c->before);
-		fputs(", \"after\": ", out);
-		sb_json_num(out, c->after);
-		fputs(", \"pct\": ", out);
-		sb_json_num(out, c->pct);
-		fputs(", \"lo\": ", out);
-		sb_json_num(out, c->lo);
-		fputs(", \"hi\": ", out);
-		sb_json_num(out, c->hi);
-		fputs(", \"p\": ", out);
-		sb_json_num(out, c->p);
-		fprintf(out, ", \"holds\": %s, \"regression\": %s, \"gates\": %s}", c->holds ? "true" : "false",
-			f[i].regression ? "true" : "false", f[i].counts ? "true" : "false");
-	}
-	fputs(nf ? "\n]" : "]", out);
-}
-
 /* A point of a sweep whose run measured no progress (a mean not above 0): a failed measurement. */
 static int point_failed(const struct sb_hist *h, const struct sb_hist_point *p)
 {
@@ -175,76 +82,34 @@ static int point_failed(const struct sb_hist *h, const struct sb_hist_point *p)
 	return 0;
 }
 
-/*
- * The failed points (added with --partial), each said: not a value to leave
- * out of the series, a measurement that failed. Those at or after --since
- * gate as a regression does. Returns how many gate.
- */
-static size_t print_failed(FILE *out, const struct sb_hist *h, size_t since, enum sb_hist_format fmt)
+/* The failed points of every sweep, in order, named; how many gate (at or after since) into m->nfail. 0 or -1. */
+static int collect_failed(const struct sb_hist *h, size_t since, struct changes_model *m)
 {
-	size_t gate = 0, n = 0;
-	char pt[64];
+	size_t cap = 0;
 
 	for (size_t i = 0; i < h->nsw; i++) {
 		const struct sb_hist_sweep *s = &h->sw[i];
 
 		for (size_t j = 0; j < s->npts; j++) {
+			struct failed_point *fp;
+
 			if (!point_failed(h, &s->pts[j]))
 				continue;
-			gate += s->ord >= since;
-			sb_hist_point_name(h, s->pts[j].mode, s->pts[j].tasks, pt, sizeof(pt));
-			if (fmt == SB_FMT_JSON) {
-				json_series_head(out, s, n++ > 0);
-				fputs(", \"point\": ", out);
-				sb_json_str(out, pt);
-				fputs(", \"at\": ", out);
-				sb_json_str(out, s->column);
-				fputs(", \"at_date\": ", out);
-				sb_json_str(out, s->date);
-				fputs(", \"at_run_id\": ", out);
-				sb_json_str(out, s->run_id);
-				fprintf(out, ", \"gates\": %s}", s->ord >= since ? "true" : "false");
-			} else if (out != NULL) {
-				fprintf(out, "%s%s%s%s %s on %s: FAILED at %s (%.10s): a run measured no progress (0 ops/s)%s\n",
-					fmt == SB_FMT_MARKDOWN ? "- " : "", s->test, *s->params ? " [" : "", s->params,
-					pt, s->tb_name, s->column, s->date, s->ord >= since ? "" : " (before --since)");
+			if (m->nfailed == cap) {
+				struct failed_point *nv = realloc(m->failed, (cap = 2 * cap + 8) * sizeof(*nv));
+
+				if (nv == NULL)
+					return -1;
+				m->failed = nv;
 			}
+			fp = &m->failed[m->nfailed++];
+			fp->s = s;
+			fp->gates = s->ord >= since;
+			sb_hist_point_name(h, s->pts[j].mode, s->pts[j].tasks, fp->pt, sizeof(fp->pt));
+			m->nfail += (size_t)fp->gates;
 		}
 	}
-	if (fmt == SB_FMT_JSON && n > 0)
-		fputs("\n", out);
-	return gate;
-}
-
-/* The series given to the method, and what it found, tied back to sweeps. */
-/* [lo, hi] as JSON, or null */
-static void json_range(FILE *out, const double *r)
-{
-	if (!isfinite(r[0])) {
-		fputs("null", out);
-		return;
-	}
-	fputc('[', out);
-	sb_json_num(out, r[0]);
-	fputs(", ", out);
-	sb_json_num(out, r[1]);
-	fputc(']', out);
-}
-
-/* "Detectable from one kernel to the next ...": what the history lets each series show. */
-static void print_detectable(FILE *out, const double *r, int md)
-{
-	const char *pm = md ? "±" : "+/-";
-
-	if (!isfinite(r[0]) && !isfinite(r[2]))
-		return;
-	fprintf(out, "%sDetectable from one kernel to the next (one sweep each, the drift between sweeps in it; "
-		"5%%, 80%% power):", md ? "\n" : "");
-	if (isfinite(r[0]))
-		fprintf(out, " %s%.1f%% to %s%.1f%% at a point", pm, r[0], pm, r[1]);
-	if (isfinite(r[2]))
-		fprintf(out, "%s %s%.1f%% to %s%.1f%% over a curve", isfinite(r[0]) ? "," : "", pm, r[2], pm, r[3]);
-	fputs("\n", out);
+	return 0;
 }
 
 static int detect(const struct sb_hist *h, const struct sb_hist_series *se, size_t ns,
@@ -282,6 +147,7 @@ static int detect(const struct sb_hist *h, const struct sb_hist_series *se, size
 		f->newest = &h->sw[f->se->sw[f->se->n - 1]];
 		f->regression = c->pct < 0;	/* ops/s: higher is better */
 		f->counts = f->regression && c->holds && f->at->ord >= since;
+		series_name(h, f, f->name, sizeof(f->name));
 	}
 	return 0;
 }
@@ -298,58 +164,34 @@ static int long_enough(const struct sb_hist_series *se, size_t ns, size_t min_se
 int sb_hist_changes(FILE *out, const struct sb_hist *h, const struct sb_changes_opts *o,
 		    char *err, size_t errlen)
 {
+	struct changes_model m = { 0 };
 	struct sb_hist_series *se;
 	struct sb_cp_change *cp = NULL;
-	struct found *f = NULL;
-	size_t ns, nf = 0, since, nreg = 0, nfail = 0;
-	double det[4];
+	size_t since;
 	int rc;
 
 	if (h->nsw == 0)
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "no sweep of the selection in the history");
 	if ((rc = since_place(h, o->since, &since, err, errlen)) != 0)
 		return rc;
-	if (sb_hist_series(h, &se, &ns) != 0)
+	if (sb_hist_series(h, &se, &m.ns) != 0)
 		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-	if (o->min_seg_given && !long_enough(se, ns, o->cp.min_seg)) {
-		sb_hist_series_free(se, ns);
+	if (o->min_seg_given && !long_enough(se, m.ns, o->cp.min_seg)) {
+		sb_hist_series_free(se, m.ns);
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "--min-segment %zu: no series of the selection has the %zu "
 			       "sweeps two segments need: the gate would judge nothing", o->cp.min_seg, 2 * o->cp.min_seg);
 	}
-	rc = detect(h, se, ns, o, since, &f, &nf, &cp, err, errlen);
-	if (rc == 0 && sb_hist_detectable_range(h, se, ns, det) != 0)
+	rc = detect(h, se, m.ns, o, since, &m.f, &m.nf, &cp, err, errlen);
+	if (rc == 0 && (sb_hist_detectable_range(h, se, m.ns, m.det) != 0 || collect_failed(h, since, &m) != 0))
 		rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-	for (size_t i = 0; rc == 0 && i < nf; i++)
-		nreg += (size_t)f[i].counts;
-	if (rc == 0 && o->format == SB_FMT_JSON) {
-		print_json(out, h, f, nf, o, ns, nreg);
-		fputs(", \"detectable_pct\": {\"points\": ", out);
-		json_range(out, det);
-		fputs(", \"curves\": ", out);
-		json_range(out, det + 2);
-		fputs("}, \"failed\": [", out);
-		nfail = print_failed(out, h, since, SB_FMT_JSON);
-		fputs("]}\n", out);
-	} else if (rc == 0) {
-		int md = o->format == SB_FMT_MARKDOWN;
-
-		fprintf(out, "%s%zu series over %zu sweeps in %zu group%s (testcase x params x testbed); false "
-			"alarms held at %g%% over all of them%s\n%s", md ? "" : "", ns, h->nsw, h->ngroups,
-			h->ngroups == 1 ? "" : "s", 100 * o->cp.alpha, nf ? ":" : ": no change point",
-			md && nf ? "\n" : "");
-		print_text(out, h, f, nf, md);
-		nfail = print_failed(out, h, since, o->format);
-		print_detectable(out, det, md);
-		fprintf(out, "%sVerdict: %s: %zu regression%s%s%s still hold%s at the newest kernel", md ? "\n" : "",
-			nreg ? "REGRESSION" : nfail ? "FAILED" : "no regression", nreg, nreg == 1 ? "" : "s",
-			o->since ? " at or after " : "", o->since ? o->since : "", nreg == 1 ? "s" : "");
-		if (nfail)
-			fprintf(out, "; %zu failed point%s%s%s", nfail, nfail == 1 ? "" : "s",
-				o->since ? " at or after " : "", o->since ? o->since : "");
-		fputs("\n", out);
-	}
-	free(f);
+	for (size_t i = 0; rc == 0 && i < m.nf; i++)
+		m.nreg += (size_t)m.f[i].counts;
+	/* computed whole: now printed */
+	if (rc == 0)
+		sb_changes_print(out, h, &m, o);
+	free(m.f);
+	free(m.failed);
 	free(cp);
-	sb_hist_series_free(se, ns);
-	return rc != 0 ? rc : nreg > 0 || nfail > 0;
+	sb_hist_series_free(se, m.ns);
+	return rc != 0 ? rc : m.nreg > 0 || m.nfail > 0;
 }

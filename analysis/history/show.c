@@ -1,53 +1,13 @@
-/* sb-history show: the N-way table of a testcase, one column per kernel (or testbed), each change in words with what its pair could detect. */
+/* sb-history show: the N-way table of a testcase, one column per kernel (or testbed), built whole (show_judge.c judges), then printed (show_print.c). */
 #define _GNU_SOURCE	/* asprintf */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rate.h"
-#include "export.h"
 #include "exit.h"
 #include "history.h"
 #include "msg.h"
-#include "stats.h"
-#include "verdict.h"
 #include "show_priv.h"
-
-/* ---- words ---- */
-
-static void fmt_cell(char *buf, size_t len, const struct cell *c, int md)
-{
-	char r[32];
-
-	if (c->runs == 0) {
-		snprintf(buf, len, c->failed ? "FAILED (a run measured 0 ops/s)" : "-");
-		return;
-	}
-	sb_rate_human(c->mean, r, sizeof(r));
-	if (isnan(c->ci))
-		snprintf(buf, len, "%s (1 run, no interval)", r);
-	else
-		snprintf(buf, len, "%s %s%.1f%% (%zu runs)", r, md ? "±" : "+/-", 100 * c->ci / c->mean, c->runs);
-}
-
-/* "12.1% worse (detectable 2.3%)", "same, +0.4% (detectable 2.0%)" */
-static void fmt_vs(char *buf, size_t len, const struct vs *v)
-{
-	if (!v->ok)
-		snprintf(buf, len, "n/a");
-	else if (strcmp(v->word, "same") == 0)
-		snprintf(buf, len, "same, %+.1f%% (detectable %.1f%%)", v->pct, v->det);
-	else
-		snprintf(buf, len, "%.1f%% %s (detectable %.1f%%)", fabs(v->pct), v->word, v->det);
-}
-
-static void csv_num(FILE *out, double v, int ok)
-{
-	if (ok && isfinite(v))
-		fprintf(out, ",%.6g", v);
-	else
-		fputs(",", out);
-}
 
 /* ---- the tables ---- */
 
@@ -221,271 +181,63 @@ oom:
 	return NULL;
 }
 
-/* ---- the reports ---- */
-
-struct grid {
-	char **s;		/* lines x (ncols + 1) strings */
-	size_t lines, ncols;
-};
-
-static char *gs(struct grid *g, size_t line, size_t col)
+static void free_model(struct show_model *m)
 {
-	return g->s[line * (g->ncols + 1) + col];
-}
+	for (size_t i = 0; m->tabs != NULL && i < m->nt; i++) {
+		struct show_table *st = &m->tabs[i];
 
-/* The params of column c's first sweep. */
-static const char *col_params(const struct sb_hist *h, const struct table *t, size_t c)
-{
-	return h->sw[t->cols[c].sw[0]].params;
-}
-
-/* --any-params: a table whose columns differ in params says so, and which columns ran which. */
-static void params_by_column(FILE *out, const struct sb_hist *h, const struct table *t, int md)
-{
-	size_t from = 0;
-
-	fprintf(out, "%sparams by column:", md ? "\n" : "");
-	for (size_t c = 1; c <= t->ncols; c++) {
-		if (c < t->ncols && strcmp(col_params(h, t, c), col_params(h, t, from)) == 0)
-			continue;
-		fprintf(out, "%s %s%s%s: %s", from ? ";" : "", t->cols[from].name, c - from > 1 ? ".." : "",
-			c - from > 1 ? t->cols[c - 1].name : "", *col_params(h, t, from) ? col_params(h, t, from) : "none");
-		from = c;
+		for (size_t q = 0; q < st->nr; q++) {
+			free(st->r[q].ctasks);
+			if (st->names != NULL)
+				free(st->names[q]);
+		}
+		free(st->r);
+		free(st->names);
+		if (st->judged)
+			sb_show_judged_free(&st->jd);
 	}
-	fputc('\n', out);
+	free(m->tabs);
+	free_tables(m->t, m->nt);
 }
 
-static void title(FILE *out, const struct sb_hist *h, const struct table *t, const struct sb_show_opts *o, int md,
-		  const struct judged *j)
+/* Table i of m: its rows, their names, every cell and column pair judged, the drift's words. 0 or -1 (memory). */
+static int build_table(const struct sb_hist *h, struct show_model *m, size_t i, const struct sb_hist_drift *hd,
+		       const struct sb_hist_series *se, size_t ns, const struct sb_drift *base)
 {
-	char dw[400];
-
-	const struct sb_hist_sweep *s = t->first;
-	int vary = 0;
-
-	for (size_t c = 1; c < t->ncols; c++)
-		vary |= strcmp(col_params(h, t, c), col_params(h, t, 0)) != 0;
-	fprintf(out, "%s%s%s%s%s", md ? "### " : "", s->test, vary ? "  params: vary (below)" :
-		*s->params ? "  params: " : "", vary ? "" : s->params, o->by_testbed ? "" : "  testbed: ");
-	if (o->by_testbed)
-		fprintf(out, "  kernel: %s\n", s->column);
-	else
-		fprintf(out, "%s (%s)\n", s->tb_name, s->tb_facts);
-	if (vary)
-		params_by_column(out, h, t, md);
-	sb_drift_words(&j->drift, dw, sizeof(dw));
-	fprintf(out, "%sops/s, higher is better; each column: its runs' mean %s the half-width of the 95%% "
-		"confidence interval across runs (a column's sweeps pooled); vs first, vs previous: the change, "
-		"a sweep the unit, the drift between sweeps in it; each column pair's points and curves one "
-		"family (weighted Holm, 95%%, compare's gate), and the smallest change the pair could detect "
-		"there (80%% power)\n%s%s\n%s", md ? "\n" : "", md ? "±" : "+/-", md ? "\n" : "",
-		o->by_testbed ? "testbeds side by side: no drift between them is modelled (--drift applies)" : dw,
-		md ? "\n" : "");
-}
-
-/* The strings of a table: 3 lines a row (value, vs first, vs previous); -1 when memory runs out. */
-static int fill_grid(const struct sb_hist *h, const struct table *t, const struct rowkey *r,
-		     size_t nr, int md, const struct judged *jd, struct grid *g)
-{
+	struct show_table *st = &m->tabs[i];
 	char buf[160];
 
-	g->ncols = t->ncols;
-	g->lines = 3 * nr + 1;
-	g->s = calloc(g->lines * (t->ncols + 1), sizeof(char *));
-	if (g->s == NULL)
+	if ((st->r = table_rows(h, &m->t[i], &st->nr)) == NULL ||
+	    (st->names = calloc(st->nr + 1, sizeof(*st->names))) == NULL)
 		return -1;
-	g->s[0] = strdup("point");
-	for (size_t j = 0; j < t->ncols; j++)
-		g->s[j + 1] = strdup(t->cols[j].name);
-	for (size_t i = 0; i < nr; i++) {
-		size_t l = 1 + 3 * i;
-
-		sb_hist_point_name(h, r[i].mode, r[i].tasks, buf, sizeof(buf));
-		g->s[l * (t->ncols + 1)] = strdup(buf);
-		g->s[(l + 1) * (t->ncols + 1)] = strdup("  vs first");
-		g->s[(l + 2) * (t->ncols + 1)] = strdup("  vs previous");
-		for (size_t j = 0; j < t->ncols; j++) {
-			fmt_cell(buf, sizeof(buf), &jd->c[i * t->ncols + j], md);
-			g->s[l * (t->ncols + 1) + j + 1] = strdup(buf);
-			fmt_vs(buf, sizeof(buf), &jd->first[i * t->ncols + j]);
-			g->s[(l + 1) * (t->ncols + 1) + j + 1] = strdup(j ? buf : "");
-			fmt_vs(buf, sizeof(buf), &jd->prev[i * t->ncols + j]);
-			g->s[(l + 2) * (t->ncols + 1) + j + 1] = strdup(j ? buf : "");
-		}
-	}
-	for (size_t k = 0; k < g->lines * (t->ncols + 1); k++)
-		if (g->s[k] == NULL)
+	for (size_t q = 0; q < st->nr; q++) {
+		sb_hist_point_name(h, st->r[q].mode, st->r[q].tasks, buf, sizeof(buf));
+		if ((st->names[q] = strdup(buf)) == NULL)
 			return -1;
+	}
+	if (sb_show_judge(h, &m->t[i], st->r, st->nr, hd, se, ns, base, &st->jd) != 0)
+		return -1;
+	st->judged = 1;
+	sb_drift_words(&st->jd.drift, st->drift_words, sizeof(st->drift_words));
 	return 0;
-}
-
-static void free_grid(struct grid *g)
-{
-	for (size_t k = 0; g->s && k < g->lines * (g->ncols + 1); k++)
-		free(g->s[k]);
-	free(g->s);
-}
-
-static void print_text(FILE *out, struct grid *g)
-{
-	size_t *w = calloc(g->ncols + 1, sizeof(*w));
-
-	if (w == NULL)
-		return;
-	for (size_t l = 0; l < g->lines; l++)
-		for (size_t j = 0; j <= g->ncols; j++)
-			if (strlen(gs(g, l, j)) > w[j])
-				w[j] = strlen(gs(g, l, j));
-	for (size_t l = 0; l < g->lines; l++) {
-		size_t last = 0;
-
-		for (size_t j = 1; j <= g->ncols; j++)
-			if (*gs(g, l, j))
-				last = j;
-		if (last == 0 && gs(g, l, 0)[0] == ' ')
-			continue;	/* "vs" lines of a single column */
-		for (size_t j = 0; j <= last; j++)
-			fprintf(out, "%s%-*s", j ? "   " : "", j < last ? (int)w[j] : 0, gs(g, l, j));
-		fputc('\n', out);
-	}
-	free(w);
-}
-
-static void print_md(FILE *out, struct grid *g)
-{
-	for (size_t j = 0; j <= g->ncols; j++)
-		fprintf(out, "| %s ", gs(g, 0, j));
-	fputs("|\n", out);
-	for (size_t j = 0; j <= g->ncols; j++)
-		fputs("|---", out);
-	fputs("|\n", out);
-	for (size_t l = 1; l < g->lines; l += 3) {
-		fprintf(out, "| %s ", gs(g, l, 0));
-		for (size_t j = 1; j <= g->ncols; j++) {
-			fprintf(out, "| %s", gs(g, l, j));
-			if (j > 1)
-				fprintf(out, "<br>vs first: %s<br>vs previous: %s", gs(g, l + 1, j), gs(g, l + 2, j));
-			fputc(' ', out);
-		}
-		fputs("|\n", out);
-	}
-}
-
-static void json_vs(FILE *out, const char *name, const struct vs *v)
-{
-	fprintf(out, ", \"%s\": ", name);
-	if (!v->ok) {
-		fputs("null", out);
-		return;
-	}
-	fputs("{\"pct\": ", out);
-	sb_json_num(out, v->pct);
-	fputs(", \"interval_pct\": ", out);
-	sb_json_num(out, v->hw);
-	fputs(", \"detectable_pct\": ", out);
-	sb_json_num(out, v->det);
-	fprintf(out, ", \"verdict\": \"%s\"}", v->word);
-}
-
-/* A number, or null where there is none (no run, a failed one, a single run's interval): never nan. */
-static void json_num_or_null(FILE *out, double v)
-{
-	if (isfinite(v))
-		sb_json_num(out, v);
-	else
-		fputs("null", out);
-}
-
-/* CSV rows or a JSON table: one record per row and column, numbers unrounded. */
-static int print_records(FILE *out, const struct sb_hist *h, const struct table *t,
-			 const struct rowkey *r, size_t nr, int json, const struct judged *jd)
-{
-	for (size_t i = 0; i < nr; i++)
-		for (size_t j = 0; j < t->ncols; j++) {
-			const struct sb_hist_sweep *s0 = &h->sw[t->cols[j].sw[0]];
-			const struct cell *c = &jd->c[i * t->ncols];
-			struct vs a = jd->first[i * t->ncols + j], b = jd->prev[i * t->ncols + j];
-			if (json) {
-				fputs(i + j ? ",\n    {\"mode\": " : "    {\"mode\": ", out);
-				sb_json_str(out, h->modes[r[i].mode]);
-				fprintf(out, r[i].tasks ? ", \"tasks\": %ld" : ", \"tasks\": \"curve\"", r[i].tasks);
-				fputs(", \"column\": ", out);
-				sb_json_str(out, t->cols[j].name);
-				fprintf(out, ", \"index\": %zu, \"date\": ", j);
-				sb_json_str(out, s0->date);
-				fprintf(out, ", \"sweeps\": %zu, \"runs\": %zu, \"mean\": ", c[j].sweeps, c[j].runs);
-				json_num_or_null(out, c[j].runs ? c[j].mean : NAN);
-				fputs(", \"ci95\": ", out);
-				json_num_or_null(out, c[j].ci);
-				json_vs(out, "vs_first", &a);
-				json_vs(out, "vs_previous", &b);
-				fputc('}', out);
-				continue;
-			}
-			sb_csv_field(out, s0->test);
-			fputc(',', out);
-			sb_csv_field(out, s0->params);
-			fputc(',', out);
-			sb_csv_field(out, s0->tb_name);
-			fputc(',', out);
-			sb_csv_field(out, t->cols[j].name);
-			fprintf(out, ",%zu,%s,%s,", j, s0->date, h->modes[r[i].mode]);
-			if (r[i].tasks)
-				fprintf(out, "%ld", r[i].tasks);
-			else
-				fputs("curve", out);
-			fprintf(out, ",%zu,%zu", c[j].sweeps, c[j].runs);
-			csv_num(out, c[j].mean, c[j].runs > 0);
-			csv_num(out, c[j].ci, 1);
-			csv_num(out, a.pct, a.ok);
-			csv_num(out, a.hw, a.ok);
-			fprintf(out, ",%s", a.ok ? a.word : "");
-			csv_num(out, a.det, a.ok);
-			csv_num(out, b.pct, b.ok);
-			csv_num(out, b.hw, b.ok);
-			fprintf(out, ",%s", b.ok ? b.word : "");
-			csv_num(out, b.det, b.ok);
-			fputc('\n', out);
-		}
-	return 0;
-}
-
-static void json_table_head(FILE *out, const struct table *t, int first, int by_testbed)
-{
-	const struct sb_hist_sweep *s = t->first;
-
-	fputs(first ? "{\"tables\": [\n  {\"test\": " : ",\n  {\"test\": ", out);
-	sb_json_str(out, s->test);
-	fputs(", \"params\": ", out);
-	sb_json_str(out, s->params);
-	if (by_testbed) {	/* the columns are the testbeds, for one kernel */
-		fputs(", \"kernel\": ", out);
-		sb_json_str(out, s->column);
-	} else {
-		fputs(", \"testbed\": ", out);
-		sb_json_str(out, s->tb_name);
-		fputs(", \"testbed_facts\": ", out);
-		sb_json_str(out, s->tb_facts);
-	}
-	fputs(", \"unit\": \"ops/s\", \"higher_is_better\": true, \"rows\": [\n", out);
 }
 
 int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *o, char *err,
 		 size_t errlen)
 {
-	struct table *t;
+	struct show_model m = { 0 };
 	struct sb_hist_series *se = NULL;
 	struct sb_hist_drift *hd = NULL;
 	struct sb_drift base;
-	size_t nt, ns = 0;
+	size_t ns = 0;
 	int rc = 0;
 
 	if (h->nsw == 0)
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "no sweep of that testcase in the history");
-	if (make_tables(h, o, &t, &nt) != 0)
+	if (make_tables(h, o, &m.t, &m.nt) != 0)
 		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-	if (nt == 0) {
-		free_tables(t, nt);
+	if (m.nt == 0) {
+		free_tables(m.t, m.nt);
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "no sweep of kernel %s in the history", o->kernel);
 	}
 	/* the drift: --drift, else learned from this selection's history (testbeds side by side: none) */
@@ -494,56 +246,18 @@ int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *
 	else
 		sb_drift_default(&base);
 	if (base.src == SB_DRIFT_DEFAULT &&
-	    (sb_hist_series(h, &se, &ns) != 0 || sb_hist_drift_new(h, se, ns, &hd) != 0)) {
-		sb_hist_series_free(se, ns);
-		free_tables(t, nt);
-		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-	}
-	if (o->format == SB_FMT_CSV)
-		fputs("test,params,testbed,column,index,date,mode,tasks,sweeps,runs,mean,ci95,vs_first_pct,"
-		      "vs_first_interval_pct,vs_first,vs_first_detectable_pct,vs_previous_pct,"
-		      "vs_previous_interval_pct,vs_previous,vs_previous_detectable_pct\n", out);
-	for (size_t i = 0; i < nt && rc == 0; i++) {
-		size_t nr;
-		struct rowkey *r = table_rows(h, &t[i], &nr);
-		struct grid g = { 0 };
-		struct judged jd;
-
-		if (r == NULL || sb_show_judge(h, &t[i], r, nr, hd, se, ns, &base, &jd) != 0) {
-			if (r)
-				for (size_t q = 0; q < nr; q++)
-					free(r[q].ctasks);
-			free(r);
+	    (sb_hist_series(h, &se, &ns) != 0 || sb_hist_drift_new(h, se, ns, &hd) != 0))
+		rc = SB_EXIT_ENV;
+	if (rc == 0 && (m.tabs = calloc(m.nt, sizeof(*m.tabs))) == NULL)
+		rc = SB_EXIT_ENV;
+	for (size_t i = 0; i < m.nt && rc == 0; i++)
+		if (build_table(h, &m, i, hd, se, ns, &base) != 0)
 			rc = SB_EXIT_ENV;
-			break;
-		}
-		if (o->format == SB_FMT_CSV || o->format == SB_FMT_JSON) {
-			if (o->format == SB_FMT_JSON)
-				json_table_head(out, &t[i], i == 0, o->by_testbed);
-			rc = print_records(out, h, &t[i], r, nr, o->format == SB_FMT_JSON, &jd) ? SB_EXIT_ENV : 0;
-			if (o->format == SB_FMT_JSON)
-				fputs("]}", out);
-		} else if ((rc = fill_grid(h, &t[i], r, nr, o->format == SB_FMT_MARKDOWN, &jd, &g) ?
-				  SB_EXIT_ENV : 0) == 0) {
-			if (i > 0)
-				fputc('\n', out);
-			title(out, h, &t[i], o, o->format == SB_FMT_MARKDOWN, &jd);
-			fputc('\n', out);
-			if (o->format == SB_FMT_MARKDOWN)
-				print_md(out, &g);
-			else
-				print_text(out, &g);
-		}
-		free_grid(&g);
-		sb_show_judged_free(&jd);
-		for (size_t q = 0; q < nr; q++)
-			free(r[q].ctasks);
-		free(r);
-	}
-	if (rc == 0 && o->format == SB_FMT_JSON)
-		fputs("\n]}\n", out);
+	/* computed whole: now printed */
+	if (rc == 0 && sb_show_print(out, h, &m, o) != 0)
+		rc = SB_EXIT_ENV;
+	free_model(&m);
 	sb_hist_drift_free(hd);
 	sb_hist_series_free(se, ns);
-	free_tables(t, nt);
 	return rc ? sb_fail(err, errlen, rc, "out of memory") : 0;
 }

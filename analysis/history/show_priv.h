@@ -1,4 +1,4 @@
-/* sb-history show's private parts: a table's columns and rows, its cells and the verdicts of its column pairs (show.c prints, show_judge.c computes). */
+/* sb-history show's private parts: a table's columns and rows, its cells and the verdicts of its column pairs (show.c and show_judge.c compute, show_print.c prints). */
 #ifndef SCALEBENCH_SHOW_PRIV_H
 #define SCALEBENCH_SHOW_PRIV_H
 
@@ -56,6 +56,26 @@ struct judged {
 	struct sb_drift drift;	/* the first figure used, for the title */
 	size_t ndrift;		/* rows judged with a drift */
 };
+
+/* One table built: its rows, their names, every cell and pair judged, the drift's words for its title. */
+struct show_table {
+	struct rowkey *r;
+	size_t nr;
+	char **names;		/* nr: sb_hist_point_name's */
+	struct judged jd;
+	int judged;		/* jd is set (to free) */
+	char drift_words[400];
+};
+
+/* What sb-history show prints: every table, built before any is printed. */
+struct show_model {
+	struct table *t;
+	size_t nt;
+	struct show_table *tabs;	/* nt */
+};
+
+/* show_print.c: the model's tables in o's format; 0, or -1 when memory runs out. */
+int sb_show_print(FILE *out, const struct sb_hist *h, const struct show_model *m, const struct sb_show_opts *o);
 
 const struct sb_hist_point *sb_show_point_of(const struct sb_hist_sweep *s, int mode, long tasks);
 
