@@ -94,6 +94,14 @@ void sb_cmp_drift_free(struct sb_cmp_drift *d)
 	free(d);
 }
 
+int sb_cmp_drift_sides(const struct ctx *c, int s, const struct sb_run **sw)
+{
+	const struct sb_cmp_drift *d = c->drift;
+
+	*sw = d ? d->sw[s] : NULL;
+	return d ? d->nsw[s] : 0;
+}
+
 /* --vs: the sweeps of each side again, one by one (pooling merges their runs) */
 static int load_sides(struct sb_cmp_drift *d, int n, char **dirs, int k, char *err, size_t errlen)
 {

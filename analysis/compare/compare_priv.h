@@ -60,6 +60,7 @@ struct pair {
 	char machine[192];	/* the machine's meta keys that differ from base's ("host, cpu_model"), "" */
 	char system[256];	/* the system checks' settings that differ ("governor powersave/performance"), "" */
 	char reference[512];	/* the reference loop ran at another speed (compare_reference.c), "" */
+	char bimodal[1024];	/* a side's values fall in two groups (compare_bimodal.c), "" */
 };
 
 struct ctx {
@@ -107,6 +108,8 @@ int sb_cmp_drift_open(struct ctx *c, int n, char **dirs, char *err, size_t errle
 void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr);
 void sb_cmp_drift_words(const struct ctx *c, char *buf, size_t len);
 void sb_cmp_drift_free(struct sb_cmp_drift *d);
+/* --vs: side s's sweeps as loaded, one by one, into *sw; their count (0: the side is one sweep). */
+int sb_cmp_drift_sides(const struct ctx *c, int s, const struct sb_run **sw);
 
 /*
  * compare_reference.c: into buf a note when the reference loop's readings of
@@ -115,6 +118,19 @@ void sb_cmp_drift_free(struct sb_cmp_drift *d);
  * no reading or the loops differ.
  */
 void sb_cmp_reference_note(const struct sb_run *b, const struct sb_run *x, char *buf, size_t size);
+/*
+ * The same for --vs: a side's level is the geometric mean of its sweeps', and
+ * the loop's own variation the most it varied within a sweep or between two
+ * of a side's; "" unless every sweep of both sides has a reading of one loop.
+ */
+void sb_cmp_reference_pool_note(const struct ctx *c, const struct pair *pr, char *buf, size_t size);
+
+/*
+ * compare_bimodal.c: into buf a note naming the points where a side's values
+ * fall in two groups (sb_bimodal): a sweep's runs, or with --vs each sweep's
+ * runs and the sweeps' means (4 sweeps or more); "" when none does.
+ */
+void sb_cmp_bimodal_note(const struct ctx *c, const struct pair *pr, char *buf, size_t size);
 
 /* compare_curves.c: each run's peak, plateau and efficiency by mode, then lkp's scalability. */
 void sb_cmp_print_curves(const struct ctx *c);

@@ -557,8 +557,11 @@ static int compare_pairs(struct ctx *c, int n, char *err, size_t errlen)
 		sb_cmp_drift_pair(c, pr);
 		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
 		system_diff(pr->base, pr->x, pr->system, sizeof(pr->system));
-		if (!c->o->pool)	/* (a pool's meta is its first sweep's: no note for a part of it) */
+		if (!c->o->pool)
 			sb_cmp_reference_note(pr->base, pr->x, pr->reference, sizeof(pr->reference));
+		else	/* a pool's meta is its first sweep's: the sweeps' own readings */
+			sb_cmp_reference_pool_note(c, pr, pr->reference, sizeof(pr->reference));
+		sb_cmp_bimodal_note(c, pr, pr->bimodal, sizeof(pr->bimodal));
 		c->correlated |= pr->correlated;
 	}
 	return 0;

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# compare's robust side (issue 46 items 4, 9, 10): the note on values in two groups, the median of runs as a sweep's value, the flagged sweep and the rank cross-check, --kernel rounds tested as pairs.
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# mkrun DIR LABEL DATE "F1 F2 ..." [META...]: a run directory of unix1 (processes and threads at 1, 2
+# and 4 tasks) whose run r measures F_r times the point's level (1000 ops/s a task, threads 900),
+# two samples a run 0.1% apart; META lines are appended to its meta.
+mkrun() {
+	local dir=$1 label=$2 date=$3 f=($4) m t r
+	shift 4
+	mkdir -p "$dir"
+	printf '%s\n' test=unix1 "label=$label" "run_id=${dir##*/}" status=complete "date=$date" host=box1 \
+		"kernel=Linux 6.1.0-$label" modes=processes,threads points=1,2,4 "repeat=${#f[@]}" "$@" >"$dir/meta"
+	{
+		echo mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct
+		for m in processes threads; do
+			for t in 1 2 4; do
+				for r in "${!f[@]}"; do
+					awk -v m="$m" -v t="$t" -v r=$((r + 1)) -v f="${f[r]}" 'BEGIN {
+						v = (m == "threads" ? 900 : 1000) * t * f
+						for (s = 1; s <= 2; s++) { x = v * (s == 1 ? 0.9995 : 1.0005)
+							printf "%s,%d,%d,measure,%d,1.000000,%.3f,%.3f,,,,\n", m, t, r, s, x, x } }'
+				done
+			done
+		done
+	} >"$dir/samples.csv"
+}
+
+main() {
+	local d=$tmp/unix1
+	# ---- item 9: values in two groups ----
+	mkrun "$d/base" base 2026-01-01T00:00:00Z "1 1.004 0.998 1.002 0.996"
+	mkrun "$d/two" two 2026-01-01T01:00:00Z "1 1.003 0.7 0.998 0.702"
+	mkrun "$d/even" even 2026-01-01T02:00:00Z "0.96 0.98 1 1.02 1.04"
+	run ./compare.sh --history "$tmp/none.db" "$d/base" "$d/two"
+	like "$out" "Note: values fall in two groups \\(the gap test, docs/COMPARE.md\\): two's runs at processes:1 \\(2 near 701 and 3 near 1\\.00K ops/s, 42\\.7% apart\\); two's runs at processes:2 .*; and 3 more: a sweep's value then depends on how many of its runs fell in each group" \
+		"runs in two groups: the note names the side, the point, the groups and how far apart, three points and a count"
+	like "$rc" '^[01]$' "a note, not an error (exit $rc)"
+	run ./compare.sh --history "$tmp/none.db" "$d/base" "$d/even"
+	unlike "$out" 'two groups' "runs evenly spread 2% apart: no note"
+	# four sweeps a side, new's in two groups of two sweeps 30% apart: the sweeps' means
+	for i in 1 2 3 4; do
+		mkrun "$d/pb$i" pb 2026-01-02T0$((2 * i)):00:00Z "1 1.002 0.998"
+		mkrun "$d/pn$i" pn 2026-01-02T0$((2 * i + 1)):00:00Z "$([ $((i % 2)) = 1 ] && echo "1 1.002 0.998" || echo "0.7 0.701 0.699")"
+	done
+	run ./compare.sh --history "$tmp/none.db" "$d"/pb? --vs "$d"/pn?
+	like "$out" "Note: values fall in two groups .*: pn's sweeps' means at processes:1 \\(2 near 700 and 2 near 1(\\.00K|000) ops/s, 42\\.9% apart\\);" \
+		"--vs, 4 sweeps a side: the sweeps' means in two groups"
+	unlike "$out" "pb's sweeps' means|runs in sweep" "and neither base's sweeps nor any sweep's runs"
+}
+
+main
+plan "$_n"
+exit "$_failed"
