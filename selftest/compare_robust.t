@@ -49,6 +49,28 @@ main() {
 	like "$out" "Note: values fall in two groups .*: pn's sweeps' means at processes:1 \\(2 near 700 and 2 near 1(\\.00K|000) ops/s, 42\\.9% apart\\);" \
 		"--vs, 4 sweeps a side: the sweeps' means in two groups"
 	unlike "$out" "pb's sweeps' means|runs in sweep" "and neither base's sweeps nor any sweep's runs"
+
+	# ---- item 4: runtest.sh --kernel A --kernel B's rounds, tested as pairs ----
+	# Shaped as vm/sweep.sh leaves them: a run directory a kernel, run r of each in round r (each
+	# round boots each kernel in turn), one sweep's vm_rounds, sweep_host, sweep_pid and sweep_start.
+	# The rounds drift by up to 15% (shared by the round's two boots); new is 5% slower in each.
+	local vm=(vm=qemu vm_accel=kvm vm_rounds=4 sweep_host=box1 sweep_pid=4242 sweep_start=boot-1/1234)
+	mkrun "$d/ka" ka 2026-01-03T00:00:00Z "1 1.082 0.929 1.041" "${vm[@]}"
+	mkrun "$d/kb" kb 2026-01-03T00:00:00Z "0.951 1.026 0.885 0.988" "${vm[@]}"
+	run ./compare.sh --history "$tmp/none.db" "$d/ka" "$d/kb"
+	is "$rc" 1 "--kernel rounds: the 5% regression under 15% of drift between rounds is found (exit 1)"
+	like "$out" "Note: machine drift .*; the sides are the rounds of one runtest.sh --kernel sweep: tested as pairs of rounds" \
+		"the Note says the rounds were tested as pairs"
+	like "$out" '     1  processes +[0-9]+ +[0-9]+ +-(4\.9|5\.0)[0-9]% +0\.[0-9]+% +4/4 .* slower' \
+		"a point: -5%, its interval well under 1% (3 df of the round-by-round differences)"
+	run ./compare.sh --history "$tmp/none.db" "$d/kb" "$d/ka"
+	like "$rc/$(grep -c 'tested as pairs of rounds' <<<"$out")" "^0/1$" "the other way round: paired too (faster, exit 0)"
+	run ./compare.sh --history "$tmp/none.db" --drift 1 "$d/ka" "$d/kb"
+	like "$rc/$(grep -Ec 'given \(--drift\).*, in every interval; the sides are the rounds' <<<"$out")" "^1/1$" "--drift PCT: the rounds still paired"
+	mkrun "$d/kc" kc 2026-01-03T00:00:00Z "0.951 1.026 0.885 0.988" "${vm[@]:0:5}" sweep_start=boot-1/9999
+	run ./compare.sh --history "$tmp/none.db" "$d/ka" "$d/kc"
+	is "$rc" 0 "two --kernel sweeps (another sweep_start): one sweep a side, the drift unresolved (exit 0)"
+	unlike "$out" "pairs of rounds" "and not paired"
 }
 
 main

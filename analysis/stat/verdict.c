@@ -203,13 +203,16 @@ static int log_sweep(const struct sb_vsweep *w, int logs, struct sb_drift_sweep 
 	return 0;
 }
 
-/* Measured a b a b ...: every order known and base's i-th before x's i-th before base's next. */
+/*
+ * Measured a b a b ...: every order known and base's i-th before (or, one
+ * round id, with) x's i-th before base's next.
+ */
 static int alternated(const struct sb_vside *a, const struct sb_vside *b)
 {
 	if (a->nsw != b->nsw || a->nsw < 3)
 		return 0;
 	for (size_t i = 0; i < a->nsw; i++)
-		if (a->sw[i].order < 0 || b->sw[i].order <= a->sw[i].order ||
+		if (a->sw[i].order < 0 || b->sw[i].order < a->sw[i].order ||
 		    (i + 1 < a->nsw && a->sw[i + 1].order <= b->sw[i].order))
 			return 0;
 	return 1;
