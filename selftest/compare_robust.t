@@ -71,6 +71,48 @@ main() {
 	run ./compare.sh --history "$tmp/none.db" "$d/ka" "$d/kc"
 	is "$rc" 0 "two --kernel sweeps (another sweep_start): one sweep a side, the drift unresolved (exit 0)"
 	unlike "$out" "pairs of rounds" "and not paired"
+
+	# ---- item 10: the median of runs as a sweep's value ----
+	mkrun "$d/m5" m5 2026-01-04T00:00:00Z "1 1.004 0.998 1.002 0.996"
+	mkrun "$d/w5" w5 2026-01-04T01:00:00Z "0.9 0.902 0.898 2 0.901"	# -10%, and one wild run at 2x
+	mkrun "$d/w3" w3 2026-01-04T02:00:00Z "0.9 0.902 2"
+	run ./compare.sh --history "$tmp/none.db" "$d/m5" "$d/w5"
+	like "$out" '     1  processes +[0-9]+ +[0-9]+ +\+5\.[0-9]+% ' "the mean of logs: the wild run turns -10% into +5.6%"
+	unlike "$out" 'median' "by default, no word of medians"
+	run ./compare.sh --history "$tmp/none.db" --sweep-value median "$d/m5" "$d/w5"
+	like "$out" '     1  processes +[0-9]+ +[0-9]+ +-9\.90% ' "--sweep-value median: -9.9% (0.901 against 1): the wild run outvoted"
+	like "$out" "Note: machine drift between sweeps: \\+/-2\\.0% sd, the default, taken as known: nothing learned on this testbed; each sweep's value the median of its runs, in every interval" \
+		"the Note says each sweep's value is its runs' median"
+	run ./compare.sh --history "$tmp/none.db" --sweep-value median "$d/m5" "$d/w3"
+	like "$out" "each sweep's value the median of its runs in 0 of 8 tests \\(the others have a sweep of fewer than 5 runs: the mean\\)" \
+		"a sweep of 3 runs: the mean, and the Note counts the tests"
+	like "$out" '     1  processes +[0-9]+ +[0-9]+ +\+1[0-9]\.[0-9]+% ' "(the mean of 3 logs: +1x%)"
+	run ./compare.sh --sweep-value median --drift 0 "$d/m5" "$d/w5"
+	like "$rc/$(wc -l <<<"$err")/$err" "^2/1/compare: --sweep-value median: with --drift 0 the runs are the values, not the sweeps \\(give the drift, or leave --drift out\\)" \
+		"--sweep-value median --drift 0: exit 2, one line naming the conflict"
+	run ./compare.sh --sweep-value mode "$d/m5" "$d/w5"
+	like "$rc/${err%%$'\n'*}" "^2/compare: --sweep-value 'mode': expected mean or median" "--sweep-value mode: exit 2, one line"
+
+	# ---- item 10: a sweep far from its side is flagged, kept; the rank cross-check with 5 sweeps a side ----
+	local lv=(1 1.003 0.997 1.002 0.998) ln=(1.003 0.998 1.002 0.997 1) i
+	for i in 0 1 2 3 4; do
+		mkrun "$d/rb$i" rb "2026-01-05T0${i}:00:00Z" "$(awk -v l="${lv[i]}" 'BEGIN { print l, l * 1.002, l * 0.998 }')"
+		mkrun "$d/rn$i" rn "2026-01-05T1${i}:00:00Z" "$(awk -v l="${ln[i]}" 'BEGIN { l *= 0.95; print l, l * 1.002, l * 0.998 }')"
+	done
+	run ./compare.sh --history "$tmp/none.db" "$d"/rb[0-4] --vs "$d"/rn?
+	like "$out" "processes curve, ranks of the sweeps \\(Mann-Whitney\\): p 0\\.0079, Hodges-Lehmann -5\\.0[0-9]%; threads curve, ranks of the sweeps \\(Mann-Whitney\\): p 0\\.0079" \
+		"5 sweeps a side: Mann-Whitney on the sweeps' means (exact p 2/252) and the Hodges-Lehmann shift, a curve each"
+	unlike "$out" "stands .* sd from its side" "no sweep flagged"
+	run ./compare.sh --history "$tmp/none.db" "$d"/rb0 "$d"/rb1 "$d"/rb2 "$d"/rb3 --vs "$d"/rn0 "$d"/rn1 "$d"/rn2 "$d"/rn3
+	unlike "$out" "Mann-Whitney" "4 sweeps a side: no rank cross-check (it could not go below p 0.03)"
+	mkrun "$d/rb5" rb 2026-01-05T05:00:00Z "0.9 0.902 0.898"
+	run ./compare.sh --history "$tmp/none.db" --drift 1 "$d"/rb0 "$d"/rb1 "$d"/rb2 "$d"/rb5 "$d"/rb4 --vs "$d"/rn?
+	like "$out" "\\(the processes curve of rb's sweep rb5 stands -[5-9]\\.[0-9] sd from its side \\(kept\\); processes curve, ranks .*; the threads curve of rb's sweep rb5 stands -[5-9]\\.[0-9] sd from its side \\(kept\\); threads curve, ranks" \
+		"a sweep 10% below its side with 1% drift: flagged on both curves, by its run id"
+	is "$(grep -o 'stands' <<<"$out" | wc -l)" 2 "and no other sweep"
+	like "$out" '     1  processes .* 15/15 ' "and kept: its runs are in the side's (15 runs a side)"
+	run ./compare.sh --history "$tmp/none.db" --drift 1 "$d"/rb[0-4] --vs "$d"/rn?
+	unlike "$out" "stands .* sd from its side" "without it, none flagged"
 }
 
 main

@@ -66,7 +66,7 @@ static void side(const struct ctx *c, const struct pair *pr, const struct row *r
 
 		if (!p || (n = logs(p->means.v, p->means.n, x)) == 0)
 			return;	/* a sweep without runs here: no sweep means either */
-		snprintf(what, sizeof(what), "runs in sweep %s", sw[i].name);
+		snprintf(what, sizeof(what), "runs in sweep %s", sb_cmp_sweep_id(&sw[i]));
 		if (sb_bimodal(x, n, &b))
 			say(f, who, what, r, &b);
 		m[nm] = 0;

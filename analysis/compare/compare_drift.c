@@ -26,6 +26,7 @@ struct sb_cmp_drift {
 	int paired;			/* a test was of pairs (the verdict module found the sides alternated) */
 	long rounds;			/* this pair: runtest.sh --kernel's rounds (rounds_of), else 0 */
 	int round_pairs;		/* a test was of pairs of rounds */
+	int ntests, nmedian;		/* tests made, and of them on the sweeps' medians (--sweep-value) */
 	double lo_pct, hi_pct;		/* the smallest and largest drift used, % */
 	int nused;
 	struct sb_drift first;		/* the first figure used */
@@ -253,6 +254,7 @@ static void note_used(struct sb_cmp_drift *d, const struct sb_drift *in, const s
 		snprintf(eff.what, sizeof(eff.what), "the sides' own %zu sweeps, %.0f df, with %.160s", sweeps,
 			 t->tau_df, in->src == SB_DRIFT_DEFAULT ? "the default's 2" : in->what);
 	}
+	d->ntests++;
 	d->paired |= t->paired && !rounds;
 	d->round_pairs |= t->paired && rounds;
 	pct = sb_drift_pct(used);
@@ -278,8 +280,9 @@ static void drift_row(struct sb_cmp_drift *d, const struct ctx *c, const struct 
 		return;
 	rounds = split_rounds(d, a, &q.base.nsw, b, &q.x.nsw);
 	sb_drift_lookup_point(d->hist, r->b->mode, r->b->tasks, acr, &d->base, &q.drift);
-	if (sb_verdict(&q, &v) != 0)
+	if (sb_verdict_value(&q, c->o->sweep_median ? SB_VV_MEDIAN : SB_VV_MEAN, &v) != 0)
 		return;
+	d->nmedian += v.median;
 	note_used(d, &q.drift, &v.dt, q.base.nsw + q.x.nsw, rounds);
 	r->vd = v;
 }
@@ -346,13 +349,13 @@ static void cross_check(struct sb_cmp_drift *d, const struct pair *pr, const cha
 			char name[160];
 
 			if (rounds)
-				snprintf(name, sizeof(name), "round %zu of %s", i + 1, (s ? pr->x : pr->base)->name);
+				snprintf(name, sizeof(name), "round %zu", i + 1);
 			else
-				snprintf(name, sizeof(name), "%s", d->sw[s][i].name);
+				snprintf(name, sizeof(name), "sweep %s", sb_cmp_sweep_id(&d->sw[s][i]));
 			if (fabs(z) > 4 && len < sizeof(d->cross) - 300)
-				len += (size_t)snprintf(d->cross + len, sizeof(d->cross) - len, "%s%s's %s curve "
-							"stands %.1f sd from its side (kept)", len ? "; " : "",
-							name, mode, z);
+				len += (size_t)snprintf(d->cross + len, sizeof(d->cross) - len, "%sthe %s curve of "
+							"%s's %s stands %+.1f sd from its side (kept)", len ? "; " : "",
+							mode, (s ? pr->x : pr->base)->name, name, z);
 		}
 	}
 	if (a->k < 5 || b->k < 5 || len >= sizeof(d->cross) - 120)
@@ -367,13 +370,28 @@ static void cross_check(struct sb_cmp_drift *d, const struct pair *pr, const cha
 			 100 * expm1(sb_hodges_lehmann(ma, a->k, mb, b->k)));
 }
 
-static double mean_of(const double *v, size_t n)
+static int cmp_double(const void *x, const void *y)
 {
-	double s = 0;
+	double a = *(const double *)x, b = *(const double *)y;
 
+	return (a > b) - (a < b);
+}
+
+/* A sweep's curve value: the mean of its values, or their median (n <= 256, as curve_sweeps makes them). */
+static double value_of(const double *v, size_t n, int median)
+{
+	double s = 0, x[256];
+
+	if (n == 0)
+		return NAN;
+	if (median && n <= 256) {
+		memcpy(x, v, n * sizeof(*x));
+		qsort(x, n, sizeof(*x), cmp_double);
+		return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	}
 	for (size_t i = 0; i < n; i++)
 		s += v[i];
-	return n ? s / (double)n : NAN;
+	return s / (double)n;
 }
 
 static void drift_curve(struct sb_cmp_drift *d, const struct ctx *c, const struct pair *pr,
@@ -392,19 +410,20 @@ static void drift_curve(struct sb_cmp_drift *d, const struct ctx *c, const struc
 		return;
 	rounds = split_rounds(d, a, &q.base.nsw, b, &q.x.nsw);
 	sb_drift_lookup_point(d->hist, ct->mode, 0, acr, &d->base, &q.drift);
-	if (sb_verdict(&q, &v) != 0)
+	if (sb_verdict_value(&q, c->o->sweep_median ? SB_VV_MEDIAN : SB_VV_MEAN, &v) != 0)
 		return;
+	d->nmedian += v.median;
 	note_used(d, &q.drift, &v.dt, q.base.nsw + q.x.nsw, rounds);
 	ct->vd = v;
 	ct->change = v.estimate;
 	ct->lo = v.lo;
 	ct->hi = v.hi;
 	ct->v = (enum verdict)v.word;
-	/* the sweeps' curve means for the cross-check */
+	/* the sweeps' curve values (means, or medians) for the cross-check */
 	for (size_t i = 0; i < q.base.nsw; i++)
-		la[sa.k++] = (struct sb_drift_sweep){ mean_of(a[i].v, a[i].n), 0, a[i].n, NULL };
+		la[sa.k++] = (struct sb_drift_sweep){ value_of(a[i].v, a[i].n, v.median), 0, a[i].n, NULL };
 	for (size_t i = 0; i < q.x.nsw; i++)
-		lb[sb.k++] = (struct sb_drift_sweep){ mean_of(b[i].v, b[i].n), 0, b[i].n, NULL };
+		lb[sb.k++] = (struct sb_drift_sweep){ value_of(b[i].v, b[i].n, v.median), 0, b[i].n, NULL };
 	cross_check(d, pr, ct->mode, &sa, &sb, &v.dt, rounds);
 }
 
@@ -459,6 +478,16 @@ void sb_cmp_drift_words(const struct ctx *c, char *buf, size_t len)
 		size_t n = strlen(w);
 
 		snprintf(w + n, sizeof(w) - n, " (%s)", d->cross);
+	}
+	if (c->o->sweep_median && d->ntests) {
+		size_t n = strlen(w);
+
+		if (d->nmedian == d->ntests)
+			snprintf(w + n, sizeof(w) - n, "; each sweep's value the median of its runs");
+		else
+			snprintf(w + n, sizeof(w) - n, "; each sweep's value the median of its runs in %d of %d "
+				 "tests (the others have a sweep of fewer than %d runs: the mean)", d->nmedian,
+				 d->ntests, SB_MEDIAN_RUNS);
 	}
 	if (d->base.src == SB_DRIFT_NONE || d->base.src == SB_DRIFT_GIVEN)
 		snprintf(buf, len, "%s, in every interval%s", w, d->round_pairs ? ROUNDS : "");

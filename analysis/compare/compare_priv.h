@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "compare_runs.h"
 #include "results.h"
@@ -101,6 +102,14 @@ void sb_cmp_report_md(const struct ctx *c);
 void sb_cmp_report_csv(const struct ctx *c);
 void sb_cmp_report_json(const struct ctx *c);
 void sb_cmp_md_cell(FILE *out, const char *s);	/* a markdown table cell, escaped */
+
+/* A sweep of a pool by name: its run id, else its directory's name (the sweeps of a side share a label). */
+static inline const char *sb_cmp_sweep_id(const struct sb_run *r)
+{
+	const char *slash = strrchr(r->dir, '/');
+
+	return *r->run_id ? r->run_id : slash && slash[1] ? slash + 1 : r->dir;
+}
 
 /* compare_drift.c: every point's and curve's test on sweeps, with the machine's drift in it. */
 struct sb_cmp_drift;
