@@ -49,6 +49,10 @@ main() {
 	like "$out" "Note: values fall in two groups .*: pn's sweeps' means at processes:1 \\(2 near 700 and 2 near 1(\\.00K|000) ops/s, 42\\.9% apart\\);" \
 		"--vs, 4 sweeps a side: the sweeps' means in two groups"
 	unlike "$out" "pb's sweeps' means|runs in sweep" "and neither base's sweeps nor any sweep's runs"
+	mkrun "$d/pb5" pb 2026-01-02T10:00:00Z "1 1.003 0.7 0.998 0.702"
+	run ./compare.sh --history "$tmp/none.db" "$d"/pb[1235] --vs "$d"/pn?
+	like "$out" "Note: values fall in two groups .*: pb's runs in sweep pb5 at processes:1 \\(2 near 701 and 3 near 1(\\.00K|000) ops/s" \
+		"--vs: a sweep's own runs in two groups, the sweep named by its run id"
 
 	# ---- item 4: runtest.sh --kernel A --kernel B's rounds, tested as pairs ----
 	# Shaped as vm/sweep.sh leaves them: a run directory a kernel, run r of each in round r (each
