@@ -75,6 +75,13 @@ main() {
 	run ./compare.sh --history "$tmp/none.db" "$d/ka" "$d/kc"
 	is "$rc" 0 "two --kernel sweeps (another sweep_start): one sweep a side, the drift unresolved (exit 0)"
 	unlike "$out" "pairs of rounds" "and not paired"
+	# --vs, new's sweep first in each pair (b a b a ...): pairs too
+	for i in 1 2 3; do
+		mkrun "$d/ab$i" ab "2026-01-03T1$((2 * i - 1)):00:00Z" "1 1.002 0.998"
+		mkrun "$d/an$i" an "2026-01-03T1$((2 * i - 2)):00:00Z" "1.001 1.003 0.999"
+	done
+	run ./compare.sh --history "$tmp/none.db" "$d"/ab? --vs "$d"/an?
+	is "$(grep -c 'the sides alternated: tested as pairs of sweeps' <<<"$out")" 1 "--vs measured b a b a: tested as pairs of sweeps"
 
 	# ---- item 10: the median of runs as a sweep's value ----
 	mkrun "$d/m5" m5 2026-01-04T00:00:00Z "1 1.004 0.998 1.002 0.996"
@@ -107,6 +114,7 @@ main() {
 	like "$out" "processes curve, ranks of the sweeps \\(Mann-Whitney\\): p 0\\.0079, Hodges-Lehmann -5\\.0[0-9]%; threads curve, ranks of the sweeps \\(Mann-Whitney\\): p 0\\.0079" \
 		"5 sweeps a side: Mann-Whitney on the sweeps' means (exact p 2/252) and the Hodges-Lehmann shift, a curve each"
 	unlike "$out" "stands .* sd from its side" "no sweep flagged"
+	unlike "$out" "tested as pairs" "(base's 5 sweeps, then new's: not paired)"
 	run ./compare.sh --history "$tmp/none.db" "$d"/rb0 "$d"/rb1 "$d"/rb2 "$d"/rb3 --vs "$d"/rn0 "$d"/rn1 "$d"/rn2 "$d"/rn3
 	unlike "$out" "Mann-Whitney" "4 sweeps a side: no rank cross-check (it could not go below p 0.03)"
 	mkrun "$d/rb5" rb 2026-01-05T05:00:00Z "0.9 0.902 0.898"

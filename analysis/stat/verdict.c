@@ -204,16 +204,18 @@ static int log_sweep(const struct sb_vsweep *w, int logs, struct sb_drift_sweep 
 }
 
 /*
- * Measured a b a b ...: every order known and base's i-th before (or, one
- * round id, with) x's i-th before base's next.
+ * Measured in pairs: every order known, and the i-th sweeps of the two sides
+ * (either first, or one round id) both before either (i+1)-th: a b a b ...,
+ * b a b a ..., a b b a ...
  */
 static int alternated(const struct sb_vside *a, const struct sb_vside *b)
 {
 	if (a->nsw != b->nsw || a->nsw < 3)
 		return 0;
 	for (size_t i = 0; i < a->nsw; i++)
-		if (a->sw[i].order < 0 || b->sw[i].order < a->sw[i].order ||
-		    (i + 1 < a->nsw && a->sw[i + 1].order <= b->sw[i].order))
+		if (a->sw[i].order < 0 || b->sw[i].order < 0 ||
+		    (i + 1 < a->nsw && fmax(a->sw[i].order, b->sw[i].order) >=
+					fmin(a->sw[i + 1].order, b->sw[i + 1].order)))
 			return 0;
 	return 1;
 }

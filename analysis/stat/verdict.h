@@ -66,8 +66,9 @@ struct sb_vquery {
  * it was before this module (compare, history show and bisect print the same
  * digits). Otherwise the sweep is the unit and the drift is in the variance
  * (sb_drift_compare, in logs: the estimate is the ratio of the sides'
- * geometric means; sides of 3 sweeps or more measured a b a b ..., by their
- * order, or of one round id pair by pair, are tested as pairs); the sb_tdiff and sb_ttest fields are filled
+ * geometric means; sides of 3 sweeps or more measured in pairs by their
+ * order, a b a b ... or b a b a ... or one round id a pair, are tested as
+ * pairs); the sb_tdiff and sb_ttest fields are filled
  * from that test for the reports that print them.
  */
 struct sb_vresult {
