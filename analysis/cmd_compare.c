@@ -194,6 +194,8 @@ static void set_drift(void *opts, const char *arg, int value)
 	((struct cli *)opts)->co.drift_pct = v;
 }
 
+static const struct sb_cli_choice sweep_values[] = { { "mean", 0 }, { "median", 1 }, { NULL, 0 } };
+
 static const struct sb_cli_choice formats[] = {
 	{ "text", SB_CMP_TEXT }, { "markdown", SB_CMP_MARKDOWN }, { "csv", SB_CMP_CSV },
 	{ "gab", SB_CMP_GAB }, { "bencher", SB_CMP_BENCHER }, { NULL, 0 },
@@ -253,6 +255,9 @@ static const struct sb_cli_opt table[] = {
 	{ 0, "history", "FILE", SB_CLI_STRING, AT(co.history), 0, 0, NULL, NULL, NULL, RUNS,
 	  "the history to learn the drift from (default\n"
 	  "$SB_HISTORY, else history.db of the base's results)" },
+	CHOICE("sweep-value", "WHAT", co.sweep_median, sweep_values, "--sweep-value '%s': expected mean or median",
+	       "a sweep's value: the mean of its runs (default) or\n"
+	       "their median (where every sweep has 5 runs or more)"),
 	FLAG(0, "force", co.force, RUNS,
 	     "compare different testcases, runs without common\n"
 	     "points, failed or interrupted runs"),
@@ -468,6 +473,9 @@ int main(int argc, char **argv)
 		usage_error("run mode needs a BASE and at least one NEW run directory");
 	if (o.file_only[0])
 		usage_error("%s applies to files of numbers, not to run directories", o.file_only);
+	if (o.co.sweep_median && o.co.drift_pct == 0)
+		usage_error("--sweep-value median: with --drift 0 the runs are the values, not the sweeps "
+			    "(give the drift, or leave --drift out)");
 	o.co.mopts = o.mo;
 	o.co.conf = o.mo.conf;
 	{

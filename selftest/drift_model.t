@@ -13,6 +13,7 @@ cat >"$tmp/t.c" <<'EOF'
 #include "drift.h"
 #include "stats.h"
 #include "rank.h"
+#include "bimodal.h"
 
 static int n;
 
@@ -137,13 +138,27 @@ int main(void)
 	   "24 values: the normal approximation, U 78 of 144");
 	ok(sb_hodges_lehmann(ra, 5, rb, 5) == 5 && isnan(sb_hodges_lehmann(ra, 0, rb, 5)),
 	   "Hodges-Lehmann: the median of the differences");
+	/* two groups: the gap test */
+	struct sb_bimodal bm;
+	double two[] = { .30, 0, .001, .302, -.001 }, one[] = { 0, .01, .02, .03, .04 };
+	double tight[] = { 0, 0.0001, .005, .0051 }, nan2[] = { 0, 0, NAN, 1 };
+	ok(sb_bimodal(two, 5, &bm) == 1 && bm.nlo == 3 && bm.nhi == 2 && near(bm.lo, 0, 1e-12) &&
+	   near(bm.hi, .301, 1e-12) && bm.limit == 23.96 && bm.score > 200,
+	   "3 runs near 0 and 2 near .30: two groups, 3 below the gap and 2 above");
+	ok(sb_bimodal(one, 5, &bm) == 0 && near(bm.score, .01 / sqrt(.0001 * 2.5 / 3), 1e-9),
+	   "evenly spread: no groups (score: the gap over the groups' pooled sd)");
+	ok(sb_bimodal(tight, 4, &bm) == 0 && bm.score > bm.limit, "groups .5% apart: a score past the limit, no note");
+	ok(sb_bimodal(two, 3, &bm) == 0 && isnan(bm.score), "3 values: never");
+	ok(sb_bimodal(nan2, 4, NULL) == 0, "a value not finite: never");
+	ok(isinf(sb_bimodal_limit(3)) && sb_bimodal_limit(17) == 3.51 && sb_bimodal_limit(1000) == 1.64,
+	   "the limit: the table's entry at or below n");
 	printf("1..%d\n", n);
 	return 0;
 }
 EOF
 
 if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -Ianalysis/stat -o "$tmp/t" "$tmp/t.c" \
-	analysis/stat/drift.c analysis/stat/stats.c analysis/stat/rank.c -lm 2>"$tmp/cc.err"; then
+	analysis/stat/drift.c analysis/stat/stats.c analysis/stat/rank.c analysis/stat/bimodal.c -lm 2>"$tmp/cc.err"; then
 	echo "1..1"
 	echo "not ok 1 - the drift model's test program builds"
 	sed 's/^/# /' "$tmp/cc.err"

@@ -70,7 +70,7 @@ side() {
 	shift 2
 	mkdir -p "$tmp/c/$name"
 	cp "$F/$from/samples.csv" "$tmp/c/$name/"
-	{ cat "$F/$from/meta"; printf '%s\n' "$@"; } >"$tmp/c/$name/meta"
+	{ cat "$F/$from/meta"; printf '%s\n' "run_id=$name" "$@"; } >"$tmp/c/$name/meta"
 }
 ref() { printf 'reference_%s=loop=%s rate=%s span=%s sd=0.50 slices=10 slice_ms=30' "$@"; }
 side base base-20260101T000000 "$(ref start 1 900000000 2.00)" "$(ref end 1 905000000 1.50)"
@@ -79,6 +79,8 @@ side near new-20260102T000000 "$(ref start 1 880000000 3.00)"	# 2.6% apart, with
 side drifted new-20260102T000000 "$(ref start 1 880000000 1.00)" "$(ref end 1 940000000 1.00)"	# 4% level, 6.8% within
 side other new-20260102T000000 "$(ref start 2 700000000 1.00)"	# another loop
 side none new-20260102T000000
+side base2 base-20260101T000000 "$(ref start 1 880000000 1.00)" "$(ref end 1 890000000 1.00)"
+side slow2 new-20260102T000000 "$(ref start 1 690000000 1.00)" "$(ref end 1 700000000 1.00)"
 side bad new-20260102T000000 "reference_start=loop=1 rate=fast span=1 sd=1" "reference_end="
 NOTE='Note: the reference loop ran ([0-9.]+)% (slower|faster) during new.s sweep than during base.s'
 run ./compare.sh "$tmp/c/base" "$tmp/c/slow"
@@ -92,7 +94,15 @@ like "$out" '> \*\*Note:\*\* the reference loop ran 28\.0% slower' "markdown not
 run ./compare.sh "$tmp/c/slow" "$tmp/c/base"
 like "$out" 'ran 28\.0% faster during base.s sweep than during new.s' "the other way round: faster"
 run ./compare.sh "$tmp/c/base" --vs "$tmp/c/slow"
-unlike "$rc:$out" '^2:|reference loop ran' "no note under --vs (a pooled side's meta is its first sweep's)"
+like "$out" 'Note: the reference loop ran 28\.0% slower during new.s 1 sweep than during base.s 1 \(705M and 902M iterations/s\), more than it varied within either side, in a sweep or between two \(at most 3\.0%\)' \
+	"--vs: the note from each sweep's own readings (a pooled side's meta is its first sweep's)"
+run ./compare.sh "$tmp/c/base" "$tmp/c/base2" --vs "$tmp/c/slow" "$tmp/c/slow2"
+like "$out" 'Note: the reference loop ran 27\.[0-9]% slower during new.s 2 sweeps than during base.s 2 \(700M and 894M iterations/s\), .*\(at most 3\.0%\)' \
+	"--vs, two sweeps a side: the geometric means of the sweeps' levels"
+run ./compare.sh "$tmp/c/base" "$tmp/c/base2" --vs "$tmp/c/slow" "$tmp/c/near"
+unlike "$rc:$out" '^2:|reference loop ran' "--vs: no note when a side's own sweeps differ by more (25% between new's)"
+run ./compare.sh "$tmp/c/base" --vs "$tmp/c/slow" "$tmp/c/none" --force
+unlike "$rc:$out" '^2:|reference loop ran' "--vs: no note when a sweep of a side has no reading"
 for s in near drifted other none bad; do
 	run ./compare.sh "$tmp/c/base" "$tmp/c/$s"
 	unlike "$rc:$out" '^2:|reference loop ran' "no note: $s (within the loop's own variation, another loop, no reading, unreadable)"

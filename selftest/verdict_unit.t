@@ -4,7 +4,7 @@
 # t(0.8, 4) = 0.9410); the digits are the module's, the same as compare, history show and bisect printed.
 . "$(dirname "$0")/lib.sh"
 U=$B/selftest/unit_verdict
-plan 19
+plan 21
 
 # v ARGS...: the module's figures as one line ("word faster|estimate 10|..."), with its exit code
 v() {
@@ -63,6 +63,13 @@ like "$rc:$out" '^1:word not comparable\|estimate nan' "a level the t table does
 is "$(v ratio 95 0 100,102,98 110,112,108 2 | cut -d'|' -f1-6,11)" \
 	"word faster|estimate 10.0025|interval 3.14404 17.3171|se 3.23047|df 73.4161|p 0.00424843|drift given (--drift)" \
 	"a drift given: the sweeps model, its figures and its source"
+# The median of runs as a sweep's value (5 runs a sweep or more): 110.5 against 100 is +10.5%, the wild
+# run at 200 outvoted; the runs' part pi/2 x the pooled var of the logs x (1/5 + 1/5), on its 8 df:
+# se sqrt(2 x 0.02^2 + that) = 15.2338%, df (ct + cw)^2 / (cw^2 / 8) = 8.58.
+is "$(v ratio 95 0 100,101,99,100.5,99.5 110,111,109,110.5,200 2 median | cut -d'|' -f2,4,5,13)" \
+	"estimate 10.5|se 15.2338|df 8.58145|median 1" "median: the runs' medians, the median's variance"
+is "$(v ratio 95 0 100,101,99,100.5 110,111,109,110.5,200 2 median | cut -d'|' -f2,13)" \
+	"estimate 23.9299|median 0" "median: a sweep of 4 runs: the means of logs for both sides"
 
 # Wald's spread: sqrt((2 x 1 + 1 x 2) / (2 + 1)); a side of one value adds nothing.
 is "$(v spread 1,2,3 4,6 5)" "spread 1.1547" "spread: pooled over the sides with 2 values or more"

@@ -72,6 +72,8 @@ is "$rc:$(grep -c 'vm_accel=tcg' "$T/cmp")" "2:1" "compare.sh refuses the TCG ru
 rc=0
 ./compare.sh --force "${runs[0]}" "${runs[1]}" >"$T/cmp" 2>&1 || rc=$?
 ok "$([ "$rc" = 0 ] || [ "$rc" = 1 ]; echo $?)" "compare.sh --force compares the two runs (exit $rc)"
+is "$(grep -c 'the sides are the rounds of one runtest.sh --kernel sweep: tested as pairs of rounds' "$T/cmp")" 1 \
+	"and tests them as pairs of rounds (meta's vm_rounds and sweep_*: one sweep's)"
 
 # ---- one kernel: one boot runs every run ----
 : >"$T/log"

@@ -24,6 +24,9 @@ struct sb_cmp_drift {
 	struct sb_run *sw[2];		/* --vs: each side's sweeps, as loaded (not pooled) */
 	int nsw[2];
 	int paired;			/* a test was of pairs (the verdict module found the sides alternated) */
+	long rounds;			/* this pair: runtest.sh --kernel's rounds (rounds_of), else 0 */
+	int round_pairs;		/* a test was of pairs of rounds */
+	int ntests, nmedian;		/* tests made, and of them on the sweeps' medians (--sweep-value) */
 	double lo_pct, hi_pct;		/* the smallest and largest drift used, % */
 	int nused;
 	struct sb_drift first;		/* the first figure used */
@@ -92,6 +95,14 @@ void sb_cmp_drift_free(struct sb_cmp_drift *d)
 		free(d->sw[s]);
 	}
 	free(d);
+}
+
+int sb_cmp_drift_sides(const struct ctx *c, int s, const struct sb_run **sw)
+{
+	const struct sb_cmp_drift *d = c->drift;
+
+	*sw = d ? d->sw[s] : NULL;
+	return d ? d->nsw[s] : 0;
 }
 
 /* --vs: the sweeps of each side again, one by one (pooling merges their runs) */
@@ -169,6 +180,46 @@ static long order_of(const struct sb_run *r)
 	return (long)timegm(&tm);
 }
 
+/*
+ * runtest.sh --kernel A --kernel B (vm/sweep.sh): one run directory a kernel,
+ * run r of each measured in round r, each round a boot of each kernel in
+ * turn. Two run directories of one such sweep (its vm_rounds, sweep_host,
+ * sweep_pid and sweep_start alike) are sides of R sweeps of one run, paired by
+ * round: the rounds (2 to MAXSWEEPS) or 0.
+ */
+static long rounds_of(const struct sb_run *a, const struct sb_run *b)
+{
+	char *e;
+	long r = strtol(a->vm_rounds, &e, 10);
+
+	if (!*a->vm_rounds || *e || r < 2 || r > MAXSWEEPS || strcmp(a->vm_rounds, b->vm_rounds) != 0 ||
+	    !*a->sweep_start || strcmp(a->sweep_start, b->sweep_start) != 0 ||
+	    strcmp(a->sweep_host, b->sweep_host) != 0 || strcmp(a->sweep_pid, b->sweep_pid) != 0)
+		return 0;
+	return r;
+}
+
+/*
+ * Rounds (d->rounds): each side's one sweep of exactly R runs (every round's)
+ * as R sweeps of one run, ordered by their round, so that the verdict module
+ * pairs them; the sides stay as they are otherwise. 1 when split.
+ */
+static int split_rounds(const struct sb_cmp_drift *d, struct sb_vsweep *a, size_t *ka, struct sb_vsweep *b,
+			size_t *kb)
+{
+	const double *va = a[0].v, *vb = b[0].v;
+	size_t r = (size_t)d->rounds;
+
+	if (!d->rounds || *ka != 1 || *kb != 1 || a[0].n != r || b[0].n != r || !va || !vb)
+		return 0;
+	for (size_t i = 0; i < r; i++) {
+		a[i] = (struct sb_vsweep){ va + i, 1, 0, 0, NULL, (long)i + 1 };
+		b[i] = (struct sb_vsweep){ vb + i, 1, 0, 0, NULL, (long)i + 1 };
+	}
+	*ka = *kb = r;
+	return 1;
+}
+
 /* Side s's sweeps at (mode, tasks) for the verdict module: the pooled sweeps one by one, or the pair's own run. */
 static int side_sweeps(const struct sb_cmp_drift *d, int s, const struct sb_run *own_run,
 		       const struct sb_values *own, const char *mode, long tasks, char boots[][64],
@@ -190,7 +241,7 @@ static int side_sweeps(const struct sb_cmp_drift *d, int s, const struct sb_run 
 }
 
 static void note_used(struct sb_cmp_drift *d, const struct sb_drift *in, const struct sb_drift_test *t,
-		      size_t sweeps)
+		      size_t sweeps, int rounds)
 {
 	struct sb_drift eff = *in, *used = &eff;
 	double pct;
@@ -203,7 +254,9 @@ static void note_used(struct sb_cmp_drift *d, const struct sb_drift *in, const s
 		snprintf(eff.what, sizeof(eff.what), "the sides' own %zu sweeps, %.0f df, with %.160s", sweeps,
 			 t->tau_df, in->src == SB_DRIFT_DEFAULT ? "the default's 2" : in->what);
 	}
-	d->paired |= t->paired;
+	d->ntests++;
+	d->paired |= t->paired && !rounds;
+	d->round_pairs |= t->paired && rounds;
 	pct = sb_drift_pct(used);
 	if (d->nused++ == 0) {
 		d->lo_pct = d->hi_pct = pct;
@@ -220,14 +273,17 @@ static void drift_row(struct sb_cmp_drift *d, const struct ctx *c, const struct 
 	struct sb_vsweep a[MAXSWEEPS], b[MAXSWEEPS];
 	struct sb_vquery q = { { a, 0 }, { b, 0 }, SB_VT_RATIO, c->o->conf, 0, SB_DRIFT_NONE_INIT };
 	struct sb_vresult v;
+	int rounds;
 
 	if (side_sweeps(d, 0, pr->base, r->bv, r->b->mode, r->b->tasks, boots[0], a, &q.base.nsw) != 0 ||
 	    side_sweeps(d, 1, pr->x, r->xv, r->b->mode, r->b->tasks, boots[1], b, &q.x.nsw) != 0)
 		return;
+	rounds = split_rounds(d, a, &q.base.nsw, b, &q.x.nsw);
 	sb_drift_lookup_point(d->hist, r->b->mode, r->b->tasks, acr, &d->base, &q.drift);
-	if (sb_verdict(&q, &v) != 0)
+	if (sb_verdict_value(&q, c->o->sweep_median ? SB_VV_MEDIAN : SB_VV_MEAN, &v) != 0)
 		return;
-	note_used(d, &q.drift, &v.dt, q.base.nsw + q.x.nsw);
+	d->nmedian += v.median;
+	note_used(d, &q.drift, &v.dt, q.base.nsw + q.x.nsw, rounds);
 	r->vd = v;
 }
 
@@ -275,13 +331,14 @@ static int curve_sweeps(const struct sb_cmp_drift *d, int s, const struct pair *
  * Hodges-Lehmann shift, as a cross-check (a rank test over 3 against 3 sweeps
  * cannot go below p 0.10: not offered there).
  */
-static void cross_check(struct sb_cmp_drift *d, const char *mode, const struct sb_drift_side *a,
-			const struct sb_drift_side *b, const struct sb_drift_test *t)
+static void cross_check(struct sb_cmp_drift *d, const struct pair *pr, const char *mode,
+			const struct sb_drift_side *a, const struct sb_drift_side *b, const struct sb_drift_test *t,
+			int rounds)
 {
 	size_t len = strlen(d->cross);
 	double ma[MAXSWEEPS], mb[MAXSWEEPS], u, p;
 
-	for (int s = 0; s < 2 && d->nsw[0] > 0; s++) {
+	for (int s = 0; s < 2 && (d->nsw[0] > 0 || rounds); s++) {
 		const struct sb_drift_side *sd = s ? b : a;
 		double m = 0;
 
@@ -289,11 +346,16 @@ static void cross_check(struct sb_cmp_drift *d, const char *mode, const struct s
 			m += sd->sw[i].mean / (double)sd->k;
 		for (size_t i = 0; i < sd->k && sd->k >= 3; i++) {
 			double z = (sd->sw[i].mean - m) / sqrt(t->tau2 + t->sigma2 / (double)sd->sw[i].n);
+			char name[160];
 
+			if (rounds)
+				snprintf(name, sizeof(name), "round %zu", i + 1);
+			else
+				snprintf(name, sizeof(name), "sweep %s", sb_cmp_sweep_id(&d->sw[s][i]));
 			if (fabs(z) > 4 && len < sizeof(d->cross) - 300)
-				len += (size_t)snprintf(d->cross + len, sizeof(d->cross) - len, "%s%s's %s curve "
-							"stands %.1f sd from its side (kept)", len ? "; " : "",
-							d->sw[s][i].name, mode, z);
+				len += (size_t)snprintf(d->cross + len, sizeof(d->cross) - len, "%sthe %s curve of "
+							"%s's %s stands %+.1f sd from its side (kept)", len ? "; " : "",
+							mode, (s ? pr->x : pr->base)->name, name, z);
 		}
 	}
 	if (a->k < 5 || b->k < 5 || len >= sizeof(d->cross) - 120)
@@ -308,13 +370,28 @@ static void cross_check(struct sb_cmp_drift *d, const char *mode, const struct s
 			 100 * expm1(sb_hodges_lehmann(ma, a->k, mb, b->k)));
 }
 
-static double mean_of(const double *v, size_t n)
+static int cmp_double(const void *x, const void *y)
 {
-	double s = 0;
+	double a = *(const double *)x, b = *(const double *)y;
 
+	return (a > b) - (a < b);
+}
+
+/* A sweep's curve value: the mean of its values, or their median (n <= 256, as curve_sweeps makes them). */
+static double value_of(const double *v, size_t n, int median)
+{
+	double s = 0, x[256];
+
+	if (n == 0)
+		return NAN;
+	if (median && n <= 256) {
+		memcpy(x, v, n * sizeof(*x));
+		qsort(x, n, sizeof(*x), cmp_double);
+		return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	}
 	for (size_t i = 0; i < n; i++)
 		s += v[i];
-	return n ? s / (double)n : NAN;
+	return s / (double)n;
 }
 
 static void drift_curve(struct sb_cmp_drift *d, const struct ctx *c, const struct pair *pr,
@@ -326,25 +403,28 @@ static void drift_curve(struct sb_cmp_drift *d, const struct ctx *c, const struc
 	struct sb_drift_sweep la[MAXSWEEPS], lb[MAXSWEEPS];
 	struct sb_drift_side sa = { la, 0 }, sb = { lb, 0 };
 	struct sb_vresult v;
+	int rounds;
 
 	if (curve_sweeps(d, 0, pr, ct, boots[0], vals[0], MAXSWEEPS * 256, a, &q.base.nsw) != 0 ||
 	    curve_sweeps(d, 1, pr, ct, boots[1], vals[1], MAXSWEEPS * 256, b, &q.x.nsw) != 0)
 		return;
+	rounds = split_rounds(d, a, &q.base.nsw, b, &q.x.nsw);
 	sb_drift_lookup_point(d->hist, ct->mode, 0, acr, &d->base, &q.drift);
-	if (sb_verdict(&q, &v) != 0)
+	if (sb_verdict_value(&q, c->o->sweep_median ? SB_VV_MEDIAN : SB_VV_MEAN, &v) != 0)
 		return;
-	note_used(d, &q.drift, &v.dt, q.base.nsw + q.x.nsw);
+	d->nmedian += v.median;
+	note_used(d, &q.drift, &v.dt, q.base.nsw + q.x.nsw, rounds);
 	ct->vd = v;
 	ct->change = v.estimate;
 	ct->lo = v.lo;
 	ct->hi = v.hi;
 	ct->v = (enum verdict)v.word;
-	/* the sweeps' curve means for the cross-check */
+	/* the sweeps' curve values (means, or medians) for the cross-check */
 	for (size_t i = 0; i < q.base.nsw; i++)
-		la[sa.k++] = (struct sb_drift_sweep){ mean_of(a[i].v, a[i].n), 0, a[i].n, NULL };
+		la[sa.k++] = (struct sb_drift_sweep){ value_of(a[i].v, a[i].n, v.median), 0, a[i].n, NULL };
 	for (size_t i = 0; i < q.x.nsw; i++)
-		lb[sb.k++] = (struct sb_drift_sweep){ mean_of(b[i].v, b[i].n), 0, b[i].n, NULL };
-	cross_check(d, ct->mode, &sa, &sb, &v.dt);
+		lb[sb.k++] = (struct sb_drift_sweep){ value_of(b[i].v, b[i].n, v.median), 0, b[i].n, NULL };
+	cross_check(d, pr, ct->mode, &sa, &sb, &v.dt, rounds);
 }
 
 void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr)
@@ -362,6 +442,9 @@ void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr)
 			boot_of(d->nsw[s] ? &d->sw[s][i] : s ? pr->x : pr->base, boots[s][i], 64);
 	}
 	acr = across(d->nsw[0] ? &d->sw[0][0] : pr->base, d->nsw[1] ? &d->sw[1][0] : pr->x);
+	d->rounds = d->nsw[0] ? 0 : rounds_of(pr->base, pr->x);
+	if (d->rounds)
+		acr = 1;	/* each round boots each kernel */
 	pr->nfaster = pr->nslower = pr->nsame = 0;
 	for (size_t k = 0; k < pr->nrows; k++) {
 		struct row *r = &pr->rows[k];
@@ -381,6 +464,8 @@ void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr)
 }
 
 /* The Note under a report: the drift figure used and where it came from. */
+#define ROUNDS "; the sides are the rounds of one runtest.sh --kernel sweep: tested as pairs of rounds " \
+	"(each round boots each kernel in turn: the drift a round shares cancels)"
 void sb_cmp_drift_words(const struct ctx *c, char *buf, size_t len)
 {
 	const struct sb_cmp_drift *d = c->drift;
@@ -394,13 +479,23 @@ void sb_cmp_drift_words(const struct ctx *c, char *buf, size_t len)
 
 		snprintf(w + n, sizeof(w) - n, " (%s)", d->cross);
 	}
+	if (c->o->sweep_median && d->ntests) {
+		size_t n = strlen(w);
+
+		if (d->nmedian == d->ntests)
+			snprintf(w + n, sizeof(w) - n, "; each sweep's value the median of its runs");
+		else
+			snprintf(w + n, sizeof(w) - n, "; each sweep's value the median of its runs in %d of %d "
+				 "tests (the others have a sweep of fewer than %d runs: the mean)", d->nmedian,
+				 d->ntests, SB_MEDIAN_RUNS);
+	}
 	if (d->base.src == SB_DRIFT_NONE || d->base.src == SB_DRIFT_GIVEN)
-		snprintf(buf, len, "%s, in every interval", w);
+		snprintf(buf, len, "%s, in every interval%s", w, d->round_pairs ? ROUNDS : "");
 	else if (d->hi_pct - d->lo_pct >= 0.05)
 		snprintf(buf, len, "%s (the first point's: +/-%.1f%% to +/-%.1f%% by point), in every "
-			 "interval; %s%s", w, d->lo_pct, d->hi_pct, d->hist_note, d->paired ?
-			 "; the sides alternated: tested as pairs of sweeps" : "");
+			 "interval; %s%s", w, d->lo_pct, d->hi_pct, d->hist_note, d->round_pairs ? ROUNDS :
+			 d->paired ? "; the sides alternated: tested as pairs of sweeps" : "");
 	else
-		snprintf(buf, len, "%s, in every interval; %s%s", w, d->hist_note, d->paired ?
-			 "; the sides alternated: tested as pairs of sweeps" : "");
+		snprintf(buf, len, "%s, in every interval; %s%s", w, d->hist_note, d->round_pairs ? ROUNDS :
+			 d->paired ? "; the sides alternated: tested as pairs of sweeps" : "");
 }

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "compare_runs.h"
 #include "results.h"
@@ -66,6 +67,7 @@ struct pair {
 	char reference[512];	/* the reference loop ran at another speed (compare_reference.c), "" */
 	const struct sb_point *only[2][12];	/* the first points base (0) or x (1) has and the other lacks */
 	size_t nonly[2];			/* how many there are (only the first 12 are named) */
+	char bimodal[1024];	/* a side's values fall in two groups (compare_bimodal.c), "" */
 };
 
 /* A mode's peak and efficiency in one run (compare_curves.c, from curve/). */
@@ -142,20 +144,40 @@ void sb_cmp_print_curves(const struct ctx *c);
 
 /* ---- the computing files: they build the model ---- */
 
+/* A sweep of a pool by name: its run id, else its directory's name (the sweeps of a side share a label). */
+static inline const char *sb_cmp_sweep_id(const struct sb_run *r)
+{
+	const char *slash = strrchr(r->dir, '/');
+
+	return *r->run_id ? r->run_id : slash && slash[1] ? slash + 1 : r->dir;
+}
+
 /* compare_drift.c: every point's and curve's test on sweeps, with the machine's drift in it. */
 struct sb_cmp_drift;
 int sb_cmp_drift_open(struct ctx *c, int n, char **dirs, char *err, size_t errlen);
 void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr);
 void sb_cmp_drift_words(const struct ctx *c, char *buf, size_t len);
 void sb_cmp_drift_free(struct sb_cmp_drift *d);
+/* --vs: side s's sweeps as loaded, one by one, into *sw; their count (0: the side is one sweep). */
+int sb_cmp_drift_sides(const struct ctx *c, int s, const struct sb_run **sw);
 
 /*
  * compare_reference.c: into buf a note when the reference loop's readings of
- * b's and x's sweeps (meta's reference_start, reference_end) differ by more
+ * the pair's sweeps (meta's reference_start, reference_end) differ by more
  * than the loop varied within either sweep; "" otherwise, or when a side has
- * no reading or the loops differ.
+ * no reading or the loops differ. Under --vs a side's level is the geometric
+ * mean of its sweeps', and the loop's own variation the most it varied within
+ * a sweep or between two of a side's; "" unless every sweep of both sides has
+ * a reading of one loop.
  */
-void sb_cmp_reference_note(const struct sb_run *b, const struct sb_run *x, char *buf, size_t size);
+void sb_cmp_reference_note(const struct ctx *c, const struct pair *pr, char *buf, size_t size);
+
+/*
+ * compare_bimodal.c: into buf a note naming the points where a side's values
+ * fall in two groups (sb_bimodal): a sweep's runs, or with --vs each sweep's
+ * runs and the sweeps' means (4 sweeps or more); "" when none does.
+ */
+void sb_cmp_bimodal_note(const struct ctx *c, const struct pair *pr, char *buf, size_t size);
 
 /* compare_curves.c: each run's peak, plateau and efficiency by mode, and lkp's scalability. 0, or 3 (memory). */
 int sb_cmp_curves(struct ctx *c);

@@ -410,8 +410,8 @@ static int compare_pairs(struct ctx *c, int n, char *err, size_t errlen)
 		only_in(pr->x, pr->base, pr->only[1], &pr->nonly[1]);
 		machine_diff(pr->base, pr->x, pr->machine, sizeof(pr->machine));
 		system_diff(pr->base, pr->x, pr->system, sizeof(pr->system));
-		if (!c->o->pool)	/* (a pool's meta is its first sweep's: no note for a part of it) */
-			sb_cmp_reference_note(pr->base, pr->x, pr->reference, sizeof(pr->reference));
+		sb_cmp_reference_note(c, pr, pr->reference, sizeof(pr->reference));
+		sb_cmp_bimodal_note(c, pr, pr->bimodal, sizeof(pr->bimodal));
 		c->correlated |= pr->correlated;
 	}
 	return 0;

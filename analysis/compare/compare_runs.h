@@ -29,6 +29,7 @@ struct sb_cmp_opts {
 	int pool;		/* > 0: dirs[0..pool-1] are base's sweeps, the rest new's; each side pooled */
 	double drift_pct;	/* --drift: a sweep's offset sd, %; < 0: learned (the history, else the default) */
 	const char *history;	/* --history: where to learn it (NULL: $SB_HISTORY, results/history.db) */
+	int sweep_median;	/* --sweep-value median: a sweep's value the median of its runs (verdict.h) */
 	struct sb_mopts mopts;	/* plot options for --point */
 };
 

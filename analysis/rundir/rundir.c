@@ -101,7 +101,7 @@ static int meta_key(void *ctx, const char *key, const char *val)
 		{ "params", &r->params }, { "period_ms", &r->period_ms },
 		{ "duration", &r->duration }, { "warmup", &r->warmup },
 		{ "sweep_host", &r->sweep_host }, { "sweep_pid", &r->sweep_pid },
-		{ "sweep_start", &r->sweep_start },
+		{ "sweep_start", &r->sweep_start }, { "vm_rounds", &r->vm_rounds },
 	};
 
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
@@ -123,7 +123,7 @@ static int load_meta(struct sb_run *r, char *err, size_t errlen)
 	r->vm_accel = r->system = r->host_name = r->host_cpu = r->host_topology = "";
 	r->cpu_model = r->topology = r->hwloc_version = r->placement = "";
 	r->params = r->period_ms = r->duration = r->warmup = NULL;	/* older runs lack them */
-	r->sweep_host = r->sweep_pid = r->sweep_start = "";
+	r->sweep_host = r->sweep_pid = r->sweep_start = r->vm_rounds = "";
 	if (path == NULL)
 		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	rc = sb_meta_read(path, meta_key, r, &r->meta_text, err, errlen);

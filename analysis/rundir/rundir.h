@@ -48,6 +48,7 @@ struct sb_run {
 	/* the testcase's parameters and the run shape; NULL when meta lacks the key (older runs) */
 	const char *params, *period_ms, *duration, *warmup;
 	const char *sweep_host, *sweep_pid, *sweep_start;	/* the runtest.sh that wrote it */
+	const char *vm_rounds;	/* runtest.sh with several --kernel: the rounds (run r of each kernel in round r); "" */
 	/* the reference loop at the testcase's start and end (meta's reference_start, reference_end) */
 	struct sb_reference_reading ref_start, ref_end;
 	char *meta_text;	/* storage of the meta values */

@@ -203,20 +203,67 @@ static int log_sweep(const struct sb_vsweep *w, int logs, struct sb_drift_sweep 
 	return 0;
 }
 
-/* Measured a b a b ...: every order known and base's i-th before x's i-th before base's next. */
+/*
+ * Measured in pairs: every order known, and the i-th sweeps of the two sides
+ * (either first, or one round id) both before either (i+1)-th: a b a b ...,
+ * b a b a ..., a b b a ...
+ */
 static int alternated(const struct sb_vside *a, const struct sb_vside *b)
 {
 	if (a->nsw != b->nsw || a->nsw < 3)
 		return 0;
 	for (size_t i = 0; i < a->nsw; i++)
-		if (a->sw[i].order < 0 || b->sw[i].order <= a->sw[i].order ||
-		    (i + 1 < a->nsw && a->sw[i + 1].order <= b->sw[i].order))
+		if (a->sw[i].order < 0 || b->sw[i].order < 0 ||
+		    (i + 1 < a->nsw && fmax(a->sw[i].order, b->sw[i].order) >=
+					fmin(a->sw[i + 1].order, b->sw[i + 1].order)))
 			return 0;
 	return 1;
 }
 
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* Every sweep of s has its values and SB_MEDIAN_RUNS of them or more. */
+static int medians_possible(const struct sb_vside *s)
+{
+	for (size_t i = 0; i < s->nsw; i++)
+		if (s->sw[i].v == NULL || s->sw[i].n < SB_MEDIAN_RUNS)
+			return 0;
+	return 1;
+}
+
+/* out (log_sweep's) with the median of w's logs as its value, its variance the median's (verdict.h). */
+static int median_sweep(const struct sb_vsweep *w, int logs, struct sb_drift_sweep *out)
+{
+	double *x = malloc(w->n * sizeof(*x));
+	size_t n = w->n;
+
+	if (x == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		x[i] = logs ? w->v[i] : log(w->v[i]);
+	qsort(x, n, sizeof(*x), cmp_double);
+	out->mean = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	out->var *= M_PI / 2;
+	free(x);
+	return 0;
+}
+
+/* Side s's sweeps in logs for the drift test: each sweep's mean, or its median. */
+static int log_side(const struct sb_vside *s, int logs, int median, struct sb_drift_sweep *out)
+{
+	for (size_t i = 0; i < s->nsw; i++)
+		if (log_sweep(&s->sw[i], logs, &out[i]) != 0 || (median && median_sweep(&s->sw[i], logs, &out[i]) != 0))
+			return -1;
+	return 0;
+}
+
 /* The sweeps model (drift.h): the test, and the figures every report reads filled from it. */
-static int drift_verdict(const struct sb_vquery *q, struct sb_vresult *v)
+static int drift_verdict(const struct sb_vquery *q, enum sb_vvalue value, struct sb_vresult *v)
 {
 	struct sb_drift_sweep a[64], b[64];
 	struct sb_drift_side sa = { a, q->base.nsw }, sb = { b, q->x.nsw };
@@ -225,12 +272,9 @@ static int drift_verdict(const struct sb_vquery *q, struct sb_vresult *v)
 
 	if (q->base.nsw > 64 || q->x.nsw > 64 || q->base.nsw == 0 || q->x.nsw == 0)
 		return -1;
-	for (size_t i = 0; i < sa.k; i++)
-		if (log_sweep(&q->base.sw[i], logs, &a[i]) != 0)
-			return -1;
-	for (size_t i = 0; i < sb.k; i++)
-		if (log_sweep(&q->x.sw[i], logs, &b[i]) != 0)
-			return -1;
+	v->median = value == SB_VV_MEDIAN && medians_possible(&q->base) && medians_possible(&q->x);
+	if (log_side(&q->base, logs, v->median, a) != 0 || log_side(&q->x, logs, v->median, b) != 0)
+		return -1;
 	if (sb_drift_compare(&sa, &sb, &q->drift, alternated(&q->base, &q->x), q->conf, SB_POWER, t) != 0)
 		return -1;
 	v->drifted = 1;
@@ -254,6 +298,11 @@ static int drift_verdict(const struct sb_vquery *q, struct sb_vresult *v)
 
 int sb_verdict(const struct sb_vquery *q, struct sb_vresult *out)
 {
+	return sb_verdict_value(q, SB_VV_MEAN, out);
+}
+
+int sb_verdict_value(const struct sb_vquery *q, enum sb_vvalue value, struct sb_vresult *out)
+{
 	struct pooled b, x;
 	int rc;
 
@@ -273,7 +322,7 @@ int sb_verdict(const struct sb_vquery *q, struct sb_vresult *out)
 	if (q->test == SB_VT_DIFF ? b.n + x.n < 3 : b.n < 2 || x.n < 2)
 		return -1;
 	if (q->drift.src != SB_DRIFT_NONE)
-		rc = drift_verdict(q, out);
+		rc = drift_verdict(q, value, out);
 	else
 		rc = q->test == SB_VT_RATIO ? ratio(q, out) : two_sample(q, out);
 	if (rc != 0) {

@@ -39,6 +39,16 @@ enum sb_vtest {
 	SB_VT_DIFF,	/* the difference of the means in % of base's (sb_ttest2): a bisect's ends and steps */
 };
 
+/*
+ * A sweep's value in the sweeps model: the mean of its runs' logs, or (the
+ * median, where every sweep of both sides has SB_MEDIAN_RUNS runs or more)
+ * their median, its variance taken as pi/2 times the mean's (a normal
+ * sample's median, as n grows; a little more than at 5 to 10 runs: the
+ * interval errs wide). Below that in any sweep, the mean.
+ */
+enum sb_vvalue { SB_VV_MEAN, SB_VV_MEDIAN };
+#define SB_MEDIAN_RUNS 5
+
 enum sb_vword { SB_VW_NA, SB_VW_SAME, SB_VW_FASTER, SB_VW_SLOWER };
 extern const char *const sb_vword_name[4];	/* "not comparable", "same", "faster", "slower" */
 
@@ -56,8 +66,9 @@ struct sb_vquery {
  * it was before this module (compare, history show and bisect print the same
  * digits). Otherwise the sweep is the unit and the drift is in the variance
  * (sb_drift_compare, in logs: the estimate is the ratio of the sides'
- * geometric means; sides of 3 sweeps or more measured a b a b ..., by their
- * order, are tested as pairs); the sb_tdiff and sb_ttest fields are filled
+ * geometric means; sides of 3 sweeps or more measured in pairs by their
+ * order, a b a b ... or b a b a ... or one round id a pair, are tested as
+ * pairs); the sb_tdiff and sb_ttest fields are filled
  * from that test for the reports that print them.
  */
 struct sb_vresult {
@@ -76,6 +87,7 @@ struct sb_vresult {
 	struct sb_tdiff d;	/* SB_VT_RATIO */
 	struct sb_ttest tt;	/* SB_VT_LOG and SB_VT_DIFF (on the values as given) */
 	int drifted;		/* the sweeps model: dt holds the test (d and tt are filled from it) */
+	int median;		/* ... on the medians of the sweeps' runs (sb_verdict_value, runs enough) */
 	struct sb_drift_test dt;
 };
 
@@ -87,6 +99,8 @@ struct sb_vresult {
  * A caller's own rules (a positive base mean, 3 samples) come before.
  */
 int sb_verdict(const struct sb_vquery *q, struct sb_vresult *out);
+/* The same with a sweep's value chosen (sb_verdict: SB_VV_MEAN); SB_DRIFT_NONE reads no sweep's value. */
+int sb_verdict_value(const struct sb_vquery *q, enum sb_vvalue value, struct sb_vresult *out);
 
 /* The detectable change of v at another two-sided level alpha (a gate's share of its level); NAN. */
 double sb_verdict_detectable(const struct sb_vresult *v, double alpha);

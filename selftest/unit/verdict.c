@@ -8,11 +8,12 @@
 #include "verdict.h"
 
 /*
- * usage: unit_verdict ratio|log|diff CONF ALPHA BASE X [TAU]
+ * usage: unit_verdict ratio|log|diff CONF ALPHA BASE X [TAU [median]]
  *        unit_verdict spread SIDE...
  *        unit_verdict curve any|used|every RUNS POINT...
  * A side is its sweeps joined by '/', a sweep its values joined by ',' ("1,2,3/4,5") or its
- * summary "s:N:MEAN:VAR". ALPHA 0: the level's own. PCT: a drift given (--drift PCT).
+ * summary "s:N:MEAN:VAR". ALPHA 0: the level's own. PCT: a drift given (--drift PCT); median: a
+ * sweep's value its runs' median (sb_verdict_value).
  * Prints the verdict's figures (%.6g), the pooled spread, or the curve values; exit 1 when the
  * module refuses, 2 on bad input.
  */
@@ -94,13 +95,15 @@ static int verdict(int argc, char **argv)
 	q.x = (struct sb_vside){ x.sw, x.nsw };
 	if (argc > 6)
 		sb_drift_given(number(argv[6]), &q.drift);
-	rc = sb_verdict(&q, &v);
+	rc = sb_verdict_value(&q, argc > 7 && !strcmp(argv[7], "median") ? SB_VV_MEDIAN : SB_VV_MEAN, &v);
 	printf("word %s\nestimate %.6g\ninterval %.6g %.6g\nse %.6g\ndf %.6g\np %.6g\ndetectable %.6g\n"
 	       "n %zu %zu\nmean %.6g %.6g\nvar %.6g %.6g\ndrift %s\n",
 	       sb_vword_name[v.word], v.estimate, v.lo, v.hi, v.se, v.df, v.p, v.detectable, v.n0, v.n,
 	       v.mean0, v.mean, v.var0, v.var, v.drift.what);
 	if (rc == 0)
 		printf("detectable at 0.01 %.6g\n", sb_verdict_detectable(&v, 0.01));
+	if (argc > 7)
+		printf("median %d\n", v.median);
 	return rc == 0 ? 0 : 1;
 }
 
