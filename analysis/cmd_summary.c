@@ -381,10 +381,11 @@ struct args {
 /* --format's values: gab and bencher are their enum sb_export */
 enum { FMT_CSV = 100, FMT_PLOT, FMT_KCIDB, FMT_SQUAD };
 
-static void set_format(void *opts, const char *arg, int value)
+static void set_format(void *opts, const struct sb_cli_opt *o, const char *arg, int value)
 {
 	struct args *a = opts;
 
+	(void)o;
 	(void)arg;
 	if (value == FMT_PLOT)
 		a->plot = 1;
@@ -403,19 +404,19 @@ static const struct sb_cli_choice formats[] = {
 
 /* The usage is prose (above), not a list of these; how they combine is checked by parse_args. */
 static const struct sb_cli_opt table[] = {
-	{ 'o', NULL, "FILE", SB_CLI_STRING, AT(out_path), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "point", "MODE:TASKS", SB_CLI_STRING, AT(point), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "values", NULL, SB_CLI_FLAG, AT(values), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "table", NULL, SB_CLI_FLAG, AT(table), 0, 0, NULL, NULL, NULL, 0, NULL },
+	{ 'o', NULL, "FILE", SB_CLI_STRING, AT(out_path), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
+	{ 0, "point", "MODE:TASKS", SB_CLI_STRING, AT(point), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
+	{ 0, "values", NULL, SB_CLI_FLAG, AT(values), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
+	{ 0, "table", NULL, SB_CLI_FLAG, AT(table), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
 	{ 0, "format", "F", SB_CLI_CHOICE, 0, 0, 0, formats,
 	  "--format '%s': csv (summary.csv, the default), plot, gab, bencher, kcidb or squad", set_format,
-	  0, NULL },
-	{ 0, "origin", "NAME", SB_CLI_STRING, AT(ko.origin), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "commit", "SHA", SB_CLI_STRING, AT(ko.commit), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "checkout-id", "ID", SB_CLI_STRING, AT(ko.checkout_id), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "build-id", "ID", SB_CLI_STRING, AT(ko.build_id), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "gate", "EXIT", SB_CLI_INT, AT(ko.gate), 0, 255, NULL, NULL, NULL, 0, NULL },
-	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
+	  0, NULL, NULL },
+	{ 0, "origin", "NAME", SB_CLI_STRING, AT(ko.origin), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
+	{ 0, "commit", "SHA", SB_CLI_STRING, AT(ko.commit), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
+	{ 0, "checkout-id", "ID", SB_CLI_STRING, AT(ko.checkout_id), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
+	{ 0, "build-id", "ID", SB_CLI_STRING, AT(ko.build_id), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
+	{ 0, "gate", "EXIT", SB_CLI_INT, AT(ko.gate), 0, 255, NULL, NULL, NULL, 0, NULL, NULL },
+	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
 };
 
 static __attribute__((noreturn)) void help(void)
