@@ -212,10 +212,10 @@ static const struct sb_cli_choice fail_ons[] = {
 };
 
 #define AT(f) offsetof(struct cli, f)
-#define FLAG(l, n, f, g, h)		{ l, n, NULL, SB_CLI_FLAG, AT(f), 0, 0, NULL, NULL, NULL, g, h, NULL }
-#define INT(l, a, f, lo, hi, g, h)	{ l, NULL, a, SB_CLI_INT, AT(f), lo, hi, NULL, NULL, NULL, g, h, NULL }
-#define CALL(l, n, a, fn, g, h)		{ l, n, a, SB_CLI_CALL, 0, 0, 0, NULL, NULL, fn, g, h, NULL }
-#define CHOICE(n, a, f, c, bad, h)	{ 0, n, a, SB_CLI_CHOICE, AT(f), 0, 0, c, bad, NULL, RUNS, h, NULL }
+#define FLAG(l, n, f, g, h)		{ l, n, NULL, SB_CLI_FLAG, AT(f), 0, 0, NULL, NULL, NULL, g, h, NULL, 0, 0 }
+#define INT(l, a, f, lo, hi, g, h)	{ l, NULL, a, SB_CLI_INT, AT(f), lo, hi, NULL, NULL, NULL, g, h, NULL, 0, 0 }
+#define CALL(l, n, a, fn, g, h)		{ l, n, a, SB_CLI_CALL, 0, 0, 0, NULL, NULL, fn, g, h, NULL, 0, 0 }
+#define CHOICE(n, a, f, c, bad, h)	{ 0, n, a, SB_CLI_CHOICE, AT(f), 0, 0, c, bad, NULL, RUNS, h, NULL, 0, 0 }
 
 /* In --help's order. An option: a row here, a field in struct cli, its consumer. */
 static const struct sb_cli_opt table[] = {
@@ -233,7 +233,7 @@ static const struct sb_cli_opt table[] = {
 	       "gab (github-action-benchmark) or bencher (run\n"
 	       "directories; default text)"),
 	{ 0, "point", "MODE:TASKS", SB_CLI_STRING, AT(co.point), 0, 0, NULL, NULL, NULL, RUNS,
-	  "the full ministat block of one point", NULL },
+	  "the full ministat block of one point", NULL, 0, 0 },
 	CALL(0, "threshold", "PCT", set_threshold, RUNS,
 	     "a significant change smaller than PCT % is not a\n"
 	     "regression (default 0; below 100)"),
@@ -249,18 +249,18 @@ static const struct sb_cli_opt table[] = {
 	  "BASE... --vs NEW...: each side is pooled from several\n"
 	  "sweeps (their runs are one side's independent values)\n"
 	  "(gab, bencher: sweeps of several testcases, each\n"
-	  "testcase compared on its own, all in one file)", NULL },
+	  "testcase compared on its own, all in one file)", NULL, 0, 0 },
 	CALL(0, "drift", "PCT", set_drift, RUNS,
 	     "the machine's drift between sweeps, a sweep's offset\n"
 	     "sd in % (0: none, the runs inside each sweep only);\n"
 	     "default: learned from the history, else 2%"),
 	{ 0, "history", "FILE", SB_CLI_STRING, AT(co.history), 0, 0, NULL, NULL, NULL, RUNS,
 	  "the history to learn the drift from (default\n"
-	  "$SB_HISTORY, else history.db of the base's results)", NULL },
+	  "$SB_HISTORY, else history.db of the base's results)", NULL, 0, 0 },
 	FLAG(0, "force", co.force, RUNS,
 	     "compare different testcases, runs without common\n"
 	     "points, failed or interrupted runs"),
-	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, ANY, NULL, NULL },
+	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, ANY, NULL, NULL, 0, 0 },
 };
 
 static const struct sb_cli cli;

@@ -90,10 +90,10 @@ static __attribute__((noreturn)) void unknown(const struct sb_cli *cli, const ch
 #define CLI(tab, word) { .opts = tab, .nopts = sizeof(tab) / sizeof(tab[0]), .what = word, \
 	.bad_number = "%s: '%s' is not a whole number of at least %ld", .usage_error = cli_error, \
 	.unknown = unknown, .missing = unknown }
-#define ROW(l, n, a, k, f) { l, n, a, k, f, 0, 0, NULL, NULL, NULL, 0, NULL, NULL }
-#define COUNT(f) { 'n', NULL, "N", SB_CLI_LONG, f, 1, LONG_MAX, NULL, NULL, NULL, 0, NULL, NULL }
+#define ROW(l, n, a, k, f) { l, n, a, k, f, 0, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 }
+#define COUNT(f) { 'n', NULL, "N", SB_CLI_LONG, f, 1, LONG_MAX, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 }
 #define FORMAT(c, bad) { 0, "format", "F", SB_CLI_CHOICE, offsetof(struct view_opts, fmt), 0, 0, c, bad, \
-	NULL, 0, NULL, NULL }
+	NULL, 0, NULL, NULL, 0, 0 }
 
 struct script_opts {
 	const char *event, *dir, *comm;
@@ -152,7 +152,7 @@ static const struct sb_cli_opt compare_opts[] = {
 	COUNT(offsetof(struct view_opts, n)),
 	FORMAT(diff_formats, "--format: unknown format '%s' (text, markdown, csv)"),
 	ROW(0, "children", NULL, SB_CLI_FLAG, offsetof(struct view_opts, children)),
-	{ 0, "point", "MODE:TASKS", SB_CLI_CALL, 0, 0, 0, NULL, NULL, set_point, 0, NULL, NULL },
+	{ 0, "point", "MODE:TASKS", SB_CLI_CALL, 0, 0, 0, NULL, NULL, set_point, 0, NULL, NULL, 0, 0 },
 	ROW(0, "testcase", NULL, SB_CLI_FLAG, offsetof(struct view_opts, testcase)),
 };
 

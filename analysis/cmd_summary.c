@@ -404,19 +404,19 @@ static const struct sb_cli_choice formats[] = {
 
 /* The usage is prose (above), not a list of these; how they combine is checked by parse_args. */
 static const struct sb_cli_opt table[] = {
-	{ 'o', NULL, "FILE", SB_CLI_STRING, AT(out_path), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
-	{ 0, "point", "MODE:TASKS", SB_CLI_STRING, AT(point), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
-	{ 0, "values", NULL, SB_CLI_FLAG, AT(values), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
-	{ 0, "table", NULL, SB_CLI_FLAG, AT(table), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
+	{ 'o', NULL, "FILE", SB_CLI_STRING, AT(out_path), 0, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 },
+	{ 0, "point", "MODE:TASKS", SB_CLI_STRING, AT(point), 0, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 },
+	{ 0, "values", NULL, SB_CLI_FLAG, AT(values), 0, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 },
+	{ 0, "table", NULL, SB_CLI_FLAG, AT(table), 0, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 },
 	{ 0, "format", "F", SB_CLI_CHOICE, 0, 0, 0, formats,
 	  "--format '%s': csv (summary.csv, the default), plot, gab, bencher, kcidb or squad", set_format,
-	  0, NULL, NULL },
-	{ 0, "origin", "NAME", SB_CLI_STRING, AT(ko.origin), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
-	{ 0, "commit", "SHA", SB_CLI_STRING, AT(ko.commit), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
-	{ 0, "checkout-id", "ID", SB_CLI_STRING, AT(ko.checkout_id), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
-	{ 0, "build-id", "ID", SB_CLI_STRING, AT(ko.build_id), 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
-	{ 0, "gate", "EXIT", SB_CLI_INT, AT(ko.gate), 0, 255, NULL, NULL, NULL, 0, NULL, NULL },
-	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, 0, NULL, NULL },
+	  0, NULL, NULL, 0, 0 },
+	{ 0, "origin", "NAME", SB_CLI_STRING, AT(ko.origin), 0, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 },
+	{ 0, "commit", "SHA", SB_CLI_STRING, AT(ko.commit), 0, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 },
+	{ 0, "checkout-id", "ID", SB_CLI_STRING, AT(ko.checkout_id), 0, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 },
+	{ 0, "build-id", "ID", SB_CLI_STRING, AT(ko.build_id), 0, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 },
+	{ 0, "gate", "EXIT", SB_CLI_INT, AT(ko.gate), 0, 255, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 },
+	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 },
 };
 
 static __attribute__((noreturn)) void help(void)

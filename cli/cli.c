@@ -54,6 +54,16 @@ static long number(const struct sb_cli *cli, const struct sb_cli_opt *o, const c
 	return v;
 }
 
+static double decimal(const struct sb_cli *cli, const struct sb_cli_opt *o, const char *lab,
+		      const char *arg)
+{
+	double d;
+
+	if (cli->decimal(arg, &d) != 0 || !(d >= o->dlo && d <= o->dhi))
+		usage_error(cli, cli->bad_decimal, lab, arg, o->dlo, o->dhi);
+	return d;
+}
+
 /* runtest.sh's count: digits only (no sign, no blank: strtol takes both), at most 9, >= lo. */
 static long count(const struct sb_cli *cli, const struct sb_cli_opt *o, const char *lab, const char *s)
 {
@@ -140,6 +150,9 @@ static void apply(const struct sb_cli *cli, const struct sb_cli_opt *o, const ch
 	case SB_CLI_SECONDS:
 	case SB_CLI_PERCENT:
 		*(long *)at = thousandths(cli, o, lab, arg);
+		break;
+	case SB_CLI_DECIMAL:
+		*(double *)at = decimal(cli, o, lab, arg);
 		break;
 	case SB_CLI_CHOICE:
 		choose(cli, o, arg, opts);

@@ -15,6 +15,7 @@ enum sb_cli_kind {
 	SB_CLI_COUNT,	/* digits only, at most 9, at least lo, into a long (runtest.sh's counts) */
 	SB_CLI_SECONDS,	/* seconds, up to 3 decimals, as milliseconds into a long (lo..hi s; hi 0: none) */
 	SB_CLI_PERCENT,	/* a percentage the same way, in thousandths, more than 0 */
+	SB_CLI_DECIMAL,	/* a number by the tool's decimal() in [dlo, dhi], into a double */
 	SB_CLI_CHOICE,	/* one of choices[]: its value into an int, or to set() */
 	SB_CLI_CALL,	/* the argument (NULL: none) to set(), which checks and keeps it */
 	SB_CLI_HELP,	/* the tool's help(), which prints the usage and exits */
@@ -44,6 +45,7 @@ struct sb_cli_opt {
 	int group;		/* the tool's own grouping, for seen() (0: none) */
 	const char *help;	/* the option list's text ('\n' continues it), NULL: not listed */
 	const char *key;	/* the tool's own name for it (a pair's name handed to bash), or NULL */
+	double dlo, dhi;	/* SB_CLI_DECIMAL: the range */
 };
 
 /* One tool's (or subcommand's) options and how it reports their errors. */
@@ -60,6 +62,10 @@ struct sb_cli {
 	const char *bad_number;
 	/* "%s" the option, "%s" the value: not a number at all (NULL: bad_number says it) */
 	const char *not_number;
+	/* SB_CLI_DECIMAL: the tool's number syntax (0: a number into *d), its message ("%s" the
+	 * option, "%s" the value, "%g" dlo, "%g" dhi) */
+	int (*decimal)(const char *s, double *d);
+	const char *bad_decimal;
 	int long_labels;	/* messages name an option "-t/--tasks" (a letter and a name) */
 	/* a usage error with this message: never returns */
 	void (*usage_error)(const struct sb_cli *cli, const char *msg) __attribute__((noreturn));
