@@ -334,9 +334,12 @@ int sb_cli_scan(const struct sb_cli *cli, int argc, char **argv, void *opts, cha
 	int n = 0;
 
 	sb_cli_scan_init(&s, argc, argv);
-	while ((st = sb_cli_next(cli, &s, opts)) != SB_CLI_END)
+	while ((st = sb_cli_next(cli, &s, opts)) != SB_CLI_END) {
+		if (st == SB_CLI_OPERAND && ops == NULL)
+			cli->unknown(cli, s.word, 0);
 		if (st == SB_CLI_OPERAND)
 			ops[n++] = (char *)s.word;
+	}
 	return n;
 }
 

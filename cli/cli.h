@@ -116,7 +116,8 @@ struct sb_cli_scan {
 
 void sb_cli_scan_init(struct sb_cli_scan *s, int argc, char **argv);
 enum sb_cli_step sb_cli_next(const struct sb_cli *cli, struct sb_cli_scan *s, void *opts);
-/* The whole walk: operands into ops (room for argc; the words after "--" too), returns how many. */
+/* The whole walk: operands into ops (room for argc; the words after "--" too; NULL: an operand
+ * is unknown()), returns how many. */
 int sb_cli_scan(const struct sb_cli *cli, int argc, char **argv, void *opts, char **ops);
 
 /* The table's option list for --help: "  LABEL   HELP" a row, HELP's lines aligned. */
