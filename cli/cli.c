@@ -89,6 +89,8 @@ static long thousandths(const struct sb_cli *cli, const struct sb_cli_opt *o, co
 		usage_error(cli, "%s: '%s' is not a number of %s like 5 or 0.5", lab, s, unit);
 	if (nfrac > 3)
 		usage_error(cli, "%s: '%s' has more than 3 decimals", lab, s);
+	if (nint > 6 && o->hi > 0)
+		usage_error(cli, "%s: '%s' is out of range (%ld..%ld seconds)", lab, s, o->lo, o->hi);
 	if (nint > 6)
 		usage_error(cli, "%s: '%s' is too large", lab, s);
 	for (size_t i = 0; i < nint; i++)
@@ -208,7 +210,7 @@ static size_t getopt_arrays(const struct sb_cli *cli, char *shorts, size_t size,
 	return nlong;
 }
 
-static const struct sb_cli_opt *row_of(const struct sb_cli *cli, int c)
+const struct sb_cli_opt *sb_cli_row(const struct sb_cli *cli, int c)
 {
 	for (size_t i = 0; i < cli->nopts; i++) {
 		const struct sb_cli_opt *o = &cli->opts[i];
@@ -229,7 +231,7 @@ int sb_cli_parse(const struct sb_cli *cli, int argc, char **argv, void *opts)
 	opterr = !cli->quiet;
 	/* getopt when no row has a long form: getopt_long would read "--x" as one unknown option */
 	while ((c = nlong ? getopt_long(argc, argv, shorts, longs, NULL) : getopt(argc, argv, shorts)) != -1) {
-		const struct sb_cli_opt *o = c == '?' || c == ':' ? NULL : row_of(cli, c);
+		const struct sb_cli_opt *o = c == '?' || c == ':' ? NULL : sb_cli_row(cli, c);
 
 		if (c == ':')
 			cli->missing(cli, argv[optind - 1], optopt);

@@ -123,6 +123,8 @@ int sb_cli_scan(const struct sb_cli *cli, int argc, char **argv, void *opts, cha
 /* The table's option list for --help: "  LABEL   HELP" a row, HELP's lines aligned. */
 void sb_cli_list(const struct sb_cli *cli, FILE *out);
 
+/* The row of getopt's value c (a letter, or 256 + a long-only row's index), or NULL. */
+const struct sb_cli_opt *sb_cli_row(const struct sb_cli *cli, int c);
 /* The row NAME ("--kernel", "-h"), or NULL. */
 const struct sb_cli_opt *sb_cli_find(const struct sb_cli *cli, const char *name);
 
