@@ -339,7 +339,7 @@ static void mark_vs(int argc, char **argv)
 	int seen = 0;
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--vs") == 0) {
+		if (sb_cli_doc(&cli, argv[i]) != NULL) {	/* --vs, the one row read here */
 			if (seen++)
 				usage_error("--vs given twice: BASE... --vs NEW... has two sides");
 			argv[i] = (char *)vs_marker;
@@ -444,7 +444,7 @@ int main(int argc, char **argv)
 
 	sb_msg_prog(PROG);
 	set_me(argv[0]);
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+	if (sb_cli_alone(argc, argv, "--version")) {
 		printf("sb-compare (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
 		return 0;
 	}

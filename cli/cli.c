@@ -258,6 +258,17 @@ const struct sb_cli_opt *sb_cli_find(const struct sb_cli *cli, const char *name)
 	return NULL;
 }
 
+const struct sb_cli_opt *sb_cli_doc(const struct sb_cli *cli, const char *word)
+{
+	for (size_t i = 0; i < cli->nopts; i++) {
+		const struct sb_cli_opt *o = &cli->opts[i];
+
+		if (o->kind == SB_CLI_DOC && o->name && strncmp(word, "--", 2) == 0 && strcmp(word + 2, o->name) == 0)
+			return o;
+	}
+	return NULL;
+}
+
 void sb_cli_scan_init(struct sb_cli_scan *s, int argc, char **argv)
 {
 	memset(s, 0, sizeof(*s));

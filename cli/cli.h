@@ -128,6 +128,9 @@ const struct sb_cli_opt *sb_cli_row(const struct sb_cli *cli, int c);
 /* The row NAME ("--kernel", "-h"), or NULL. */
 const struct sb_cli_opt *sb_cli_find(const struct sb_cli *cli, const char *name);
 
+/* The SB_CLI_DOC row WORD ("--vs") names, one the tool reads from argv itself, or NULL. */
+const struct sb_cli_opt *sb_cli_doc(const struct sb_cli *cli, const char *word);
+
 /* argv is "PROG WORD" exactly: a tool's own one-word call (--version, --help). */
 int sb_cli_alone(int argc, char **argv, const char *word);
 
