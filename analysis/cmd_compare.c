@@ -260,7 +260,7 @@ static const struct sb_cli_opt table[] = {
 	FLAG(0, "force", co.force, RUNS,
 	     "compare different testcases, runs without common\n"
 	     "points, failed or interrupted runs"),
-	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, ANY, NULL, NULL, 0, 0 },
+	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, ANY, "this text", NULL, 0, 0 },
 };
 
 static const struct sb_cli cli;

@@ -636,10 +636,13 @@ static int cmd_compare(int argc, char **argv)
 	return regress ? SB_EXIT_FAIL : SB_EXIT_OK;
 }
 
+static const struct sb_cli word_cli;
+
 static __attribute__((noreturn)) void help(void)
 {
 	fputs(usage_text, stdout);
 	fputs("\nOptions:\n", stdout);
+	sb_cli_list(&word_cli, stdout);
 	sb_cli_list(&script_cli, stdout);
 	sb_cli_list(&compare_cli, stdout);
 	sb_cli_list(&rate_cli, stdout);
