@@ -49,7 +49,8 @@ static const char usage_text[] =
 	"points   the task counts of LIST (numbers, peak, max) for MODE, from a summary.csv,\n"
 	"         one a line; the peak's line adds a tab and its plateau's words\n"
 	"rate     the profiled run's rate beside the measured mean, as key=value lines\n"
-	"summary  one line: event, samples, rate, the top N symbols (default 3)\n";
+	"summary  one line: event, samples, rate, the top N symbols (default 3)\n"
+	"\nOptions:\n";
 static const char usage_tail[] =
 	"\n"
 	"Exit: 0 ok (compare: no significant regression at a listed point), 1 compare:\n"
@@ -640,13 +641,11 @@ static const struct sb_cli word_cli;
 
 static __attribute__((noreturn)) void help(void)
 {
+	const struct sb_cli *const lists[] = { &word_cli, &script_cli, &compare_cli, &rate_cli, &summary_cli };
+
 	fputs(usage_text, stdout);
-	fputs("\nOptions:\n", stdout);
-	sb_cli_list(&word_cli, stdout);
-	sb_cli_list(&script_cli, stdout);
-	sb_cli_list(&compare_cli, stdout);
-	sb_cli_list(&rate_cli, stdout);
-	sb_cli_list(&summary_cli, stdout);
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		sb_cli_list(lists[i], stdout);
 	fputs(usage_tail, stdout);
 	exit(fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV);
 }
