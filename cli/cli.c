@@ -50,7 +50,8 @@ static long number(const struct sb_cli *cli, const struct sb_cli_opt *o, const c
 	if ((end == arg || *end != '\0') && cli->not_number)
 		usage_error(cli, cli->not_number, lab, arg);
 	if (end == arg || *end != '\0' || errno != 0 || v < o->lo || v > o->hi)
-		usage_error(cli, cli->bad_number, lab, arg, o->lo, o->hi);
+		usage_error(cli, cli->bad_number ? cli->bad_number : "%s: '%s' is not a whole number from %ld to %ld",
+			    lab, arg, o->lo, o->hi);
 	return v;
 }
 
@@ -60,7 +61,8 @@ static double decimal(const struct sb_cli *cli, const struct sb_cli_opt *o, cons
 	double d;
 
 	if (cli->decimal(arg, &d) != 0 || !(d >= o->dlo && d <= o->dhi))
-		usage_error(cli, cli->bad_decimal, lab, arg, o->dlo, o->dhi);
+		usage_error(cli, cli->bad_decimal ? cli->bad_decimal : "%s: '%s' is not a number from %g to %g",
+			    lab, arg, o->dlo, o->dhi);
 	return d;
 }
 

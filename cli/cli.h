@@ -58,12 +58,13 @@ struct sb_cli {
 	 */
 	int quiet;
 	const char *what;	/* the tool's word for itself in its messages, for its callbacks */
-	/* "%s" the option as labelled (-n, --format), "%s" the value, "%ld" lo, "%ld" hi */
+	/* "%s" the option as labelled (-n, --format), "%s" the value, "%ld" lo, "%ld" hi (NULL:
+	 * "... is not a whole number from lo to hi") */
 	const char *bad_number;
 	/* "%s" the option, "%s" the value: not a number at all (NULL: bad_number says it) */
 	const char *not_number;
 	/* SB_CLI_DECIMAL: the tool's number syntax (0: a number into *d), its message ("%s" the
-	 * option, "%s" the value, "%g" dlo, "%g" dhi) */
+	 * option, "%s" the value, "%g" dlo, "%g" dhi; NULL: "... is not a number from dlo to dhi") */
 	int (*decimal)(const char *s, double *d);
 	const char *bad_decimal;
 	int long_labels;	/* messages name an option "-t/--tasks" (a letter and a name) */
