@@ -296,12 +296,11 @@ static void split(const struct sb_cli *cli, struct sb_cli_scan *s)
 static void values(const struct sb_cli *cli, struct sb_cli_scan *s, int want, const char **v2)
 {
 	if (want == 0 && s->value != NULL)
-		usage_error(cli, cli->takes_none ? cli->takes_none : "%s takes no value", s->word);
-	if (want > 0 && s->value == NULL) {
-		if (s->i + want >= s->argc)
-			cli->missing(cli, s->word, 0);
+		usage_error(cli, "%s takes no value", s->word);
+	if (s->i + want - (s->value != NULL) >= s->argc)
+		cli->missing(cli, s->word, 0);
+	if (want > 0 && s->value == NULL)
 		s->value = s->argv[++s->i];
-	}
 	if (want > 1)
 		*v2 = s->argv[++s->i];
 }
@@ -383,7 +382,7 @@ void sb_cli_list(const struct sb_cli *cli, FILE *out)
 
 	for (size_t i = 0; i < cli->nopts; i++) {
 		const struct sb_cli_opt *o = &cli->opts[i];
-		const char *h = o->help, *nl, *arg = o->kind == SB_CLI_PAIR || o->arg ? o->arg : NULL;
+		const char *h = o->help, *nl, *arg = o->arg;
 		char lab[64];
 
 		if (h == NULL)

@@ -80,8 +80,6 @@ struct sb_cli {
 	int equals;
 	/* sb_cli_next: "--" is an option to the tool, not the end of options */
 	int dash_dash_unknown;
-	/* sb_cli_next: "%s" the option as typed: a value given to one that takes none */
-	const char *takes_none;
 	/* sb_cli_next: an option not in the table; -1 unknown, else how many values it takes */
 	int (*foreign)(const char *opt);
 	/* --help's option list: the label's column width (0: 20) */
