@@ -67,7 +67,7 @@ endif
 
 # Testcases and fixtures see runner/include (testcase.h) only; the harness also its own headers.
 SB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread -Irunner/include
-HARNESS_CFLAGS := -Irunner $(HWLOC_CFLAGS)
+HARNESS_CFLAGS := -Irunner -Icli $(HWLOC_CFLAGS)
 # -z now: symbols are bound once in the runner, not again in each of 1,024 forked tasks
 # (lazy binding was ~6% of a processes start here: docs/RUNTEST.md "Spawn and teardown").
 SB_LDFLAGS := -pthread -Wl,-z,now
@@ -89,7 +89,10 @@ FIXTURES := $(patsubst selftest/fixtures/%.c,%,$(wildcard selftest/fixtures/*.c)
 # runner/*.c is the harness library, what a testcase links (and nothing else);
 # mode_<m>.c picks processes or threads at link time.
 LIB_SRC := $(filter-out runner/mode_% runner/os_%,$(wildcard runner/*.c)) runner/os_$(OS).c
-LIB_OBJ := $(patsubst runner/%.c,$(BUILD)/obj/runner/%.o,$(LIB_SRC))
+# cli/: THE option engine of every tool (the runner's, machine/'s and analysis/'s): one object,
+# built with no folder's headers, in both libraries.
+CLI_OBJ := $(BUILD)/obj/cli/cli.o
+LIB_OBJ := $(patsubst runner/%.c,$(BUILD)/obj/runner/%.o,$(LIB_SRC)) $(CLI_OBJ)
 LIB := $(BUILD)/libscalebench.a
 # sweep/ and vm/: the C helpers of the shell beside them (runtest.sh's, vm/boot.sh's); no testcase
 # links them. sweep/cmd_<x>.c and vm/cmd_<x>.c are the mains of tools sb-<x>; the other sweep/*.c
@@ -107,7 +110,7 @@ FIXTURE_BINS := $(foreach t,$(FIXTURES),$(BUILD)/selftest/$(t)_processes $(BUILD
 ANALYSIS_UNITS := verdict
 UNIT_BINS := $(patsubst selftest/unit/%.c,$(BUILD)/selftest/unit_%,\
 	$(filter-out $(ANALYSIS_UNITS:%=selftest/unit/%.c),$(wildcard selftest/unit/*.c)))
-HEADERS := $(wildcard runner/*.h runner/include/*.h tests/*.h)
+HEADERS := $(wildcard runner/*.h runner/include/*.h tests/*.h cli/*.h)
 # machine/: the machine's administration (system check, --tune, the lock's commands), no testcase
 # links it: machine/cmd_<x>.c is the main of tool sb-<x>, the other machine/*.c are linked into
 # each of those, with the harness library for util, os and lock.
@@ -124,12 +127,12 @@ MACHINE_SHARED := $(BUILD)/obj/analysis/stat/stats.o $(BUILD)/obj/analysis/fmt/r
 # analysis/cmd_<x>.c is the main of
 # tool sb-<x> (a new tool is one new file). Nothing here sees runner/.
 ANALYSIS_SRC := $(filter-out analysis/cmd_%,$(wildcard analysis/*.c analysis/*/*.c))
-ANALYSIS_OBJ := $(patsubst analysis/%.c,$(BUILD)/obj/analysis/%.o,$(ANALYSIS_SRC))
+ANALYSIS_OBJ := $(patsubst analysis/%.c,$(BUILD)/obj/analysis/%.o,$(ANALYSIS_SRC)) $(CLI_OBJ)
 ANALYSIS_LIB := $(BUILD)/libsbanalysis.a
 ANALYSIS_TOOLS := $(patsubst analysis/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard analysis/cmd_*.c))
-ANALYSIS_HEADERS := $(wildcard analysis/*.h analysis/*/*.h)
+ANALYSIS_HEADERS := $(wildcard analysis/*.h analysis/*/*.h cli/*.h)
 # Each folder's headers by their bare name ("results.h", "stats.h"): a file moving folder edits no include.
-ANALYSIS_CFLAGS := -Ianalysis $(patsubst %/,-I%,$(sort $(dir $(wildcard analysis/*/*.h))))
+ANALYSIS_CFLAGS := -Ianalysis $(patsubst %/,-I%,$(sort $(dir $(wildcard analysis/*/*.h)))) -Icli
 # SQLite (the history's index, analysis/history/) is linked into the tools that use it only.
 SQLITE_TOOLS := $(BUILD)/bin/sb-history $(BUILD)/bin/sb-bisect $(BUILD)/bin/sb-compare
 
@@ -166,6 +169,10 @@ $(BUILD)/obj/vm/%.o: vm/%.c $(HEADERS) $(SWEEP_HEADERS)
 $(BUILD)/obj/machine/%.o: machine/%.c $(HEADERS) $(MACHINE_HEADERS) analysis/stat/stats.h analysis/fmt/rate.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -Imachine -Ianalysis/stat -Ianalysis/fmt -c -o $@ $<
+
+$(CLI_OBJ): cli/cli.c cli/cli.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SB_CFLAGS) -c -o $@ $<
 
 $(BUILD)/obj/tests/%.o: tests/%.c $(HEADERS)
 	@mkdir -p $(@D)

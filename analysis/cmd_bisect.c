@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "bisect/bisect.h"
+#include "cli.h"
 #include "exit.h"
 #include "bisect/child.h"
 #include "bisect/steps.h"
@@ -16,7 +18,7 @@
 #include "results.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 
-static const char usage_text[] =
+static const char usage_head[] =
 	"usage: sb-bisect --good DIR --bad DIR --point P (--host | --kernel IMAGE) [--build CMD] [options] [-- RUNTEST_OPTS]\n"
 	"       sb-bisect measure (--host | --kernel IMAGE) [--build CMD] [options] -- TEST [RUNTEST_OPTS]\n"
 	"       sb-bisect report [--results DIR] [--log FILE] [--format text|markdown]\n"
@@ -24,34 +26,13 @@ static const char usage_text[] =
 	"until a sequential test says good (exit 0) or bad (1), or skips it (125: the build failed,\n"
 	"the measurement failed, or the run cap came first). Ends that do not differ by more than\n"
 	"their runs can detect, and every error, exit 128: git bisect run stops. P: MODE:TASKS,\n"
-	"peak, peak:MODE or curve:MODE. Options: --results DIR (default: sb-bisect/ in the git\n"
-	"directory), --tests-dir DIR (--host: the testcase binaries the build makes), --runtest PATH,\n"
-	"--max-runs N (24), --alpha A, --beta B (0.002), --drift PCT (the drift between sweeps:\n"
-	"learned from the history, else 2%; 0: the runs alone). docs/BISECT.md, man sb-bisect.\n";
+	"peak, peak:MODE or curve:MODE.\n"
+	"Options:\n";
+static const char usage_tail[] = "docs/BISECT.md, man sb-bisect.\n";
 
 /* Usage errors exit 2, but 128 in a step (git bisect run would mark the commit bad for 1..127). */
 static int usage_exit = SB_EXIT_USAGE;
 #define USAGE(...) sb_die(usage_exit, __VA_ARGS__)
-
-static double num(const char *opt, const char *s, double lo, double hi)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (!*s || *end || errno || !(v >= lo && v <= hi))
-		USAGE("%s '%s': a number %g..%g", opt, s, lo, hi);
-	return v;
-}
-
-/* A whole number lo..hi (not 2.5, not 1e3). */
-static long whole(const char *opt, const char *s, long lo, long hi)
-{
-	if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 9 || atol(s) < lo || atol(s) > hi)
-		USAGE("%s '%s': a whole number %ld..%ld", opt, s, lo, hi);
-	return atol(s);
-}
 
 static int has_control(const char *s)
 {
@@ -136,52 +117,95 @@ static const char *default_results(void)
 	return dir;
 }
 
-/* One option with a value: "--name VALUE"; 1 when argv[*i] was it. */
-static int opt(int argc, char **argv, int *i, const char *name, const char **val)
+/* A number the way strtod reads it whole (sb_cli's decimal()). */
+static int decimal(const char *s, double *d)
 {
-	if (strcmp(argv[*i], name) != 0)
-		return 0;
-	if (*i + 1 >= argc)
-		USAGE("%s needs a value", name);
-	*val = argv[++*i];
-	return 1;
+	char *end;
+
+	errno = 0;
+	*d = strtod(s, &end);
+	return !*s || *end || errno ? -1 : 0;
 }
+
+/* --max-runs: a whole number lo..hi (not 2.5, not 1e3). */
+static void set_max_runs(void *opts, const struct sb_cli_opt *row, const char *s, int value)
+{
+	(void)value;
+	if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 9 || atol(s) < row->lo || atol(s) > row->hi)
+		USAGE("--%s '%s': a whole number %ld..%ld", row->name, s, row->lo, row->hi);
+	((struct sb_bisect_opts *)opts)->rule.max_runs = (size_t)atol(s);
+}
+
+static const struct sb_cli_choice formats[] = { { "text", 0 }, { "markdown", 1 }, { NULL, 0 } };
+
+#define AT(f) offsetof(struct sb_bisect_opts, f)
+#define TEXT(n, a, f, h)	{ .name = n, .arg = a, .kind = SB_CLI_STRING, .field = AT(f), .help = h }
+#define NUMBER(n, a, f, lo, hi, h) \
+	{ .name = n, .arg = a, .kind = SB_CLI_DECIMAL, .field = AT(f), .dlo = lo, .dhi = hi, .help = h }
+
+/* In --help's order: every verb's options. An option: a row here, a field in struct sb_bisect_opts
+ * (bisect/bisect.h), its consumer. */
+static const struct sb_cli_opt table[] = {
+	TEXT("good", "DIR", good, "a step: the good end's run directory"),
+	TEXT("bad", "DIR", bad, "a step: the bad end's run directory"),
+	TEXT("point", "P", point, "a step: what is measured (MODE:TASKS, peak, peak:MODE, curve:MODE)"),
+	{ .name = "host", .kind = SB_CLI_FLAG, .field = AT(host), .help = "the range is user space: run on this host" },
+	TEXT("kernel", "IMAGE", kernel, "the range is a kernel: boot IMAGE in a VM at each step"),
+	TEXT("build", "CMD", build, "what makes the commit checked out (a shell command)"),
+	TEXT("results", "DIR", results, "where sweeps and the step log go (default: sb-bisect/ in the\n"
+	     "git directory)"),
+	TEXT("tests-dir", "DIR", tests_dir, "--host: the testcase binaries the build makes"),
+	TEXT("runtest", "PATH", runtest, "the runtest.sh to run"),
+	{ .name = "max-runs", .arg = "N", .kind = SB_CLI_CALL, .lo = 2, .hi = 1000, .set = set_max_runs,
+	  .help = "runs of a commit at most (default 24)" },
+	NUMBER("alpha", "A", rule.alpha, 1e-6, 0.25, "the chance to call a good commit bad (default 0.002)"),
+	NUMBER("beta", "B", rule.beta, 1e-6, 0.25, "the chance to call a bad commit good (default 0.002)"),
+	NUMBER("drift", "PCT", drift_pct, 0, 100, "the drift between sweeps (default: learned from the\n"
+	       "history, else 2%; 0: the runs alone)"),
+	TEXT("log", "FILE", log, "report: a git bisect log (default: git bisect log's)"),
+	{ .name = "format", .arg = "F", .kind = SB_CLI_CHOICE, .field = AT(format_md), .choices = formats,
+	  .bad = "--format '%s': text or markdown", .help = "report: text (default) or markdown" },
+	{ .letter = 'h', .name = "help", .kind = SB_CLI_DOC, .help = "this text (as the only argument)" },
+	{ .name = "version", .kind = SB_CLI_DOC, .help = "sb-bisect's version (as the only argument)" },
+};
+
+static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const char *msg)
+{
+	(void)c;
+	USAGE("%s", msg);
+}
+
+static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)optopt;
+	USAGE("unknown option '%s'", typed);
+}
+
+static __attribute__((noreturn)) void missing(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)optopt;
+	USAGE("%s needs a value", typed);
+}
+
+static const struct sb_cli cli = {
+	.opts = table, .nopts = sizeof(table) / sizeof(table[0]),
+	.decimal = decimal, .bad_decimal = "%s '%s': a number %g..%g",
+	.usage_error = cli_error, .unknown = unknown, .missing = missing,
+};
 
 /* The options of every verb; the rest after "--" into o->pass. */
 static void parse(int argc, char **argv, int first, struct sb_bisect_opts *o)
 {
-	const char *v = NULL;
-	int i;
+	struct sb_cli_scan s;
+	enum sb_cli_step st;
 
-	for (i = first; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		} else if (strcmp(argv[i], "--host") == 0) {
-			o->host = 1;
-		} else if (opt(argc, argv, &i, "--good", &o->good) || opt(argc, argv, &i, "--bad", &o->bad) ||
-			   opt(argc, argv, &i, "--point", &o->point) || opt(argc, argv, &i, "--build", &o->build) ||
-			   opt(argc, argv, &i, "--kernel", &o->kernel) || opt(argc, argv, &i, "--results", &o->results) ||
-			   opt(argc, argv, &i, "--tests-dir", &o->tests_dir) || opt(argc, argv, &i, "--log", &o->log) ||
-			   opt(argc, argv, &i, "--runtest", &o->runtest)) {
-			continue;
-		} else if (opt(argc, argv, &i, "--max-runs", &v)) {
-			o->rule.max_runs = (size_t)whole("--max-runs", v, 2, 1000);
-		} else if (opt(argc, argv, &i, "--alpha", &v)) {
-			o->rule.alpha = num("--alpha", v, 1e-6, 0.25);
-		} else if (opt(argc, argv, &i, "--beta", &v)) {
-			o->rule.beta = num("--beta", v, 1e-6, 0.25);
-		} else if (opt(argc, argv, &i, "--drift", &v)) {
-			o->drift_pct = num("--drift", v, 0, 100);
-		} else if (opt(argc, argv, &i, "--format", &v)) {
-			if (strcmp(v, "text") != 0 && strcmp(v, "markdown") != 0)
-				USAGE("--format '%s': text or markdown", v);
-			o->format_md = v[0] == 'm';
-		} else {
-			USAGE("unknown option '%s'", argv[i]);
-		}
-	}
-	o->pass = argv + i;
+	sb_cli_scan_init(&s, argc - first, argv + first);
+	while ((st = sb_cli_next(&cli, &s, o)) != SB_CLI_END && st != SB_CLI_DASH_DASH)
+		if (st == SB_CLI_OPERAND)
+			unknown(&cli, s.word, 0);
+	o->pass = argv + first + s.i;
 }
 
 /* What a step and measure need besides the options: where to run, where results go. */
@@ -283,11 +307,13 @@ int main(int argc, char **argv)
 	int rc;
 
 	sb_msg_prog("sb-bisect");
-	if (argc == 2 && (strcmp(verb, "--help") == 0 || strcmp(verb, "-h") == 0)) {
-		fputs(usage_text, stdout);
+	if (sb_cli_alone(argc, argv, "--help") || sb_cli_alone(argc, argv, "-h")) {
+		fputs(usage_head, stdout);
+		sb_cli_list(&cli, stdout);
+		fputs(usage_tail, stdout);
 		return 0;
 	}
-	if (argc == 2 && strcmp(verb, "--version") == 0) {
+	if (sb_cli_alone(argc, argv, "--version")) {
 		printf("sb-bisect (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
 		return 0;
 	}

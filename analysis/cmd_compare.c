@@ -148,18 +148,20 @@ struct cli {
 
 enum { ANY, RUNS, FILES };	/* the operands an option applies to (struct sb_cli_opt's group) */
 
-static void set_delim(void *opts, const char *arg, int value)
+static void set_delim(void *opts, const struct sb_cli_opt *o, const char *arg, int value)
 {
+	(void)o;
 	(void)value;
 	if (*arg == '\0')
 		usage_error("-d: the delimiter list is empty");
 	((struct cli *)opts)->delim = arg;
 }
 
-static void set_level(void *opts, const char *arg, int value)
+static void set_level(void *opts, const struct sb_cli_opt *o, const char *arg, int value)
 {
 	double v;
 
+	(void)o;
 	(void)value;
 	if (sb_decimal(arg, &v) != 0 || sb_student_t(v, 1) < 0)
 		usage_error("%s '%s': the confidence level must be 80, 90, 95, 98, 99 or 99.5",
@@ -167,10 +169,11 @@ static void set_level(void *opts, const char *arg, int value)
 	((struct cli *)opts)->mo.conf = v;
 }
 
-static void set_threshold(void *opts, const char *arg, int value)
+static void set_threshold(void *opts, const struct sb_cli_opt *o, const char *arg, int value)
 {
 	double v;
 
+	(void)o;
 	(void)value;
 	errno = 0;
 	if (sb_decimal(arg, &v) != 0 || v < 0 || errno == ERANGE)
@@ -182,10 +185,11 @@ static void set_threshold(void *opts, const char *arg, int value)
 	((struct cli *)opts)->co.threshold = v;
 }
 
-static void set_drift(void *opts, const char *arg, int value)
+static void set_drift(void *opts, const struct sb_cli_opt *o, const char *arg, int value)
 {
 	double v;
 
+	(void)o;
 	(void)value;
 	errno = 0;
 	if (sb_decimal(arg, &v) != 0 || v < 0 || v > 100 || errno == ERANGE)
@@ -210,10 +214,10 @@ static const struct sb_cli_choice fail_ons[] = {
 };
 
 #define AT(f) offsetof(struct cli, f)
-#define FLAG(l, n, f, g, h)		{ l, n, NULL, SB_CLI_FLAG, AT(f), 0, 0, NULL, NULL, NULL, g, h }
-#define INT(l, a, f, lo, hi, g, h)	{ l, NULL, a, SB_CLI_INT, AT(f), lo, hi, NULL, NULL, NULL, g, h }
-#define CALL(l, n, a, fn, g, h)		{ l, n, a, SB_CLI_CALL, 0, 0, 0, NULL, NULL, fn, g, h }
-#define CHOICE(n, a, f, c, bad, h)	{ 0, n, a, SB_CLI_CHOICE, AT(f), 0, 0, c, bad, NULL, RUNS, h }
+#define FLAG(l, n, f, g, h)		{ l, n, NULL, SB_CLI_FLAG, AT(f), 0, 0, NULL, NULL, NULL, g, h, NULL, 0, 0 }
+#define INT(l, a, f, lo, hi, g, h)	{ l, NULL, a, SB_CLI_INT, AT(f), lo, hi, NULL, NULL, NULL, g, h, NULL, 0, 0 }
+#define CALL(l, n, a, fn, g, h)		{ l, n, a, SB_CLI_CALL, 0, 0, 0, NULL, NULL, fn, g, h, NULL, 0, 0 }
+#define CHOICE(n, a, f, c, bad, h)	{ 0, n, a, SB_CLI_CHOICE, AT(f), 0, 0, c, bad, NULL, RUNS, h, NULL, 0, 0 }
 
 /* In --help's order. An option: a row here, a field in struct cli, its consumer. */
 static const struct sb_cli_opt table[] = {
@@ -231,7 +235,7 @@ static const struct sb_cli_opt table[] = {
 	       "gab (github-action-benchmark) or bencher (run\n"
 	       "directories; default text)"),
 	{ 0, "point", "MODE:TASKS", SB_CLI_STRING, AT(co.point), 0, 0, NULL, NULL, NULL, RUNS,
-	  "the full ministat block of one point" },
+	  "the full ministat block of one point", NULL, 0, 0 },
 	CALL(0, "threshold", "PCT", set_threshold, RUNS,
 	     "a significant change smaller than PCT % is not a\n"
 	     "regression (default 0; below 100)"),
@@ -247,21 +251,21 @@ static const struct sb_cli_opt table[] = {
 	  "BASE... --vs NEW...: each side is pooled from several\n"
 	  "sweeps (their runs are one side's independent values)\n"
 	  "(gab, bencher: sweeps of several testcases, each\n"
-	  "testcase compared on its own, all in one file)" },
+	  "testcase compared on its own, all in one file)", NULL, 0, 0 },
 	CALL(0, "drift", "PCT", set_drift, RUNS,
 	     "the machine's drift between sweeps, a sweep's offset\n"
 	     "sd in % (0: none, the runs inside each sweep only);\n"
 	     "default: learned from the history, else 2%"),
 	{ 0, "history", "FILE", SB_CLI_STRING, AT(co.history), 0, 0, NULL, NULL, NULL, RUNS,
 	  "the history to learn the drift from (default\n"
-	  "$SB_HISTORY, else history.db of the base's results)" },
+	  "$SB_HISTORY, else history.db of the base's results)", NULL, 0, 0 },
 	CHOICE("sweep-value", "WHAT", co.sweep_median, sweep_values, "--sweep-value '%s': expected mean or median",
 	       "a sweep's value: the mean of its runs (default) or\n"
 	       "their median (where every sweep has 5 runs or more)"),
 	FLAG(0, "force", co.force, RUNS,
 	     "compare different testcases, runs without common\n"
 	     "points, failed or interrupted runs"),
-	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, ANY, NULL },
+	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, ANY, "this text", NULL, 0, 0 },
 };
 
 static const struct sb_cli cli;
@@ -311,9 +315,11 @@ static __attribute__((noreturn)) void missing(const struct sb_cli *c, const char
 }
 
 /* Which kind of operand the options given ask for: main checks it against the operands. */
-static void seen(void *opts, const struct sb_cli_opt *opt, const char *label)
+static void seen(void *opts, const struct sb_cli_opt *opt, const char *label, const char *arg)
 {
 	struct cli *o = opts;
+
+	(void)arg;
 
 	if (opt->group == RUNS)
 		snprintf(o->run_only, sizeof(o->run_only), "%s", label);
@@ -338,7 +344,7 @@ static void mark_vs(int argc, char **argv)
 	int seen = 0;
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--vs") == 0) {
+		if (sb_cli_doc(&cli, argv[i]) != NULL) {	/* --vs, the one row read here */
 			if (seen++)
 				usage_error("--vs given twice: BASE... --vs NEW... has two sides");
 			argv[i] = (char *)vs_marker;
@@ -443,7 +449,7 @@ int main(int argc, char **argv)
 
 	sb_msg_prog(PROG);
 	set_me(argv[0]);
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+	if (sb_cli_alone(argc, argv, "--version")) {
 		printf("sb-compare (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
 		return 0;
 	}

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
+#include "cli.h"
 #include "history/history.h"
 #include "otava.h"
 #include "exit.h"
@@ -24,7 +26,7 @@
 /* --format otava: export's own, after the reports' formats */
 #define SB_FMT_OTAVA ((enum sb_hist_format)(SB_FMT_JSON + 1))
 
-static const char usage_text[] =
+static const char usage_head[] =
 	"usage: sb-history add [--partial] RUNDIR...     sweeps into the history (again: no change)\n"
 	"       sb-history rebuild [--results DIR] [--partial]   the history anew from the run directories\n"
 	"       sb-history list [TESTCASE...]             the sweeps, in order\n"
@@ -44,27 +46,8 @@ static const char usage_text[] =
 	"                                                 and peak (--points all: every point too;\n"
 	"                                                 Otava tests each column on its own)\n"
 	"       sb-history migrate                        the database to this version's schema\n"
-	"\n"
-	"  --db FILE            the history (default $SB_HISTORY, else results/history.db)\n"
-	"  --timeout S          seconds to wait for another writer's lock (default 60)\n"
-	"  --order O            time (default: the sweeps' start), version (kernel version:\n"
-	"                       6.9 < 6.10-rc1 < 6.10 < 6.10.1), or commits FILE (a commit a\n"
-	"                       line, oldest first, e.g. git rev-list --reverse A..B; sweeps\n"
-	"                       whose commit is not in FILE are left out, with a note)\n"
-	"  --column C           label (default: one column per label, which defaults to the\n"
-	"                       kernel release) or kernel (release and commit)\n"
-	"  --testbed HOST       only that machine's sweeps (its host, or a VM's host_name)\n"
-	"  --any-params         one series across the testcase's params (an experiment that\n"
-	"                       changes a param on purpose); by default params split series\n"
-	"  --format F           text (default), markdown, csv (show), json\n"
-	"  --alpha A            changes: the false-alarm rate over all series (default 0.05)\n"
-	"  --min-segment N      changes: the fewest sweeps between changes (default 2)\n"
-	"  --drift PCT          show: the drift between sweeps, a sweep's offset sd in %\n"
-	"                       (0: none, the runs alone); default: learned from the history\n"
-	"  --target PCT         drift: the change to plan sweeps for (default 2)\n"
-	"  --run-cost S, --sweep-cost S, --reboot-cost S\n"
-	"                       drift: seconds a run, a sweep's own overhead, a reboot\n"
-	"                       (defaults 1.35, 1.2 and 90)\n"
+	"\n";
+static const char usage_tail[] =
 	"\n"
 	"Exit: 0 done (changes: no regression at or after --since that still holds at the\n"
 	"newest kernel), 1 changes found one (or a point that failed: 0 ops/s), 2 usage,\n"
@@ -74,9 +57,10 @@ static const char usage_text[] =
 struct opts {
 	const char *db, *results, *commits, *testbed, *since, *kernel, *advise;
 	int partial, by_testbed, timeout_ms, any_params, all_points, min_seg_given;
-	enum sb_hist_order order;
-	enum sb_hist_column column;
-	enum sb_hist_format format;
+	double timeout_s;
+	int order;		/* enum sb_hist_order */
+	int column;		/* enum sb_hist_column */
+	int format;		/* enum sb_hist_format */
 	double alpha;
 	long min_seg;
 	struct sb_drift_report_opts drift;
@@ -85,7 +69,7 @@ struct opts {
 	int npos;
 };
 
-static void usage_error(const char *fmt, const char *arg)
+static __attribute__((noreturn)) void usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "sb-history: ");
 	fprintf(stderr, fmt, arg);
@@ -93,134 +77,145 @@ static void usage_error(const char *fmt, const char *arg)
 	exit(SB_EXIT_USAGE);
 }
 
-static double number(const char *opt, const char *v, double lo, double hi)
+static void set_min_segment(void *opts, const struct sb_cli_opt *row, const char *v, int value)
 {
+	struct opts *o = opts;
 	double d;
 
-	if (sb_decimal(v, &d) != 0 || !(d >= lo && d <= hi)) {
+	(void)value;
+	if (strspn(v, "0123456789") != strlen(v) || strlen(v) > 4)
+		usage_error("--min-segment: '%s' is not a whole number of sweeps (1 to 1000)", v);
+	if (sb_decimal(v, &d) != 0 || !(d >= row->dlo && d <= row->dhi)) {
 		fprintf(stderr, "sb-history: %s: '%s' is not a number from %g to %g\ntry 'sb-history --help'\n",
-			opt, v, lo, hi);
+			"--min-segment", v, row->dlo, row->dhi);
 		exit(SB_EXIT_USAGE);
 	}
-	return d;
+	o->min_seg = (long)d;
+	o->min_seg_given = 1;
 }
 
-static int pick(const char *opt, const char *v, const char *const *names, int n)
+static const struct sb_cli_choice orders[] = {
+	{ "time", SB_ORDER_TIME }, { "version", SB_ORDER_VERSION }, { "commits", SB_ORDER_COMMITS }, { NULL, 0 },
+};
+static const struct sb_cli_choice columns[] = { { "label", SB_COL_LABEL }, { "kernel", SB_COL_KERNEL }, { NULL, 0 } };
+static const struct sb_cli_choice formats[] = {
+	{ "text", SB_FMT_TEXT }, { "markdown", SB_FMT_MARKDOWN }, { "csv", SB_FMT_CSV }, { "json", SB_FMT_JSON },
+	{ "otava", SB_FMT_OTAVA }, { NULL, 0 },
+};
+static const struct sb_cli_choice testbed[] = { { "testbed", 1 }, { NULL, 0 } };
+static const struct sb_cli_choice all[] = { { "all", 1 }, { NULL, 0 } };
+
+#define AT(f) offsetof(struct opts, f)
+#define FLAG(n, f, h)		{ .name = n, .kind = SB_CLI_FLAG, .field = AT(f), .help = h }
+#define TEXT(n, a, f, h)	{ .name = n, .arg = a, .kind = SB_CLI_STRING, .field = AT(f), .help = h }
+#define NUMBER(n, a, f, lo, hi, h) \
+	{ .name = n, .arg = a, .kind = SB_CLI_DECIMAL, .field = AT(f), .dlo = lo, .dhi = hi, .help = h }
+#define CHOICE(n, a, f, c, h) \
+	{ .name = n, .arg = a, .kind = SB_CLI_CHOICE, .field = AT(f), .choices = c, \
+	  .bad = "--" n ": unknown value '%s'", .help = h }
+#define ONLY(n, a, f, c, b, h) \
+	{ .name = n, .arg = a, .kind = SB_CLI_CHOICE, .field = AT(f), .choices = c, .bad = b, .help = h }
+
+/* In --help's order. An option: a row here, a field in struct opts, its consumer. */
+static const struct sb_cli_opt table[] = {
+	TEXT("db", "FILE", db, "the history (default $SB_HISTORY, else results/history.db)"),
+	NUMBER("timeout", "S", timeout_s, 0, 86400, "seconds to wait for another writer's lock (default 60)"),
+	CHOICE("order", "O", order, orders,
+	       "time (default: the sweeps' start), version (kernel version:\n"
+	       "6.9 < 6.10-rc1 < 6.10 < 6.10.1), or commits FILE (a commit a\n"
+	       "line, oldest first, e.g. git rev-list --reverse A..B; sweeps\n"
+	       "whose commit is not in FILE are left out, with a note)"),
+	CHOICE("column", "C", column, columns,
+	       "label (default: one column per label, which defaults to the\n"
+	       "kernel release) or kernel (release and commit)"),
+	TEXT("testbed", "HOST", testbed, "only that machine's sweeps (its host, or a VM's host_name)"),
+	FLAG("any-params", any_params,
+	     "one series across the testcase's params (an experiment that\n"
+	     "changes a param on purpose); by default params split series"),
+	CHOICE("format", "F", format, formats, "text (default), markdown, csv (show), json"),
+	FLAG("partial", partial, "add, rebuild: take interrupted sweeps too"),
+	TEXT("results", "DIR", results, "rebuild: the results directory (default: the history's)"),
+	ONLY("by", "testbed", by_testbed, testbed, "--by: only 'testbed'",
+	     "show: one column per testbed (--kernel K: that kernel's)"),
+	TEXT("kernel", "K", kernel, "show --by testbed: the kernel whose testbeds are compared"),
+	TEXT("since", "KERNEL|DATE", since, "changes: gate only on changes at or after it"),
+	ONLY("points", "all", all_points, all, "--points: only 'all' (export)", "export: every point too"),
+	NUMBER("alpha", "A", alpha, 1e-9, 0.5, "changes: the false-alarm rate over all series (default 0.05)"),
+	{ .name = "min-segment", .arg = "N", .kind = SB_CLI_CALL, .set = set_min_segment, .dlo = 1, .dhi = 1000,
+	  .help = "changes: the fewest sweeps between changes (default 2)" },
+	NUMBER("drift", "PCT", drift_pct, 0, 100,
+	       "show: the drift between sweeps, a sweep's offset sd in %\n"
+	       "(0: none, the runs alone); default: learned from the history"),
+	NUMBER("target", "PCT", drift.target, 0.01, 100, "drift: the change to plan sweeps for (default 2)"),
+	NUMBER("run-cost", "S", drift.run_cost, 1e-3, 1e6, "drift: seconds a run (default 1.35)"),
+	NUMBER("sweep-cost", "S", drift.sweep_cost, 0, 1e6, "drift: seconds a sweep's own overhead (default 1.2)"),
+	NUMBER("reboot-cost", "S", drift.reboot_cost, 0, 1e6, "drift: seconds a reboot (default 90)"),
+	TEXT("advise", "META", advise, "drift: only the advice for META's testcase, params, testbed\n"
+	     "and shape, in two lines (runtest.sh --dry-run's)"),
+	{ .letter = 'h', .name = "help", .kind = SB_CLI_HELP, .help = "this text" },
+	{ .name = "version", .kind = SB_CLI_DOC, .help = "sb-history's version (as the only argument)" },
+};
+
+static const struct sb_cli cli;
+
+static __attribute__((noreturn)) void help(void)
 {
-	for (int i = 0; i < n; i++)
-		if (strcmp(v, names[i]) == 0)
-			return i;
-	fprintf(stderr, "sb-history: %s: unknown value '%s'\ntry 'sb-history --help'\n", opt, v);
-	exit(SB_EXIT_USAGE);
+	fputs(usage_head, stdout);
+	sb_cli_list(&cli, stdout);
+	fputs(usage_tail, stdout);
+	exit(SB_EXIT_OK);
 }
 
-/* One option (argv[*i]) and its value; returns 0, or -1 for a positional argument. */
-static int option(int argc, char **argv, int *i, struct opts *o)
+static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const char *msg)
 {
-	static const char *const orders[] = { "time", "version", "commits" };
-	static const char *const cols[] = { "label", "kernel" };
-	static const char *const fmts[] = { "text", "markdown", "csv", "json", "otava" };
-	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-	int takes = strcmp(a, "--partial") != 0 && strcmp(a, "--any-params") != 0 &&
-		    strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0;
-
-	if (a[0] != '-' || strcmp(a, "-") == 0)
-		return -1;
-	if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-		fputs(usage_text, stdout);
-		exit(SB_EXIT_OK);
-	}
-	static const char *const valued[] = { "--db", "--results", "--timeout", "--order", "--column", "--by",
-					      "--kernel", "--testbed", "--since", "--format", "--alpha",
-					      "--min-segment", "--points", "--target", "--run-cost",
-					      "--sweep-cost", "--reboot-cost", "--drift", "--advise" };
-	int known = !takes;
-
-	for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
-		known |= strcmp(a, valued[k]) == 0;
-	if (!known)
-		usage_error("unknown option '%s'", a);
-	if (takes && v == NULL)
-		usage_error("%s needs a value", a);
-	if (strcmp(a, "--partial") == 0)
-		o->partial = 1;
-	else if (strcmp(a, "--any-params") == 0)
-		o->any_params = 1;
-	else if (strcmp(a, "--db") == 0)
-		o->db = v;
-	else if (strcmp(a, "--results") == 0)
-		o->results = v;
-	else if (strcmp(a, "--timeout") == 0)
-		o->timeout_ms = (int)(1000 * number(a, v, 0, 86400));
-	else if (strcmp(a, "--order") == 0) {
-		o->order = (enum sb_hist_order)pick(a, v, orders, 3);
-		if (o->order == SB_ORDER_COMMITS) {
-			if (*i + 2 >= argc)
-				usage_error("%s", "--order commits needs a FILE (a commit a line, oldest first)");
-			o->commits = argv[++*i + 1];
-		}
-	} else if (strcmp(a, "--column") == 0)
-		o->column = (enum sb_hist_column)pick(a, v, cols, 2);
-	else if (strcmp(a, "--by") == 0) {
-		if (strcmp(v, "testbed") != 0)
-			usage_error("%s", "--by: only 'testbed'");
-		o->by_testbed = 1;
-	} else if (strcmp(a, "--kernel") == 0)
-		o->kernel = v;
-	else if (strcmp(a, "--testbed") == 0)
-		o->testbed = v;
-	else if (strcmp(a, "--since") == 0)
-		o->since = v;
-	else if (strcmp(a, "--format") == 0)
-		o->format = (enum sb_hist_format)pick(a, v, fmts, 5);
-	else if (strcmp(a, "--alpha") == 0)
-		o->alpha = number(a, v, 1e-9, 0.5);
-	else if (strcmp(a, "--points") == 0) {
-		if (strcmp(v, "all") != 0)
-			usage_error("%s", "--points: only 'all' (export)");
-		o->all_points = 1;
-	} else if (strcmp(a, "--min-segment") == 0) {
-		if (strspn(v, "0123456789") != strlen(v) || strlen(v) > 4)
-			usage_error("--min-segment: '%s' is not a whole number of sweeps (1 to 1000)", v);
-		o->min_seg = (long)number(a, v, 1, 1000);
-		o->min_seg_given = 1;
-	} else if (strcmp(a, "--drift") == 0)
-		o->drift_pct = number(a, v, 0, 100);
-	else if (strcmp(a, "--target") == 0)
-		o->drift.target = number(a, v, 0.01, 100);
-	else if (strcmp(a, "--run-cost") == 0)
-		o->drift.run_cost = number(a, v, 1e-3, 1e6);
-	else if (strcmp(a, "--sweep-cost") == 0)
-		o->drift.sweep_cost = number(a, v, 0, 1e6);
-	else if (strcmp(a, "--reboot-cost") == 0)
-		o->drift.reboot_cost = number(a, v, 0, 1e6);
-	else if (strcmp(a, "--advise") == 0)
-		o->advise = v;
-	else
-		usage_error("unknown option '%s'", a);
-	*i += takes;
-	return 0;
+	(void)c;
+	usage_error("%s", msg);
 }
+
+static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)optopt;
+	usage_error("unknown option '%s'", typed);
+}
+
+static __attribute__((noreturn)) void missing(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)optopt;
+	usage_error("%s needs a value", typed);
+}
+
+static const struct sb_cli cli = {
+	.opts = table, .nopts = sizeof(table) / sizeof(table[0]),
+	.decimal = sb_decimal, .bad_decimal = "%s: '%s' is not a number from %g to %g",
+	.usage_error = cli_error, .unknown = unknown, .missing = missing, .help = help,
+};
 
 static void parse(int argc, char **argv, struct opts *o)
 {
 	const char *env = getenv("SB_HISTORY");
+	struct sb_cli_scan s;
+	enum sb_cli_step st;
 
-	*o = (struct opts){ .timeout_ms = 60000, .alpha = 0.05, .min_seg = 2,
+	*o = (struct opts){ .timeout_s = 60, .alpha = 0.05, .min_seg = 2,
 			    .drift = { .run_cost = 1.35, .sweep_cost = 1.2, .reboot_cost = 90, .target = 2 },
 			    .drift_pct = -1 };
 	o->pos = calloc((size_t)argc + 1, sizeof(*o->pos));
 	if (o->pos == NULL)
 		sb_die(SB_EXIT_ENV, "out of memory");
-	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			while (++i < argc)
-				o->pos[o->npos++] = argv[i];
-			break;
+	sb_cli_scan_init(&s, argc, argv);
+	while ((st = sb_cli_next(&cli, &s, o)) != SB_CLI_END) {
+		if (st == SB_CLI_OPERAND)
+			o->pos[o->npos++] = (char *)s.word;
+		/* --order commits FILE: the one option with a second word */
+		if (st == SB_CLI_OPTION && s.o->field == AT(order) && o->order == SB_ORDER_COMMITS) {
+			if (s.i >= argc)
+				usage_error("%s", "--order commits needs a FILE (a commit a line, oldest first)");
+			o->commits = argv[s.i++];
 		}
-		if (option(argc, argv, &i, o) < 0)
-			o->pos[o->npos++] = argv[i];
 	}
+	o->timeout_ms = (int)(1000 * o->timeout_s);
 	if (o->db == NULL)
 		o->db = env && *env ? env : "results/history.db";
 	if (*o->db == '\0')
@@ -636,7 +631,7 @@ int main(int argc, char **argv)
 	int rc = -1;
 
 	sb_msg_prog("sb-history");
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+	if (sb_cli_alone(argc, argv, "--version")) {
 		printf("sb-history (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
 		return 0;
 	}

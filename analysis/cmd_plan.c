@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "msg.h"
 #include "exit.h"
+#include "cli.h"
 #include "plan.h"
 #include "plan_sweep.h"
 #include "plan_text.h"
@@ -31,7 +33,8 @@ static const char usage_text[] =
 	"(--ran), then prints 'run MODE TASKS RUN ROUND' or 'done', 'points CSV' (the counts\n"
 	"so far), 'unmet MODE:TASKS...' and 'progress TEXT'. --sweep: the sweep's clock and\n"
 	"budget between calls (plan makes it); T: a time, seconds since the epoch with up\n"
-	"to 6 decimals ($EPOCHREALTIME): sb-plan does the arithmetic on times.\n";
+	"to 6 decimals ($EPOCHREALTIME): sb-plan does the arithmetic on times.\n"
+	"Options:\n";
 
 static void usage_error(const char *msg)
 {
@@ -474,41 +477,82 @@ struct opts {
 	long allow, elapsed, per_run, later, budget_left, now;
 };
 
+static void set_number(void *opts, const struct sb_cli_opt *row, const char *v, int value)
+{
+	char k[64];
+
+	(void)value;
+	snprintf(k, sizeof(k), "--%s", row->name);
+	*(long *)((char *)opts + row->field) = snumber(k, v, "sb-plan");
+}
+
+static void set_now(void *opts, const struct sb_cli_opt *row, const char *v, int value)
+{
+	(void)row;
+	(void)value;
+	if ((((struct opts *)opts)->now = sb_plan_time_ms(v)) < 0)
+		sb_usage_die("see sb-plan --help", "--now: '%s' is not seconds since the epoch", v);
+}
+
+#define AT(f) offsetof(struct opts, f)
+#define TEXT(n, a, f, h)	{ .name = n, .arg = a, .kind = SB_CLI_STRING, .field = AT(f), .help = h }
+#define NUMBER(n, a, f, h)	{ .name = n, .arg = a, .kind = SB_CLI_CALL, .field = AT(f), .set = set_number, .help = h }
+
+/* In --help's order: init's and next's options. An option: a row here, a field in struct opts, its
+ * consumer (cmd_init, cmd_next). */
+static const struct sb_cli_opt table[] = {
+	TEXT("modes", "M,M", modes, "init: the modes to plan (default: CONF's)"),
+	TEXT("run-dir", "DIR", run_dir, "where points.csv goes (next: needed)"),
+	TEXT("ran", "RUN", ran, "next: the run just made, MODE:TASKS:MS or MODE:TASKS:T0:T1"),
+	NUMBER("allow", "MS", allow, "init: the testcase's share of the budget"),
+	TEXT("sweep", "FILE", sweep, "the sweep's clock and budget between calls (plan makes it)"),
+	{ .name = "now", .arg = "T", .kind = SB_CLI_CALL, .set = set_now, .help = "the time, seconds since the epoch" },
+	NUMBER("elapsed", "MS", elapsed, "next: the testcase's time so far"),
+	NUMBER("per-run", "MS", per_run, "next: the average run, for the ETA"),
+	NUMBER("later", "N", later, "next: testcases still to come, for the ETA"),
+	NUMBER("budget-left", "MS", budget_left, "next: what the budget still holds, for the ETA"),
+	{ .letter = 'h', .name = "help", .kind = SB_CLI_DOC, .help = "this text (as the only argument)" },
+	{ .name = "version", .kind = SB_CLI_DOC, .help = "sb-plan's version (as the only argument)" },
+};
+
+static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const char *msg)
+{
+	(void)c;
+	sb_usage_die("see sb-plan --help", "%s", msg);
+}
+
+static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)optopt;
+	if (c->what)	/* plan's: --sweep only */
+		usage_error(c->what);
+	sb_usage_die("see sb-plan --help", "unknown option '%s'", typed);
+}
+
+static __attribute__((noreturn)) void missing(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)optopt;
+	if (c->what)
+		usage_error(c->what);
+	sb_usage_die("see sb-plan --help", "%s needs a value", typed);
+}
+
+static const struct sb_cli cli = {
+	.opts = table, .nopts = sizeof(table) / sizeof(table[0]), .dash_dash_unknown = 1,
+	.usage_error = cli_error, .unknown = unknown, .missing = missing,
+};
+/* plan CONF [--sweep FILE]: that row alone */
+static const struct sb_cli plan_cli = {
+	.opts = table + 4, .nopts = 1, .dash_dash_unknown = 1, .what = "plan takes one file, CONF, and --sweep FILE",
+	.usage_error = cli_error, .unknown = unknown, .missing = missing,
+};
+
 static void parse_opts(int argc, char **argv, int from, struct opts *o)
 {
 	o->modes = o->run_dir = o->ran = o->sweep = NULL;
 	o->allow = o->elapsed = o->budget_left = o->now = -1;
 	o->per_run = o->later = 0;
-	for (int i = from; i < argc; i += 2) {
-		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!v)
-			sb_usage_die("see sb-plan --help", "%s needs a value", k);
-		if (strcmp(k, "--modes") == 0)
-			o->modes = v;
-		else if (strcmp(k, "--run-dir") == 0)
-			o->run_dir = v;
-		else if (strcmp(k, "--ran") == 0)
-			o->ran = v;
-		else if (strcmp(k, "--allow") == 0)
-			o->allow = snumber(k, v, "sb-plan");
-		else if (strcmp(k, "--elapsed") == 0)
-			o->elapsed = snumber(k, v, "sb-plan");
-		else if (strcmp(k, "--per-run") == 0)
-			o->per_run = snumber(k, v, "sb-plan");
-		else if (strcmp(k, "--later") == 0)
-			o->later = snumber(k, v, "sb-plan");
-		else if (strcmp(k, "--budget-left") == 0)
-			o->budget_left = snumber(k, v, "sb-plan");
-		else if (strcmp(k, "--sweep") == 0)
-			o->sweep = v;
-		else if (strcmp(k, "--now") == 0 && (o->now = sb_plan_time_ms(v)) < 0)
-			sb_usage_die("see sb-plan --help", "--now: '%s' is not seconds since the epoch", v);
-		else if (strcmp(k, "--now") == 0)
-			;
-		else
-			sb_usage_die("see sb-plan --help", "unknown option '%s'", k);
-	}
+	sb_cli_scan(&cli, argc - from, argv + from, o, NULL);
 }
 
 /* init CONF STATE: a testcase's plan. */
@@ -622,20 +666,23 @@ int main(int argc, char **argv)
 	struct opts o;
 
 	sb_msg_prog(PROG);
-	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+	if (sb_cli_alone(argc, argv, "-h") || sb_cli_alone(argc, argv, "--help")) {
 		fputs(usage_text, stdout);
+		sb_cli_list(&cli, stdout);
 		return SB_EXIT_OK;
 	}
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+	if (sb_cli_alone(argc, argv, "--version")) {
 		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
 		return SB_EXIT_OK;
 	}
 	if (argc < 3)
 		usage_error("expected a command: plan, init or next");
 	if (strcmp(argv[1], "plan") == 0) {
-		if (argc != 3 && (argc != 5 || strcmp(argv[3], "--sweep") != 0))
-			usage_error("plan takes one file, CONF, and --sweep FILE");
-		return cmd_plan(argv[2], argc == 5 ? argv[4] : NULL);
+		parse_opts(0, argv, 0, &o);
+		if (argc > 5)
+			usage_error(plan_cli.what);
+		sb_cli_scan(&plan_cli, argc - 3, argv + 3, &o, NULL);
+		return cmd_plan(argv[2], o.sweep);
 	}
 	if (argc < 4)
 		usage_error("expected CONF and STATE");

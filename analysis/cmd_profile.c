@@ -50,6 +50,8 @@ static const char usage_text[] =
 	"         one a line; the peak's line adds a tab and its plateau's words\n"
 	"rate     the profiled run's rate beside the measured mean, as key=value lines\n"
 	"summary  one line: event, samples, rate, the top N symbols (default 3)\n"
+	"\nOptions:\n";
+static const char usage_tail[] =
 	"\n"
 	"Exit: 0 ok (compare: no significant regression at a listed point), 1 compare:\n"
 	"a listed point is significantly slower, 2 usage or input error, 3 environment error.\n";
@@ -90,19 +92,22 @@ static __attribute__((noreturn)) void unknown(const struct sb_cli *cli, const ch
 #define CLI(tab, word) { .opts = tab, .nopts = sizeof(tab) / sizeof(tab[0]), .what = word, \
 	.bad_number = "%s: '%s' is not a whole number of at least %ld", .usage_error = cli_error, \
 	.unknown = unknown, .missing = unknown }
-#define ROW(l, n, a, k, f) { l, n, a, k, f, 0, 0, NULL, NULL, NULL, 0, NULL }
-#define COUNT(f) { 'n', NULL, "N", SB_CLI_LONG, f, 1, LONG_MAX, NULL, NULL, NULL, 0, NULL }
-#define FORMAT(c, bad) { 0, "format", "F", SB_CLI_CHOICE, offsetof(struct view_opts, fmt), 0, 0, c, bad, \
-	NULL, 0, NULL }
+#define ROW(l, n, a, k, f) { l, n, a, k, f, 0, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 }
+#define ROWH(l, n, a, k, f, h) { l, n, a, k, f, 0, 0, NULL, NULL, NULL, 0, h, NULL, 0, 0 }
+#define COUNT(f, h) { 'n', NULL, "N", SB_CLI_LONG, f, 1, LONG_MAX, NULL, NULL, NULL, 0, h, NULL, 0, 0 }
+#define FORMAT(c, bad, h) { 0, "format", "F", SB_CLI_CHOICE, offsetof(struct view_opts, fmt), 0, 0, c, bad, \
+	NULL, 0, h, NULL, 0, 0 }
 
 struct script_opts {
 	const char *event, *dir, *comm;
 };
 
 static const struct sb_cli_opt script_opts[] = {
-	ROW('e', NULL, "EVENT", SB_CLI_STRING, offsetof(struct script_opts, event)),
-	ROW('o', NULL, "DIR", SB_CLI_STRING, offsetof(struct script_opts, dir)),
-	ROW('c', NULL, "COMM", SB_CLI_STRING, offsetof(struct script_opts, comm)),
+	ROWH('e', NULL, "EVENT", SB_CLI_STRING, offsetof(struct script_opts, event),
+	     "script: the samples of EVENT (default: the first event seen)"),
+	ROWH('o', NULL, "DIR", SB_CLI_STRING, offsetof(struct script_opts, dir), "script: where the files go"),
+	ROWH('c', NULL, "COMM", SB_CLI_STRING, offsetof(struct script_opts, comm),
+	     "script: test-top.* too, of the commands whose name starts with COMM"),
 };
 
 /* top's, diff's and compare's */
@@ -113,10 +118,11 @@ struct view_opts {
 	struct sb_prof_point want;	/* --point */
 };
 
-static void set_point(void *opts, const char *arg, int value)
+static void set_point(void *opts, const struct sb_cli_opt *row, const char *arg, int value)
 {
 	struct view_opts *o = opts;
 
+	(void)row;
 	(void)value;
 	if (sb_prof_point_parse(arg, &o->want) != 0)
 		usage_error("--point '%s': expected MODE:TASKS, e.g. processes:4", arg);
@@ -132,35 +138,38 @@ static const struct sb_cli_choice diff_formats[] = {
 
 /* compare's long options are getopt's for top and diff too, refused there as unknown */
 static const struct sb_cli_opt top_opts[] = {
-	COUNT(offsetof(struct view_opts, n)),
-	FORMAT(top_formats, "--format: unknown format '%s' (text, csv)"),
+	COUNT(offsetof(struct view_opts, n), NULL),
+	FORMAT(top_formats, "--format: unknown format '%s' (text, csv)", NULL),
 	ROW(0, "children", NULL, SB_CLI_REFUSED, 0),
 	ROW(0, "point", "MODE:TASKS", SB_CLI_REFUSED, 0),
 	ROW(0, "testcase", NULL, SB_CLI_REFUSED, 0),
 };
 
 static const struct sb_cli_opt diff_opts[] = {
-	COUNT(offsetof(struct view_opts, n)),
-	FORMAT(diff_formats, "--format: unknown format '%s' (text, markdown, csv)"),
+	COUNT(offsetof(struct view_opts, n), NULL),
+	FORMAT(diff_formats, "--format: unknown format '%s' (text, markdown, csv)", NULL),
 	ROW(0, "children", NULL, SB_CLI_FLAG, offsetof(struct view_opts, children)),
 	ROW(0, "point", "MODE:TASKS", SB_CLI_REFUSED, 0),
 	ROW(0, "testcase", NULL, SB_CLI_REFUSED, 0),
 };
 
 static const struct sb_cli_opt compare_opts[] = {
-	COUNT(offsetof(struct view_opts, n)),
-	FORMAT(diff_formats, "--format: unknown format '%s' (text, markdown, csv)"),
-	ROW(0, "children", NULL, SB_CLI_FLAG, offsetof(struct view_opts, children)),
-	{ 0, "point", "MODE:TASKS", SB_CLI_CALL, 0, 0, 0, NULL, NULL, set_point, 0, NULL },
-	ROW(0, "testcase", NULL, SB_CLI_FLAG, offsetof(struct view_opts, testcase)),
+	COUNT(offsetof(struct view_opts, n), "top, diff, compare: the N symbols first (default 25, 15, 10)"),
+	FORMAT(diff_formats, "--format: unknown format '%s' (text, markdown, csv)",
+	       "top: text or csv; diff, compare: text, markdown or csv (default text)"),
+	ROWH(0, "children", NULL, SB_CLI_FLAG, offsetof(struct view_opts, children),
+	     "diff, compare: the with-children shares, not the self shares"),
+	{ 0, "point", "MODE:TASKS", SB_CLI_CALL, 0, 0, 0, NULL, NULL, set_point, 0, "compare: that point only", NULL, 0, 0 },
+	ROWH(0, "testcase", NULL, SB_CLI_FLAG, offsetof(struct view_opts, testcase),
+	     "compare: the testcase's tasks' shares, not the whole machine's"),
 };
 
 static const struct sb_cli_opt rate_opts[] = {
-	ROW('o', NULL, "FILE", SB_CLI_STRING, 0),	/* into a const char * */
+	ROWH('o', NULL, "FILE", SB_CLI_STRING, 0, "rate: the key=value lines into FILE"),	/* into a const char * */
 };
 
 static const struct sb_cli_opt summary_opts[] = {
-	COUNT(0),	/* into a long */
+	COUNT(0, "summary: the top N symbols (default 3)"),	/* into a long */
 };
 
 static const struct sb_cli script_cli = CLI(script_opts, "script");
@@ -628,6 +637,44 @@ static int cmd_compare(int argc, char **argv)
 	return regress ? SB_EXIT_FAIL : SB_EXIT_OK;
 }
 
+static const struct sb_cli word_cli;
+
+static __attribute__((noreturn)) void help(void)
+{
+	const struct sb_cli *const lists[] = { &word_cli, &script_cli, &compare_cli, &rate_cli, &summary_cli };
+
+	fputs(usage_text, stdout);
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		sb_cli_list(lists[i], stdout);
+	fputs(usage_tail, stdout);
+	exit(fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV);
+}
+
+static void version(void *opts, const struct sb_cli_opt *row, const char *arg, int value)
+{
+	(void)opts;
+	(void)row;
+	(void)arg;
+	(void)value;
+	printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
+	exit(fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV);
+}
+
+static __attribute__((noreturn)) void no_command(const struct sb_cli *cli, const char *typed, int optopt)
+{
+	(void)cli;
+	(void)optopt;
+	usage_error("unknown command '%s'", typed);
+}
+
+/* the words that may stand for a command */
+static const struct sb_cli_opt word_opts[] = {
+	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, 0, "this text", NULL, 0, 0 },
+	{ 0, "version", NULL, SB_CLI_CALL, 0, 0, 0, NULL, NULL, version, 0, "scalebench's version", NULL, 0, 0 },
+};
+static const struct sb_cli word_cli = { .opts = word_opts, .nopts = 2, .dash_dash_unknown = 1,
+	.usage_error = cli_error, .unknown = no_command, .missing = no_command, .help = help };
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -638,22 +685,14 @@ int main(int argc, char **argv)
 		{ "compare", cmd_compare }, { "points", cmd_points }, { "rate", cmd_rate },
 		{ "summary", cmd_summary },
 	};
+	struct sb_cli_scan top;
 
 	sb_msg_prog(PROG);
 	if (argc < 2)
 		usage_error("a command is required");
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
-		return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV;
-	}
-	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-		fputs(usage_text, stdout);
-		return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV;
-	}
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		printf("sb-profile (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
-		return fflush(stdout) == 0 ? SB_EXIT_OK : SB_EXIT_ENV;
-	}
+	sb_cli_scan_init(&top, 2, argv);	/* the command word: -h, --help, --version answer */
+	top.i = 1;
+	sb_cli_next(&word_cli, &top, NULL);
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)
 			return cmds[i].fn(argc - 1, argv + 1);

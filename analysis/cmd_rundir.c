@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "msg.h"
 #include "exit.h"
+#include "cli.h"
 #include "rundir/facts.h"
 #include "rundir/keys.h"
 #include "rundir/writer.h"
@@ -39,8 +41,8 @@ static const char usage_text[] =
 	"one of those. adopt: meta becomes FILE's keys (a guest's meta) and these. get: a\n"
 	"key's value (exit 1: absent). keys: the key table. facts: the machine's facts\n"
 	"meta records (host, kernel, arch, os, cpu; start: PID's boot id and start time),\n"
-	"key=value lines. Every write is a rename.\n"
-	"Exit: 0, 1 (get: absent), 2 bad input, 3 cannot write.\n";
+	"key=value lines. Every write is a rename.\n";
+static const char usage_tail[] = "Exit: 0, 1 (get: absent), 2 bad input, 3 cannot write.\n";
 
 static void check(int rc, const char *err)
 {
@@ -74,6 +76,49 @@ struct args {
 	size_t nkv;
 };
 
+#define AT(f) offsetof(struct args, f)
+#define TEXT(n, a, f, h)	{ .name = n, .arg = a, .kind = SB_CLI_STRING, .field = AT(f), .help = h }
+
+/* In --help's order: create's, set's and status's options. An option: a row here, a field in
+ * struct args, its consumer (put_args, cmd_create, cmd_status). */
+static const struct sb_cli_opt table[] = {
+	TEXT("at", "EPOCH", at, "create: the run's time, seconds since the epoch (default: now)"),
+	{ .name = "stdin", .kind = SB_CLI_FLAG, .field = AT(use_stdin), .help = "KEY=VALUE lines on standard input too" },
+	TEXT("error", "MSG", error, "status: the error meta records"),
+	{ .name = "point", .arg = "MODE TASKS", .kind = SB_CLI_PAIR, .field = AT(mode),
+	  .help = "status: the point that failed (failed_mode, failed_tasks)" },
+	TEXT("if", "S[,S...]", only_if, "status: only when the status is one of those"),
+	{ .letter = 'h', .name = "help", .kind = SB_CLI_DOC, .help = "this text (as the only argument)" },
+	{ .name = "version", .kind = SB_CLI_DOC, .help = "sb-rundir's version (as the only argument)" },
+};
+/* keys' own */
+static const struct sb_cli_opt keys_table[] = {
+	{ .name = "markdown", .kind = SB_CLI_FLAG, .help = "keys: the table as results/README.md's markdown" },
+};
+
+static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const char *msg)
+{
+	(void)c;
+	sb_usage_die(HINT, "%s", msg);
+}
+
+static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)optopt;
+	if (c->what)
+		sb_usage_die(HINT, "%s: unknown option '%s'", c->what, typed);
+	sb_usage_die(HINT, "%s: unknown option, or its value missing", typed);
+}
+
+static const struct sb_cli cli = {
+	.opts = table, .nopts = sizeof(table) / sizeof(table[0]), .dash_dash_unknown = 1,
+	.usage_error = cli_error, .unknown = unknown, .missing = unknown,
+};
+static const struct sb_cli keys_cli = {
+	.opts = keys_table, .nopts = 1, .what = "keys", .dash_dash_unknown = 1,
+	.usage_error = cli_error, .unknown = unknown, .missing = unknown,
+};
+
 /* the options and KEY=VALUE words from argv[from] on */
 static void parse(int argc, char **argv, int from, struct args *a)
 {
@@ -81,26 +126,7 @@ static void parse(int argc, char **argv, int from, struct args *a)
 	a->kv = calloc((size_t)argc, sizeof(*a->kv));
 	if (!a->kv)
 		sb_die(SB_EXIT_ENV, "out of memory");
-	for (int i = from; i < argc; i++) {
-		const char *o = argv[i];
-		int more = argc - i - 1;
-
-		if (strcmp(o, "--stdin") == 0)
-			a->use_stdin = 1;
-		else if (strcmp(o, "--at") == 0 && more >= 1)
-			a->at = argv[++i];
-		else if (strcmp(o, "--error") == 0 && more >= 1)
-			a->error = argv[++i];
-		else if (strcmp(o, "--if") == 0 && more >= 1)
-			a->only_if = argv[++i];
-		else if (strcmp(o, "--point") == 0 && more >= 2) {
-			a->mode = argv[++i];
-			a->tasks = argv[++i];
-		} else if (strncmp(o, "--", 2) == 0)
-			sb_usage_die(HINT, "%s: unknown option, or its value missing", o);
-		else
-			a->kv[a->nkv++] = argv[i];
-	}
+	a->nkv = (size_t)sb_cli_scan(&cli, argc - from, argv + from, a, a->kv);
 }
 
 static void put_args(struct sb_meta *m, const struct args *a, int allow_status)
@@ -265,18 +291,23 @@ int main(int argc, char **argv)
 	int rc;
 
 	sb_msg_prog(PROG);
-	if (argc == 2 && (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0)) {
+	if (sb_cli_alone(argc, argv, "-h") || sb_cli_alone(argc, argv, "--help")) {
 		fputs(usage_text, stdout);
+		sb_cli_list(&cli, stdout);
+		sb_cli_list(&keys_cli, stdout);
+		fputs(usage_tail, stdout);
 		return finish(SB_EXIT_OK);
 	}
-	if (argc == 2 && strcmp(cmd, "--version") == 0) {
+	if (sb_cli_alone(argc, argv, "--version")) {
 		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
 		return finish(SB_EXIT_OK);
 	}
 	if (strcmp(cmd, "keys") == 0 && argc <= 3) {
-		if (argc == 3 && strcmp(argv[2], "--markdown") != 0)
-			sb_usage_die(HINT, "keys: unknown option '%s'", argv[2]);
-		return finish(cmd_keys(argc == 3));
+		int markdown = 0;
+
+		if (sb_cli_scan(&keys_cli, argc - 2, argv + 2, &markdown, NULL) > 0)
+			unknown(&keys_cli, argv[2], 0);
+		return finish(cmd_keys(markdown));
 	}
 	if (strcmp(cmd, "facts") == 0 && argc == 3) {
 		char *end;

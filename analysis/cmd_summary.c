@@ -381,10 +381,11 @@ struct args {
 /* --format's values: gab and bencher are their enum sb_export */
 enum { FMT_CSV = 100, FMT_PLOT, FMT_KCIDB, FMT_SQUAD };
 
-static void set_format(void *opts, const char *arg, int value)
+static void set_format(void *opts, const struct sb_cli_opt *o, const char *arg, int value)
 {
 	struct args *a = opts;
 
+	(void)o;
 	(void)arg;
 	if (value == FMT_PLOT)
 		a->plot = 1;
@@ -401,26 +402,30 @@ static const struct sb_cli_choice formats[] = {
 
 #define AT(f) offsetof(struct args, f)
 
-/* The usage is prose (above), not a list of these; how they combine is checked by parse_args. */
+/* --help's option list (the prose above says how they combine; parse_args checks it). */
 static const struct sb_cli_opt table[] = {
-	{ 'o', NULL, "FILE", SB_CLI_STRING, AT(out_path), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "point", "MODE:TASKS", SB_CLI_STRING, AT(point), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "values", NULL, SB_CLI_FLAG, AT(values), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "table", NULL, SB_CLI_FLAG, AT(table), 0, 0, NULL, NULL, NULL, 0, NULL },
+	{ 'o', NULL, "FILE", SB_CLI_STRING, AT(out_path), 0, 0, NULL, NULL, NULL, 0, "write summary.csv into FILE (through a temporary name)", NULL, 0, 0 },
+	{ 0, "point", "MODE:TASKS", SB_CLI_STRING, AT(point), 0, 0, NULL, NULL, NULL, 0, "the point's progress figure", NULL, 0, 0 },
+	{ 0, "values", NULL, SB_CLI_FLAG, AT(values), 0, 0, NULL, NULL, NULL, 0, "--point: RUNS MEAN HALF_PCT instead", NULL, 0, 0 },
+	{ 0, "table", NULL, SB_CLI_FLAG, AT(table), 0, 0, NULL, NULL, NULL, 0, "the end-of-sweep table and each mode's peak", NULL, 0, 0 },
 	{ 0, "format", "F", SB_CLI_CHOICE, 0, 0, 0, formats,
 	  "--format '%s': csv (summary.csv, the default), plot, gab, bencher, kcidb or squad", set_format,
-	  0, NULL },
-	{ 0, "origin", "NAME", SB_CLI_STRING, AT(ko.origin), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "commit", "SHA", SB_CLI_STRING, AT(ko.commit), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "checkout-id", "ID", SB_CLI_STRING, AT(ko.checkout_id), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "build-id", "ID", SB_CLI_STRING, AT(ko.build_id), 0, 0, NULL, NULL, NULL, 0, NULL },
-	{ 0, "gate", "EXIT", SB_CLI_INT, AT(ko.gate), 0, 255, NULL, NULL, NULL, 0, NULL },
-	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, 0, NULL },
+	  0, "csv (the default), plot, gab, bencher, kcidb or squad", NULL, 0, 0 },
+	{ 0, "origin", "NAME", SB_CLI_STRING, AT(ko.origin), 0, 0, NULL, NULL, NULL, 0, "kcidb: the origin (default scalebench)", NULL, 0, 0 },
+	{ 0, "commit", "SHA", SB_CLI_STRING, AT(ko.commit), 0, 0, NULL, NULL, NULL, 0, "kcidb: the checkout's commit (default meta's)", NULL, 0, 0 },
+	{ 0, "checkout-id", "ID", SB_CLI_STRING, AT(ko.checkout_id), 0, 0, NULL, NULL, NULL, 0, "kcidb: an existing origin's checkout", NULL, 0, 0 },
+	{ 0, "build-id", "ID", SB_CLI_STRING, AT(ko.build_id), 0, 0, NULL, NULL, NULL, 0, "kcidb: an existing build", NULL, 0, 0 },
+	{ 0, "gate", "EXIT", SB_CLI_INT, AT(ko.gate), 0, 255, NULL, NULL, NULL, 0, "kcidb, squad: sb-compare's exit status, a gate test", NULL, 0, 0 },
+	{ 'h', "help", NULL, SB_CLI_HELP, 0, 0, 0, NULL, NULL, NULL, 0, "this text", NULL, 0, 0 },
 };
+
+static const struct sb_cli cli;
 
 static __attribute__((noreturn)) void help(void)
 {
 	fputs(usage_text, stdout);
+	fputs("Options:\n", stdout);
+	sb_cli_list(&cli, stdout);
 	exit(SB_EXIT_OK);
 }
 
@@ -547,7 +552,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	sb_msg_prog(PROG);
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+	if (sb_cli_alone(argc, argv, "--version")) {
 		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
 		return 0;
 	}

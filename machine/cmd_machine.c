@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "lock.h"
 #include "os.h"
 #include "reference.h"
@@ -19,41 +21,128 @@
 #include "tune.h"
 #include "util.h"
 
-static const char usage_text[] =
-	"usage: sb-machine [--as NAME] COMMAND\n"
+static const char usage_head[] =
+	"usage: sb-machine [--as NAME] COMMAND [OPTIONS]\n"
 	"  path                   the lock file's path ($SB_MACHINE_LOCK, else root's\n"
 	"                         /run/scalebench/scalebench.lock, 0700 directory, or another user's\n"
 	"                         scalebench-UID/scalebench.lock in /run/lock, /var/lock or /tmp), its\n"
 	"                         directory and the file made and checked (exit 3: unsafe)\n"
 	"  holder [--ours PID]    who holds the lock: exit 0 and one line (\"held, without a name\" for a\n"
-	"                         process that wrote none), or exit 1 when nobody does;\n"
-	"                         --ours: exit 0 only when PID holds it and is an ancestor of the caller\n"
+	"                         process that wrote none), or exit 1 when nobody does\n"
 	"  lock --fd N --pid P [--no-wait] [--quiet] [--test T] [--command C]\n"
 	"                         take the lock on descriptor N (open on the lock file, inherited from\n"
 	"                         the caller, which holds it from then on) for the sweep of pid P;\n"
-	"                         waits for the sweep holding it, or exits 3 with --no-wait;\n"
-	"                         --quiet: no notes (the wait and a failure are still said)\n"
+	"                         waits for the sweep holding it, or exits 3 with --no-wait\n"
 	"  clear --fd N           the holder's name cleared (the caller holds the lock on N)\n"
 	"  check [--short] [--probe-ms MS]\n"
 	"                         the system check: the full report, or its one-line short form\n"
 	"  reference [--ms MS] [--slices N] [--short] [--series]\n"
-	"                         the reference loop (a fixed user-space CPU loop) for MS ms (default\n"
-	"                         5000) in N slices (default 10): how steady the machine runs, in words\n"
-	"                         and as meta's one line (--short: that line only; --series: each slice)\n"
+	"                         the reference loop (a fixed user-space CPU loop): how steady the\n"
+	"                         machine runs, in words and as meta's one line\n"
 	"  tune SAVE              governor performance, turbo off, ASLR off; old values into SAVE\n"
 	"                         (the lock's path with .tuned: no other file)\n"
 	"  restore SAVE (--fd N | --with-lock)\n"
 	"                         write back what SAVE holds, then remove it, only while holding the\n"
 	"                         lock: on N (the caller's), or taken within 5 s (else left to the next\n"
 	"                         sweep); only the settings tune makes, from a file of this user's\n"
-	"--as NAME prefixes the messages with NAME (runtest.sh). Exit: 0 done, 1 (holder) nobody,\n"
-	"2 usage, 3 environment (the lock is taken and --no-wait, a file cannot be written).\n";
+	"Options:\n";
+static const char usage_tail[] =
+	"Exit: 0 done, 1 (holder) nobody, 2 usage, 3 environment (the lock is taken and\n"
+	"--no-wait, a file cannot be written).\n";
 
-static const char *arg_value(int *i, int argc, char **argv)
+/* Every command's options: one struct, one table; each command parses its slice of it. */
+struct mopts {
+	const char *as, *test, *command;
+	long ours, fd, pid, probe_ms, ms, slices;
+	int with_lock, no_wait, quiet, brief, series;
+};
+
+static __attribute__((noreturn)) void help(void);
+
+static void version(void *opts, const struct sb_cli_opt *row, const char *arg, int value)
 {
-	if (*i + 1 >= argc)
-		sb_usage_error("%s needs a value", argv[*i]);
-	return argv[++*i];
+	(void)opts;
+	(void)row;
+	(void)arg;
+	(void)value;
+	printf("%s (scalebench) %s git %s\n", sb_prog, SB_VERSION, SB_GIT_REVISION);
+	sb_flush_stdout();
+	exit(SB_EXIT_OK);
+}
+
+#define AT(f) offsetof(struct mopts, f)
+#define FLAG(n, f, h)		{ .name = n, .kind = SB_CLI_FLAG, .field = AT(f), .help = h }
+#define TEXT(n, a, f, h)	{ .name = n, .arg = a, .kind = SB_CLI_STRING, .field = AT(f), .help = h }
+#define NUMBER(n, a, f, l, u, h) { .name = n, .arg = a, .kind = SB_CLI_LONG, .field = AT(f), .lo = l, .hi = u, .help = h }
+
+/* In --help's order, each command's options together (the slices below). An option: a row here, a
+ * field in struct mopts, its consumer. */
+static const struct sb_cli_opt table[] = {
+	TEXT("as", "NAME", as, "before the command: prefix the messages with NAME (runtest.sh)"),
+	{ .letter = 'h', .name = "help", .kind = SB_CLI_HELP, .help = "this text" },
+	{ .name = "version", .kind = SB_CLI_CALL, .set = version, .help = "scalebench's version and git revision" },
+	NUMBER("ours", "PID", ours, 1, 1L << 30,
+	       "holder: exit 0 only when PID holds it and is an ancestor of the caller"),
+	FLAG("with-lock", with_lock, "restore: with the lock taken within 5 s (else left to the next sweep)"),
+	NUMBER("fd", "N", fd, 0, 1 << 20, "lock, clear, restore: the descriptor open on the lock file"),
+	NUMBER("pid", "P", pid, 1, 1L << 30, "lock: the sweep's pid"),
+	FLAG("no-wait", no_wait, "lock: exit 3 at once when another sweep holds it"),
+	FLAG("quiet", quiet, "lock: no notes (the wait and a failure are still said)"),
+	TEXT("test", "T", test, "lock: the testcase, in the holder's lines"),
+	TEXT("command", "C", command, "lock: the sweep's command, in the holder's lines"),
+	NUMBER("probe-ms", "MS", probe_ms, 1, 60000, "check: the probe's length (default 300, or $SB_MACHINE_PROBE_MS)"),
+	FLAG("short", brief, "check, reference: the one-line short form"),
+	NUMBER("ms", "MS", ms, 1, 3600000, "reference: the loop's length (default 5000)"),
+	NUMBER("slices", "N", slices, 1, SB_REFERENCE_MAX_SLICES, "reference: in N slices (default 10)"),
+	FLAG("series", series, "reference: each slice's rate too"),
+};
+
+/* a value's error (a number's): one line, as sb_parse_ll's */
+static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const char *msg)
+{
+	(void)c;
+	sb_die(SB_EXIT_USAGE, "%s", msg);
+}
+
+/* what: the command's message for an argument it does not take ("%s" the argument) */
+static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)optopt;
+	sb_usage_error(c->what, typed);
+}
+
+static __attribute__((noreturn)) void missing(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)optopt;
+	sb_usage_error("%s needs a value", typed);
+}
+
+#define CLI(first, n, msg, miss) { .opts = table + (first), .nopts = (n), .what = (msg), .dash_dash_unknown = 1, \
+	.bad_number = "%s: '%s' is out of range (%ld..%ld)", .not_number = "%s: '%s' is not a whole number", \
+	.usage_error = cli_error, .unknown = unknown, .missing = (miss), .help = help }
+static const struct sb_cli all_cli = CLI(0, sizeof(table) / sizeof(table[0]), "", missing);
+static const struct sb_cli main_cli = CLI(0, 3, "unknown command or wrong arguments: '%s' (see sb-machine --help)", unknown);
+static const struct sb_cli holder_cli = CLI(3, 1, "holder takes no argument but --ours PID", unknown);
+static const struct sb_cli restore_cli = CLI(4, 2, "restore: unknown arguments (SAVE --fd N, or SAVE --with-lock)", unknown);
+static const struct sb_cli clear_cli = CLI(5, 1, "clear needs --fd N", unknown);
+static const struct sb_cli lock_cli = CLI(5, 6, "lock: unknown argument '%s'", missing);
+static const struct sb_cli check_cli = CLI(11, 2, "check: unknown argument '%s'", missing);
+static const struct sb_cli reference_cli = CLI(12, 4, "reference: unknown argument or missing value: '%s'", unknown);
+
+static __attribute__((noreturn)) void help(void)
+{
+	fputs(usage_head, stdout);
+	sb_cli_list(&all_cli, stdout);
+	fputs(usage_tail, stdout);
+	sb_flush_stdout();
+	exit(SB_EXIT_OK);
+}
+
+/* A command's options, argv[from] on, by its slice of the table (no operand). */
+static void parse(const struct sb_cli *cli, int argc, char **argv, int from, struct mopts *o)
+{
+	sb_cli_scan(cli, argc - from, argv + from, o, NULL);
 }
 
 static void utc_now(char *buf, size_t size)
@@ -162,30 +251,14 @@ static int try_lock(int fd)
 	return flock(fd, LOCK_EX | LOCK_NB);
 }
 
-static int cmd_lock(int argc, char **argv)
+static int cmd_lock(struct mopts *o)
 {
-	long fd = -1, pid = 0;
-	int no_wait = 0, quiet = 0;
-	const char *test = "", *command = "";
+	long fd = o->fd, pid = o->pid;
+	int no_wait = o->no_wait, quiet = o->quiet;
+	const char *test = o->test, *command = o->command;
 	struct sb_lock_holder h;
 	char who[1400], path[4096];
 
-	for (int i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--fd") == 0)
-			fd = sb_parse_ll("--fd", arg_value(&i, argc, argv), 0, 1 << 20);
-		else if (strcmp(argv[i], "--pid") == 0)
-			pid = sb_parse_ll("--pid", arg_value(&i, argc, argv), 1, 1L << 30);
-		else if (strcmp(argv[i], "--no-wait") == 0)
-			no_wait = 1;
-		else if (strcmp(argv[i], "--quiet") == 0)
-			quiet = 1;
-		else if (strcmp(argv[i], "--test") == 0)
-			test = arg_value(&i, argc, argv);
-		else if (strcmp(argv[i], "--command") == 0)
-			command = arg_value(&i, argc, argv);
-		else
-			sb_usage_error("lock: unknown argument '%s'", argv[i]);
-	}
 	if (fd < 0 || pid <= 0)
 		sb_usage_error("lock needs --fd N and --pid P");
 	/* Waiting in the background of a sweep that is interrupted: go with it. */
@@ -241,22 +314,16 @@ static int lock_briefly(void)
 	return 0;
 }
 
-static int cmd_check(int argc, char **argv)
+static int cmd_check(struct mopts *o)
 {
-	int full = 1, probe_ms = 300, busy;
+	int full = !o->brief, probe_ms = 300, busy;
 	char msg[512];
 
 	/* $SB_MACHINE_PROBE_MS: the probe's length when --probe-ms is not given (a sweep's short check) */
 	if (getenv("SB_MACHINE_PROBE_MS"))
 		probe_ms = (int)sb_parse_ll("SB_MACHINE_PROBE_MS", getenv("SB_MACHINE_PROBE_MS"), 1, 60000);
-	for (int i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--short") == 0)
-			full = 0;
-		else if (strcmp(argv[i], "--probe-ms") == 0)
-			probe_ms = (int)sb_parse_ll("--probe-ms", arg_value(&i, argc, argv), 1, 60000);
-		else
-			sb_usage_error("check: unknown argument '%s'", argv[i]);
-	}
+	if (o->probe_ms > 0)
+		probe_ms = (int)o->probe_ms;
 	sb_syscheck(stdout, full, probe_ms, &busy, msg, sizeof(msg));
 	sb_flush_stdout();
 	if (busy)
@@ -291,16 +358,12 @@ static int is_ancestor(long pid)
 	return 0;
 }
 
-static int cmd_holder(int argc, char **argv)
+static int cmd_holder(const struct mopts *o)
 {
 	struct sb_lock_holder h;
 	char who[1400];
-	long ours = 0;
+	long ours = o->ours;
 
-	if (argc == 4 && strcmp(argv[2], "--ours") == 0)
-		ours = sb_parse_ll("--ours", argv[3], 1, 1L << 30);
-	else if (argc != 2)
-		sb_usage_error("holder takes no argument but --ours PID");
 	if (!sb_lock_held(&h))
 		return SB_EXIT_FAIL;
 	if (ours && (h.pid != ours || !is_ancestor(ours)))
@@ -312,15 +375,12 @@ static int cmd_holder(int argc, char **argv)
 }
 
 /* --fd N (the caller's descriptor on the lock file, checked), or -1 when absent. */
-static int fd_arg(int argc, char **argv, int from, const char *path)
+static int fd_arg(const struct mopts *o, const char *path)
 {
-	int fd;
-
-	if (argc != from + 2 || strcmp(argv[from], "--fd") != 0)
+	if (o->fd < 0)
 		return -1;
-	fd = (int)sb_parse_ll("--fd", argv[from + 1], 0, 1 << 20);
-	check_lock_fd(fd, path);
-	return fd;
+	check_lock_fd((int)o->fd, path);
+	return (int)o->fd;
 }
 
 /* The saved settings live beside the lock, in its checked directory, and nowhere else. */
@@ -333,17 +393,18 @@ static void check_save(const char *save, const char *path)
 		sb_usage_error("the saved settings are the lock's %s, not %s", want, save);
 }
 
-static int cmd_restore(int argc, char **argv, const char *path)
+static int cmd_restore(int argc, char **argv, const char *path, struct mopts *o)
 {
 	int fd;
 
 	if (argc < 4)
 		sb_usage_error("restore SAVE needs --fd N or --with-lock: it restores only while holding the lock");
 	check_save(argv[2], path);
-	if (argc == 4 && strcmp(argv[3], "--with-lock") == 0) {
+	parse(&restore_cli, argc, argv, 3, o);
+	if (o->with_lock && o->fd < 0) {
 		if (!lock_briefly())
 			return SB_EXIT_OK;	/* a sweep holds it: it restores a file it finds before it tunes */
-	} else if ((fd = fd_arg(argc, argv, 3, path)) < 0) {
+	} else if (o->with_lock || (fd = fd_arg(o, path)) < 0) {
 		sb_usage_error("restore: unknown arguments (SAVE --fd N, or SAVE --with-lock)");
 	} else if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		/* the caller's description holds it, so this succeeds; else another sweep does */
@@ -357,9 +418,9 @@ static int cmd_restore(int argc, char **argv, const char *path)
 	return SB_EXIT_OK;
 }
 
-static int cmd_clear(int argc, char **argv, const char *path)
+static int cmd_clear(const struct mopts *o, const char *path)
 {
-	int fd = fd_arg(argc, argv, 2, path);
+	int fd = fd_arg(o, path);
 
 	if (fd < 0)
 		sb_usage_error("clear needs --fd N");
@@ -369,26 +430,23 @@ static int cmd_clear(int argc, char **argv, const char *path)
 
 int main(int argc, char **argv)
 {
+	struct mopts o = { .test = "", .command = "", .fd = -1, .ms = 5000, .slices = 10 };
+	struct sb_cli_scan s;
 	const char *cmd;
 	char path[4096];
 
 	sb_util_init(argv[0]);
-	if (argc > 2 && strcmp(argv[1], "--as") == 0) {
-		sb_prog = argv[2];
-		argv += 2;
-		argc -= 2;
-	}
-	if (argc < 2)
+	/* the options before the command: --as NAME, --help, --version */
+	sb_cli_scan_init(&s, argc, argv);
+	s.i = 1;
+	while (sb_cli_next(&main_cli, &s, &o) == SB_CLI_OPTION)
+		if (o.as)
+			sb_prog = o.as;
+	if (s.first >= argc)
 		sb_usage_error("a command is needed: path, holder, lock, clear, check, reference, tune or restore");
+	argv += s.first - 1;
+	argc -= s.first - 1;
 	cmd = argv[1];
-	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
-		fputs(usage_text, stdout);
-		return SB_EXIT_OK;
-	}
-	if (strcmp(cmd, "--version") == 0) {
-		printf("%s (scalebench) %s git %s\n", sb_prog, SB_VERSION, SB_GIT_REVISION);
-		return SB_EXIT_OK;
-	}
 	sb_lock_path(path, sizeof(path));
 	if (strcmp(cmd, "path") == 0 && argc == 2) {
 		close(open_lock(path));
@@ -396,16 +454,26 @@ int main(int argc, char **argv)
 		sb_flush_stdout();
 		return SB_EXIT_OK;
 	}
-	if (strcmp(cmd, "holder") == 0)
-		return cmd_holder(argc, argv);
-	if (strcmp(cmd, "lock") == 0)
-		return cmd_lock(argc, argv);
-	if (strcmp(cmd, "clear") == 0)
-		return cmd_clear(argc, argv, path);
-	if (strcmp(cmd, "check") == 0)
-		return cmd_check(argc, argv);
-	if (strcmp(cmd, "reference") == 0)
-		return sb_reference_cmd(argc, argv);
+	if (strcmp(cmd, "holder") == 0) {
+		parse(&holder_cli, argc, argv, 2, &o);
+		return cmd_holder(&o);
+	}
+	if (strcmp(cmd, "lock") == 0) {
+		parse(&lock_cli, argc, argv, 2, &o);
+		return cmd_lock(&o);
+	}
+	if (strcmp(cmd, "clear") == 0) {
+		parse(&clear_cli, argc, argv, 2, &o);
+		return cmd_clear(&o, path);
+	}
+	if (strcmp(cmd, "check") == 0) {
+		parse(&check_cli, argc, argv, 2, &o);
+		return cmd_check(&o);
+	}
+	if (strcmp(cmd, "reference") == 0) {
+		parse(&reference_cli, argc, argv, 2, &o);
+		return sb_reference_cmd(o.ms, o.slices, o.brief, o.series);
+	}
 	if (strcmp(cmd, "tune") == 0 && argc == 3) {
 		check_save(argv[2], path);
 		close(open_lock(path));	/* its directory made and checked */
@@ -414,7 +482,8 @@ int main(int argc, char **argv)
 		sb_flush_stdout();
 		return SB_EXIT_OK;
 	}
-	if (strcmp(cmd, "restore") == 0 && argc >= 3)
-		return cmd_restore(argc, argv, path);
+	if (strcmp(cmd, "restore") == 0 && argc >= 3) {
+		return cmd_restore(argc, argv, path, &o);
+	}
 	sb_usage_error("unknown command or wrong arguments: '%s' (see sb-machine --help)", cmd);
 }

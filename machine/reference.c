@@ -146,24 +146,10 @@ void sb_reference_words(FILE *out, const struct sb_reference *r)
 		": seconds only; minutes may still drift (selftest/bench/steadiness.sh watches longer)");
 }
 
-int sb_reference_cmd(int argc, char **argv)
+int sb_reference_cmd(long long ms, long long n, int brief, int series)
 {
 	static struct sb_reference r;	/* (its slices: too many for the stack) */
-	long long ms = 5000, n = 10;
-	int brief = 0, series = 0;
 
-	for (int i = 2; i < argc; i++) {
-		if (strcmp(argv[i], "--short") == 0)
-			brief = 1;
-		else if (strcmp(argv[i], "--series") == 0)
-			series = 1;
-		else if (strcmp(argv[i], "--ms") == 0 && i + 1 < argc)
-			ms = sb_parse_ll("--ms", argv[++i], 1, 3600000);
-		else if (strcmp(argv[i], "--slices") == 0 && i + 1 < argc)
-			n = sb_parse_ll("--slices", argv[++i], 1, SB_REFERENCE_MAX_SLICES);
-		else
-			sb_usage_error("reference: unknown argument or missing value: '%s'", argv[i]);
-	}
 	if (ms / n < 1)
 		sb_usage_error("reference: --ms %lld in %lld slices is under 1 ms a slice", ms, n);
 	if (sb_reference_run(&r, (int)n, (int)(ms / n)) < 0)

@@ -38,11 +38,11 @@ void sb_reference_line(FILE *out, const struct sb_reference *r);
 void sb_reference_words(FILE *out, const struct sb_reference *r);
 
 /*
- * sb-machine reference [--ms MS] [--slices N] [--short] [--series]: argv[1]
- * is "reference". The words and meta's line on stdout; exit 0, 2 (usage) or
+ * sb-machine reference [--ms MS] [--slices N] [--short] [--series], its
+ * options parsed (cmd_machine.c's table). The words and meta's line on stdout; exit 0, 2 (usage) or
  * 3 (the clock failed: no reading is printed).
  */
-int sb_reference_cmd(int argc, char **argv);
+int sb_reference_cmd(long long ms, long long n, int brief, int series);
 
 /* The span (%) at which the words say unsteady. */
 #define SB_REFERENCE_UNSTEADY_PCT 5.0

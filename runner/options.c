@@ -1,10 +1,11 @@
-/* Command-line options of a testcase binary: one table, whence getopt_long's arrays, --help, --list-options and the checks. */
+/* Command-line options of a testcase binary: one cli/ table, whence the parse, --help, --list-options and the checks. */
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "options.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "params.h"
@@ -13,53 +14,40 @@
 /* More tasks than Linux can ever have pids (PID_MAX_LIMIT) cannot run. */
 #define MAX_TASKS 4194304
 
-static const char *const placement_names[] = { "cores", "pus", "spread", "none", NULL };
-static const char *const format_names[] = { "text", "csv", "samples", NULL };
-
-enum kind {
-	NUMBER,		/* a whole number in [lo, hi], into an unsigned long */
-	AUTO_NUMBER,	/* NUMBER, or "auto": SB_WARMUP_AUTO */
-	SECONDS,	/* seconds in [lo, hi], up to 3 decimals, as milliseconds into an unsigned long */
-	CHOICE,		/* one of names[], into an enum: its index */
-	STRING,		/* the argument as given, into a const char * */
-	SET,		/* no argument: lo into an int or enum */
-	PARAM,		/* --param NAME=VALUE, for the testcase (params.c) */
-	HELP,		/* print the usage and exit */
-	LIST,		/* print the table, machine-readable, and exit */
-	VERSION,	/* print the version and exit */
+static const struct sb_cli_choice placements[] = {
+	{ "cores", SB_PLACE_CORES }, { "pus", SB_PLACE_PUS }, { "spread", SB_PLACE_SPREAD }, { "none", SB_PLACE_NONE },
+	{ NULL, 0 },
+};
+static const struct sb_cli_choice formats[] = {
+	{ "text", SB_FMT_TEXT }, { "csv", SB_FMT_CSV }, { "samples", SB_FMT_SAMPLES }, { NULL, 0 },
 };
 
-struct opt {
-	char letter;		/* short form, or 0 */
-	const char *name;	/* long form without "--", or NULL */
-	const char *arg;	/* the argument's name, or NULL: it takes none */
-	enum kind kind;
-	size_t field;		/* offsetof(struct sb_options, what it sets) */
-	long long lo, hi;	/* NUMBER: the range; SET: lo is the value */
-	const char *const *names;	/* CHOICE: the values, in enum order */
-	int sweep;		/* runtest.sh passes it to every run unchanged */
-	const char *help;
-};
+static void set_warmup(void *opts, const struct sb_cli_opt *row, const char *arg, int value);
+static void set_param(void *opts, const struct sb_cli_opt *row, const char *arg, int value);
+static void list_options(void *opts, const struct sb_cli_opt *row, const char *arg, int value);
+static void version(void *opts, const struct sb_cli_opt *row, const char *arg, int value);
 
-enum { NOSWEEP, SWEEP };
+enum { NOSWEEP, SWEEP };	/* a row's group: runtest.sh passes it to every run unchanged */
 #define AT(f) offsetof(struct sb_options, f)
-#define OPT_NUMBER(l, n, a, f, lo, hi, sw, h)	{ l, n, a, NUMBER, AT(f), lo, hi, NULL, sw, h }
-#define OPT_SECONDS(n, a, f, lo, hi, sw, h)	{ 0, n, a, SECONDS, AT(f), lo, hi, NULL, sw, h }
-#define OPT_AUTO_NUMBER(n, a, f, lo, hi, sw, h)	{ 0, n, a, AUTO_NUMBER, AT(f), lo, hi, NULL, sw, h }
-#define OPT_CHOICE(n, a, f, names, sw, h)	{ 0, n, a, CHOICE, AT(f), 0, 0, names, sw, h }
-#define OPT_STRING(n, a, f, sw, h)		{ 0, n, a, STRING, AT(f), 0, 0, NULL, sw, h }
-#define OPT_SET(l, n, f, v, h)			{ l, n, NULL, SET, AT(f), v, 0, NULL, NOSWEEP, h }
-#define OPT_FLAG(l, n, f, h)			OPT_SET(l, n, f, 1, h)
-#define OPT_ACTION(l, n, a, k, sw, h)		{ l, n, a, k, 0, 0, 0, NULL, sw, h }
+#define OPT_NUMBER(l, n, a, f, l0, h0, sw, h) \
+	{ .letter = l, .name = n, .arg = a, .kind = SB_CLI_LONG, .field = AT(f), .lo = l0, .hi = h0, .group = sw, .help = h }
+#define OPT_SECONDS(n, a, f, l0, h0, sw, h) \
+	{ .name = n, .arg = a, .kind = SB_CLI_SECONDS, .field = AT(f), .lo = l0, .hi = h0, .group = sw, .help = h }
+#define OPT_CHOICE(n, a, f, c, msg, sw, h) \
+	{ .name = n, .arg = a, .kind = SB_CLI_CHOICE, .field = AT(f), .choices = c, .bad = msg, .group = sw, .help = h }
+#define OPT_STRING(n, a, f, sw, h)	{ .name = n, .arg = a, .kind = SB_CLI_STRING, .field = AT(f), .group = sw, .help = h }
+#define OPT_SET(l, n, f, v, h)		{ .letter = l, .name = n, .kind = SB_CLI_SET, .field = AT(f), .lo = v, .help = h }
+#define OPT_FLAG(l, n, f, h)		OPT_SET(l, n, f, 1, h)
+#define OPT_CALL(l, n, a, fn, sw, h)	{ .letter = l, .name = n, .arg = a, .kind = SB_CLI_CALL, .set = fn, .group = sw, .help = h }
 
 /* In --help's order. Adding an option: a row here, a field in struct sb_options, its consumer. */
-static const struct opt table[] = {
+static const struct sb_cli_opt table[] = {
 	OPT_NUMBER('t', "tasks", "N", tasks, 1, MAX_TASKS, NOSWEEP,
 		   "tasks (processes or threads) to run (default 1)"),
 	OPT_NUMBER('s', "samples", "N", samples, 0, 100000000, NOSWEEP,
 		   "measured samples, 0 = until interrupted (default 5)"),
-	OPT_AUTO_NUMBER("warmup", "N|auto", warmup, 0, 100000000, NOSWEEP,
-			"N samples discarded first, or auto: until the rate settles (default auto)"),
+	OPT_CALL(0, "warmup", "N|auto", set_warmup, NOSWEEP,
+		 "N samples discarded first, or auto: until the rate settles (default auto)"),
 	OPT_SECONDS("warmup-min", "S", warmup_min_ms, 0, 86400, SWEEP,
 		    "--warmup auto: at least S seconds of warmup (default 0; decimals allowed)"),
 	OPT_SECONDS("warmup-max", "S", warmup_max_ms, 0, 86400, SWEEP,
@@ -68,7 +56,8 @@ static const struct opt table[] = {
 		   "--warmup auto: judge it on samples of MS (default 50, at most --period-ms)"),
 	OPT_NUMBER(0, "period-ms", "MS", period_ms, 1, 3600000, SWEEP,
 		   "sample period in milliseconds (default 1000)"),
-	OPT_CHOICE("placement", "P", placement, placement_names, SWEEP,
+	OPT_CHOICE("placement", "P", placement, placements,
+		   "--placement: unknown placement '%s' (cores, pus, spread, none)", SWEEP,
 		   "cores, pus, spread or none (default cores)"),
 	OPT_SET('m', NULL, placement, SB_PLACE_PUS, "same as --placement pus (hardware threads)"),
 	OPT_SET('n', NULL, placement, SB_PLACE_NONE, "same as --placement none (no affinity)"),
@@ -76,20 +65,20 @@ static const struct opt table[] = {
 	OPT_NUMBER(0, "stall-timeout", "S", stall_timeout, 1, 86400, SWEEP,
 		   "fail when no task counts for S seconds (default 30)"),
 	OPT_FLAG('v', NULL, verbose, "per-task rates in every sample"),
-	OPT_CHOICE("format", "F", format, format_names, NOSWEEP,
+	OPT_CHOICE("format", "F", format, formats, "--format: unknown format '%s' (text, csv, samples)", NOSWEEP,
 		   "text (will-it-scale's), csv or samples (default text)"),
 	OPT_NUMBER(0, "run", "N", run, 1, 1000000000, NOSWEEP,
 		   "the number in the run column of --format samples (default 1)"),
 	OPT_FLAG(0, "no-header", no_header, "no CSV header line (--format csv or samples)"),
-	OPT_ACTION(0, "param", "NAME=VALUE", PARAM, SWEEP, "set a testcase parameter (repeatable)"),
+	OPT_CALL(0, "param", "NAME=VALUE", set_param, SWEEP, "set a testcase parameter (repeatable)"),
 	OPT_FLAG(0, "timing", timing, "print the start and teardown times of the tasks on stderr"),
 	OPT_FLAG(0, "print-header", print_header, "print the CSV header line of --format and exit"),
 	OPT_FLAG(0, "print-placement", print_placement, "print task -> PU/core/NUMA/package and exit"),
 	OPT_FLAG(0, "check", check, "validate options, parameters, topology and placement, then exit"),
 	OPT_FLAG(0, "info", info, "print the testcase's name, modes and parameters"),
-	OPT_ACTION(0, "list-options", NULL, LIST, NOSWEEP, "these options, one per line, machine-readable"),
-	OPT_ACTION(0, "version", NULL, VERSION, NOSWEEP, "scalebench's version and git revision"),
-	OPT_ACTION('h', "help", NULL, HELP, NOSWEEP, "this text"),
+	OPT_CALL(0, "list-options", NULL, list_options, NOSWEEP, "these options, one per line, machine-readable"),
+	OPT_CALL(0, "version", NULL, version, NOSWEEP, "scalebench's version and git revision"),
+	{ .letter = 'h', .name = "help", .kind = SB_CLI_HELP, .help = "this text" },
 };
 
 #define NOPTS (sizeof(table) / sizeof(table[0]))
@@ -99,199 +88,117 @@ static const struct sb_options defaults = {
 	.period_ms = 1000, .stall_timeout = 30, .run = 1,
 };
 
-/* "-t/--tasks", "--warmup", "-v": how messages name an option. */
-static const char *label(const struct opt *p, char *buf, size_t size)
+static const struct sb_cli cli;
+
+static __attribute__((noreturn)) void usage(void)
 {
-	if (p->letter && p->name)
-		snprintf(buf, size, "-%c/--%s", p->letter, p->name);
-	else if (p->name)
-		snprintf(buf, size, "--%s", p->name);
-	else
-		snprintf(buf, size, "-%c", p->letter);
-	return buf;
-}
-
-/* "5", "0.25": seconds with up to 3 decimals, in [lo, hi] s, as milliseconds (exits 2 otherwise). */
-static unsigned long seconds_ms(const char *name, const char *s, long long lo, long long hi)
-{
-	const char *dot = strchr(s, '.');
-	size_t nint = dot ? (size_t)(dot - s) : strlen(s), nfrac = dot ? strlen(dot + 1) : 0;
-	unsigned long long ms = 0;
-
-	if (!*s || strspn(s, "0123456789.") != strlen(s) || nint == 0 || (dot && (nfrac == 0 || strchr(dot + 1, '.'))))
-		sb_die(SB_EXIT_USAGE, "%s: '%s' is not a number of seconds like 5 or 0.5", name, s);
-	if (nfrac > 3)
-		sb_die(SB_EXIT_USAGE, "%s: '%s' has more than 3 decimals", name, s);
-	for (size_t i = 0; i < nint && ms <= (unsigned long long)hi * 1000; i++)
-		ms = ms * 10 + (unsigned long long)(s[i] - '0');
-	for (size_t i = 0; i < 3; i++)
-		ms = ms * 10 + (unsigned long long)(i < nfrac ? dot[1 + i] - '0' : 0);
-	if (ms < (unsigned long long)lo * 1000 || ms > (unsigned long long)hi * 1000)
-		sb_die(SB_EXIT_USAGE, "%s: '%s' is out of range (%lld..%lld seconds)", name, s, lo, hi);
-	return (unsigned long)ms;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: %s [options]\n", sb_prog);
-	for (const struct opt *p = table; p < table + NOPTS; p++) {
-		char shortf[4] = "", longf[64] = "";
-
-		if (p->letter)
-			snprintf(shortf, sizeof(shortf), "-%c%s", p->letter, p->name ? "," : "");
-		if (p->name)
-			snprintf(longf, sizeof(longf), "--%s%s%s", p->name, p->arg ? " " : "",
-				 p->arg ? p->arg : "");
-		fprintf(f, "  %-3s %-18s %s\n", shortf, longf, p->help);
-	}
-	sb_params_usage(f);
+	printf("usage: %s [options]\n", sb_prog);
+	sb_cli_list(&cli, stdout);
+	sb_params_usage(stdout);
+	sb_flush_stdout();
+	sb_exit(SB_EXIT_OK);
 }
 
 /* option=-t,--tasks arg=N sweep=no help=... : one line per row, help last (it has blanks). */
-static void list_options(FILE *f)
+static void list_options(void *opts, const struct sb_cli_opt *row, const char *arg, int value)
 {
-	for (const struct opt *p = table; p < table + NOPTS; p++) {
-		fprintf(f, "option=");
+	(void)opts;
+	(void)row;
+	(void)arg;
+	(void)value;
+	for (const struct sb_cli_opt *p = table; p < table + NOPTS; p++) {
+		printf("option=");
 		if (p->letter)
-			fprintf(f, "-%c%s", p->letter, p->name ? "," : "");
+			printf("-%c%s", p->letter, p->name ? "," : "");
 		if (p->name)
-			fprintf(f, "--%s", p->name);
-		fprintf(f, " arg=%s sweep=%s help=%s\n", p->arg ? p->arg : "",
-			p->sweep ? "yes" : "no", p->help);
+			printf("--%s", p->name);
+		printf(" arg=%s sweep=%s help=%s\n", p->arg ? p->arg : "", p->group == SWEEP ? "yes" : "no", p->help);
 	}
+	sb_flush_stdout();
+	sb_exit(SB_EXIT_OK);
 }
 
-static int choose(const struct opt *p, const char *arg)
+static void version(void *opts, const struct sb_cli_opt *row, const char *arg, int value)
 {
-	char known[128] = "";
-	size_t off = 0;
+	(void)opts;
+	(void)row;
+	(void)arg;
+	(void)value;
+	printf("%s (scalebench) %s git %s\n", sb_prog, SB_VERSION, SB_GIT_REVISION);
+	sb_flush_stdout();
+	sb_exit(SB_EXIT_OK);
+}
 
-	for (int i = 0; p->names[i]; i++) {
-		if (strcmp(arg, p->names[i]) == 0)
-			return i;
-		off += snprintf(known + off, sizeof(known) - off, "%s%s", i ? ", " : "", p->names[i]);
+/* --warmup N|auto */
+static void set_warmup(void *opts, const struct sb_cli_opt *row, const char *arg, int value)
+{
+	struct sb_options *o = opts;
+
+	(void)row;
+	(void)value;
+	if (strcmp(arg, "auto") == 0) {
+		o->warmup = SB_WARMUP_AUTO;
+		return;
 	}
-	sb_die(SB_EXIT_USAGE, "--%s: unknown %s '%s' (%s)", p->name, p->name, arg, known);
+	if (strspn(arg, "0123456789") != strlen(arg) || !*arg)
+		sb_die(SB_EXIT_USAGE, "--warmup: '%s' is neither a whole number nor auto", arg);
+	o->warmup = (unsigned long)sb_parse_ll("--warmup", arg, 0, 100000000);
 }
 
-static void apply(const struct opt *p, const char *arg, struct sb_options *o)
+static void set_param(void *opts, const struct sb_cli_opt *row, const char *arg, int value)
 {
-	char *field = (char *)o + p->field;
-	char name[64];
-
-	switch (p->kind) {
-	case NUMBER:
-		*(unsigned long *)field = (unsigned long)sb_parse_ll(label(p, name, sizeof(name)),
-								     arg, p->lo, p->hi);
-		break;
-	case AUTO_NUMBER:
-		if (strcmp(arg, "auto") == 0) {
-			*(unsigned long *)field = SB_WARMUP_AUTO;
-			break;
-		}
-		if (strspn(arg, "0123456789") != strlen(arg) || !*arg)
-			sb_die(SB_EXIT_USAGE, "%s: '%s' is neither a whole number nor auto",
-			       label(p, name, sizeof(name)), arg);
-		*(unsigned long *)field = (unsigned long)sb_parse_ll(label(p, name, sizeof(name)),
-								     arg, p->lo, p->hi);
-		break;
-	case SECONDS:
-		*(unsigned long *)field = seconds_ms(label(p, name, sizeof(name)), arg, p->lo, p->hi);
-		break;
-	case CHOICE:
-		*(int *)field = choose(p, arg);
-		break;
-	case STRING:
-		*(const char **)field = arg;
-		break;
-	case SET:
-		*(int *)field = (int)p->lo;
-		break;
-	case PARAM:
-		sb_params_set(arg);
-		break;
-	case HELP:
-		usage(stdout);
-		sb_flush_stdout();
-		sb_exit(SB_EXIT_OK);
-	case LIST:
-		list_options(stdout);
-		sb_flush_stdout();
-		sb_exit(SB_EXIT_OK);
-	case VERSION:
-		printf("%s (scalebench) %s git %s\n", sb_prog, SB_VERSION, SB_GIT_REVISION);
-		sb_flush_stdout();
-		sb_exit(SB_EXIT_OK);
-	}
+	(void)opts;
+	(void)row;
+	(void)value;
+	sb_params_set(arg);
 }
 
-/* getopt_long's arrays from the table: a long option returns 256 + its row. */
-static void getopt_arrays(struct option *longopts, char *shortopts)
+/* a value's error: one line */
+static __attribute__((noreturn)) void value_error(const struct sb_cli *c, const char *msg)
 {
-	size_t nlong = 0;
-
-	*shortopts++ = ':';	/* a missing value returns ':', not '?' */
-	for (size_t i = 0; i < NOPTS; i++) {
-		if (table[i].letter) {
-			*shortopts++ = table[i].letter;
-			if (table[i].arg)
-				*shortopts++ = ':';
-		}
-		if (table[i].name)
-			longopts[nlong++] = (struct option){ table[i].name,
-				table[i].arg ? required_argument : no_argument, NULL, 256 + (int)i };
-	}
-	*shortopts = '\0';
-	longopts[nlong] = (struct option){ NULL, 0, NULL, 0 };
+	(void)c;
+	sb_die(SB_EXIT_USAGE, "%s", msg);
 }
 
-static const struct opt *by_key(int c)
+static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char *typed, int optopt)
 {
-	if (c >= 256 && c < 256 + (int)NOPTS)
-		return &table[c - 256];
-	for (size_t i = 0; i < NOPTS; i++)
-		if (table[i].letter && table[i].letter == c)
-			return &table[i];
-	return NULL;
+	/* "--check=1": getopt's optopt is the row's value (a letter, or 256 + a long-only row) */
+	const struct sb_cli_opt *p = optopt && strncmp(typed, "--", 2) == 0 ? sb_cli_row(c, optopt) : NULL;
+
+	if (p != NULL)
+		sb_usage_error("option '--%s' takes no value", p->name);
+	if (optopt)
+		sb_usage_error("unknown option '-%c'", optopt);
+	sb_usage_error("unknown option '%s'", typed);
 }
+
+static __attribute__((noreturn)) void missing(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)optopt;
+	sb_usage_error("option '%s' needs a value", typed);
+}
+
+static const struct sb_cli cli = {
+	.opts = table, .nopts = NOPTS, .quiet = 1, .long_labels = 1, .runner_columns = 1,
+	.bad_number = "%s: '%s' is out of range (%ld..%ld)", .not_number = "%s: '%s' is not a whole number",
+	.usage_error = value_error, .unknown = unknown, .missing = missing, .help = usage,
+};
 
 int sb_options_sweep(const char *opt, int *takes_arg)
 {
-	for (const struct opt *p = table; p < table + NOPTS; p++) {
-		if (!p->sweep)
-			continue;
-		if ((p->name && strncmp(opt, "--", 2) == 0 && strcmp(opt + 2, p->name) == 0) ||
-		    (p->letter && opt[0] == '-' && opt[1] == p->letter && opt[2] == '\0')) {
-			*takes_arg = p->arg != NULL;
-			return 1;
-		}
-	}
-	return 0;
+	const struct sb_cli_opt *p = sb_cli_find(&cli, opt);
+
+	if (p == NULL || p->group != SWEEP)
+		return 0;
+	*takes_arg = p->arg != NULL;
+	return 1;
 }
 
 void sb_options_parse(int argc, char **argv, struct sb_options *o)
 {
-	struct option longopts[NOPTS + 1];
-	char shortopts[2 * NOPTS + 2];
-	const struct opt *p;
-	int c;
-
 	*o = defaults;
-	getopt_arrays(longopts, shortopts);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (c == ':')
-			sb_usage_error("option '%s' needs a value", argv[optind - 1]);
-		if ((p = by_key(c)) != NULL) {
-			apply(p, optarg, o);
-		} else if (optopt >= 256 && (p = by_key(optopt)) != NULL) {
-			sb_usage_error("option '--%s' takes no value", p->name);
-		} else if (optopt) {
-			sb_usage_error("unknown option '-%c'", optopt);
-		} else {
-			sb_usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
+	optind = sb_cli_parse(&cli, argc, argv, o);
 	if (optind < argc)
 		sb_usage_error("unexpected argument '%s'", argv[optind]);
 	if (o->format == SB_FMT_TEXT && (o->no_header || o->print_header))

@@ -1,10 +1,12 @@
 /* sb-sweepargs: runtest.sh's options (sweepargs_table.c parses and checks them), the values they make (the points, the run's shape, the stopping rule, the label) handed back as NUL-separated NAME VALUE pairs. */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "cli.h"
 #include "pairs.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "sweepargs.h"
@@ -333,32 +335,91 @@ static void emit(void)
 	sb_pair("point_budget_text", point_budget_ms == NOTSET ? "" : secs(point_budget_ms, s));
 }
 
+#define USAGE "sb-sweepargs: usage: sb-sweepargs [--me NAME] -- ARG... | [--me NAME] --usage\n"
+
+struct own {
+	int usage;
+};
+
+static void set_me(void *opts, const struct sb_cli_opt *row, const char *arg, int value)
+{
+	(void)opts;
+	(void)row;
+	(void)value;
+	me = arg;
+}
+
+static void version(void *opts, const struct sb_cli_opt *row, const char *arg, int value)
+{
+	(void)opts;
+	(void)row;
+	(void)arg;
+	(void)value;
+	printf("sb-sweepargs (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
+	sb_flush_stdout();
+	sb_exit(SB_EXIT_OK);
+}
+
+static __attribute__((noreturn)) void misuse(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)typed;
+	(void)optopt;
+	fputs(USAGE, stderr);
+	sb_exit(SB_EXIT_USAGE);
+}
+
+static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const char *msg)
+{
+	(void)msg;
+	misuse(c, NULL, 0);
+}
+
+static const struct sb_cli cli;
+
+static __attribute__((noreturn)) void help(void)
+{
+	fputs(USAGE + strlen("sb-sweepargs: "), stdout);
+	sb_cli_list(&cli, stdout);
+	sb_flush_stdout();
+	sb_exit(SB_EXIT_OK);
+}
+
+/* sb-sweepargs' own options; runtest.sh's are sweepargs_table.c's */
+static const struct sb_cli_opt table[] = {
+	{ .name = "me", .arg = "NAME", .kind = SB_CLI_CALL, .set = set_me,
+	  .help = "the command as the user runs it, in messages and --usage (default ./runtest.sh)" },
+	{ .name = "usage", .kind = SB_CLI_FLAG, .field = offsetof(struct own, usage), .help = "runtest.sh's --help text" },
+	{ .letter = 'h', .name = "help", .kind = SB_CLI_HELP, .help = "this text" },
+	{ .name = "version", .kind = SB_CLI_CALL, .set = version, .help = "scalebench's version and git revision" },
+};
+
+static const struct sb_cli cli = {
+	.opts = table, .nopts = sizeof(table) / sizeof(table[0]),
+	.usage_error = cli_error, .unknown = misuse, .missing = misuse, .help = help,
+};
+
 /* sb-sweepargs [--me NAME] -- ARG...: the pairs on stdout, or "help 1" for -h/--help;
  * sb-sweepargs [--me NAME] --usage: runtest.sh's --help text */
 int main(int argc, char **argv)
 {
-	int i = 1;
+	struct own own = { 0 };
+	struct sb_cli_scan s;
+	enum sb_cli_step st;
 
 	sb_util_init("runtest.sh");	/* its messages are runtest.sh's */
-	if (i + 1 < argc && strcmp(argv[i], "--me") == 0) {
-		me = argv[i + 1];
-		i += 2;
-	}
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		printf("sb-sweepargs (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
-		sb_flush_stdout();
-		return SB_EXIT_OK;
-	}
-	if (i < argc && strcmp(argv[i], "--usage") == 0 && i + 1 == argc) {
+	sb_cli_scan_init(&s, argc, argv);
+	s.i = 1;
+	while ((st = sb_cli_next(&cli, &s, &own)) == SB_CLI_OPTION)
+		;
+	if (own.usage && st == SB_CLI_END) {
 		usage();
 		sb_flush_stdout();
 		return SB_EXIT_OK;
 	}
-	if (i >= argc || strcmp(argv[i], "--") != 0) {
-		fputs("sb-sweepargs: usage: sb-sweepargs [--me NAME] -- ARG... | [--me NAME] --usage\n", stderr);
-		return SB_EXIT_USAGE;
-	}
-	parse(argc - i - 1, argv + i + 1);
+	if (own.usage || st != SB_CLI_DASH_DASH)
+		misuse(&cli, NULL, 0);
+	parse(argc - s.i, argv + s.i);
 	if (a.help) {
 		sb_pair("help", "1");
 	} else {

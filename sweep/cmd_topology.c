@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "topology.h"
 #include "util.h"
@@ -21,7 +22,53 @@ static const char usage_text[] =
 	"no such object), topology_points (in cores), topology_points_pus (in PUs),\n"
 	"topology and hwloc_version. --cores N: up to N 'CPU PACKAGE' lines, one CPU (its\n"
 	"OS number) of each core this process may run on, by package then core, and the\n"
-	"package's OS number (vm/boot.sh pins vCPUs to them).\n";
+	"package's OS number (vm/boot.sh pins vCPUs to them).\n"
+	"Options:\n";
+
+static void version(void *opts, const struct sb_cli_opt *row, const char *arg, int value)
+{
+	(void)opts;
+	(void)row;
+	(void)arg;
+	(void)value;
+	printf("%s (scalebench) %s git %s\n", sb_prog, SB_VERSION, SB_GIT_REVISION);
+	sb_flush_stdout();
+	sb_exit(SB_EXIT_OK);
+}
+
+static const struct sb_cli cli;
+
+static __attribute__((noreturn)) void help(void)
+{
+	fputs(usage_text, stdout);
+	sb_cli_list(&cli, stdout);
+	sb_flush_stdout();
+	sb_exit(SB_EXIT_OK);
+}
+
+static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)optopt;
+	sb_usage_error("unexpected argument '%s'", typed);
+}
+
+static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const char *msg)
+{
+	(void)c;
+	sb_usage_error("%s", msg);
+}
+
+static const struct sb_cli_opt table[] = {
+	{ .name = "cores", .arg = "N", .kind = SB_CLI_STRING, .help = "the 'CPU PACKAGE' lines of up to N cores" },
+	{ .letter = 'h', .name = "help", .kind = SB_CLI_HELP, .help = "this text" },
+	{ .name = "version", .kind = SB_CLI_CALL, .set = version, .help = "scalebench's version and git revision" },
+};
+
+static const struct sb_cli cli = {
+	.opts = table, .nopts = sizeof(table) / sizeof(table[0]), .dash_dash_unknown = 1,
+	.usage_error = cli_error, .unknown = unknown, .missing = unknown, .help = help,
+};
 
 /* --cores N: one allowed PU a core, in logical order (package, then core) */
 static int print_cores(const char *arg)
@@ -148,22 +195,15 @@ int main(int argc, char **argv)
 {
 	char desc[256];
 	hwloc_obj_type_t core = HWLOC_OBJ_CORE;
+	const char *cores = NULL;
 
 	sb_util_init(argv[0]);
-	if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		fputs(usage_text, stdout);
-		return SB_EXIT_OK;
-	}
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		printf("%s (scalebench) %s git %s\n", sb_prog, SB_VERSION, SB_GIT_REVISION);
-		return SB_EXIT_OK;
-	}
-	if (argc == 3 && strcmp(argv[1], "--cores") == 0) {
+
+	sb_cli_scan(&cli, argc - 1, argv + 1, &cores, NULL);
+	if (cores) {
 		sb_topology_load(NULL);
-		return print_cores(argv[2]);
+		return print_cores(cores);
 	}
-	if (argc > 1)
-		sb_usage_error("unexpected argument '%s'", argv[1]);
 	sb_topology_load(NULL);
 	/* Some virtual machines show no cores: then a PU is the unit, as the runner places. */
 	if (hwloc_get_nbobjs_by_type(sb_topo, HWLOC_OBJ_CORE) <= 0)

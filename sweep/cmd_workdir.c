@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "janitor.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "util.h"
@@ -227,6 +228,55 @@ static void clean_up(const char *made, long grace_ms)
 	sb_remove_tree(made);
 }
 
+static void version(void *opts, const struct sb_cli_opt *row, const char *arg, int value)
+{
+	(void)opts;
+	(void)row;
+	(void)arg;
+	(void)value;
+	printf("sb-workdir (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
+	sb_flush_stdout();
+	sb_exit(SB_EXIT_OK);
+}
+
+#define USAGE "usage: sb-workdir DIR SWEEP_PID GRACE_MS | --stop PID GRACE_MS WHAT"
+
+static __attribute__((noreturn)) void usage(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)typed;
+	(void)optopt;
+	sb_usage_error(USAGE);
+}
+
+static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const char *msg)
+{
+	(void)c;
+	sb_usage_error("%s", msg);
+}
+
+static const struct sb_cli cli;
+
+static __attribute__((noreturn)) void help(void)
+{
+	printf("%s\n", USAGE);
+	sb_cli_list(&cli, stdout);
+	sb_flush_stdout();
+	sb_exit(SB_EXIT_OK);
+}
+
+static const struct sb_cli_opt table[] = {
+	{ .letter = 'h', .name = "help", .kind = SB_CLI_HELP, .help = "this text" },
+	{ .name = "stop", .kind = SB_CLI_FLAG,
+	  .help = "PID GRACE_MS WHAT: SIGTERM to PID, SIGKILL after GRACE_MS, a warning naming WHAT" },
+	{ .name = "version", .kind = SB_CLI_CALL, .set = version, .help = "scalebench's version and git revision" },
+};
+
+static const struct sb_cli cli = {
+	.opts = table, .nopts = sizeof(table) / sizeof(table[0]), .dash_dash_unknown = 1,
+	.usage_error = cli_error, .unknown = usage, .missing = usage, .help = help,
+};
+
 /* sb-workdir DIR SWEEP_PID GRACE_MS: makes DIR/runtest.XXXXXX (so that no moment exists when
  * it is there and nobody will remove it), says "ok PATH" (or "err MESSAGE"), then reads its
  * standard input, a pipe only runtest.sh writes, to its end, and cleans up. */
@@ -234,18 +284,15 @@ int main(int argc, char **argv)
 {
 	char made[PATH_MAX], owners[PATH_MAX + 8], s_start[32], j_start[32], buf[512];
 	long sweep, grace_ms;
-	int null;
+	int null, stop = 0;
 	FILE *f;
 
 	sb_util_init(argv[0]);
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		printf("sb-workdir (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
-		return SB_EXIT_OK;
-	}
-	if (argc == 5 && strcmp(argv[1], "--stop") == 0)
-		return stop_child(argv + 2);
-	if (argc != 4)
-		sb_usage_error("usage: sb-workdir DIR SWEEP_PID GRACE_MS | --stop PID GRACE_MS WHAT");
+	argc = 1 + sb_cli_scan(&cli, argc - 1, argv + 1, &stop, argv + 1);	/* the operands */
+	if (stop && argc == 4)
+		return stop_child(argv + 1);
+	if (stop || argc != 4)
+		sb_usage_error(USAGE);
 	sweep = sb_parse_ll("SWEEP_PID", argv[2], 1, INT_MAX);
 	grace_ms = sb_parse_ll("GRACE_MS", argv[3], 0, 3600000);
 	for (size_t i = 0; i < sizeof(deaf) / sizeof(deaf[0]); i++)

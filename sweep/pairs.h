@@ -6,8 +6,5 @@
 
 void sb_pair(const char *name, const char *value);	/* NULL: empty */
 void sb_pair_n(const char *name, long value);		/* SB_PAIR_NONE: empty */
-/* One option's rows of a --help: "  NAME ARG" padded to width, its help beside
- * it, the help's further lines indented under the first (both tools' tables). */
-void sb_help_row(const char *name, const char *arg, const char *help, int width);
 
 #endif

@@ -1,4 +1,4 @@
-/* sb-sweepargs' option table: runtest.sh's options, parsed and checked one by one into struct args and the lists, and its --help. */
+/* sb-sweepargs' option table: runtest.sh's options as a cli/ table, walked in order into struct args and the lists, and its --help. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "options.h"
 #include "pairs.h"
 #include "sweepargs.h"
@@ -22,135 +23,121 @@ struct args a = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-enum kind {
-	TITLE,		/* a heading of --help */
-	FLAG,		/* no value: 1 into an int */
-	COUNT,		/* a whole number >= lo, into a long */
-	SECONDS,	/* seconds with up to 3 decimals, as milliseconds; lo 1: more than 0 */
-	PERCENT,	/* the same, of a percentage, more than 0 */
-	TEXT,		/* the value as given (check: its own test), into a const char * */
-	CALL,		/* the value to check(), which keeps it */
-	HELP,		/* -h, --help */
-	ONLY,		/* in --help, taken by runtest.sh as its only argument: unknown here */
-};
+static void set_mode(void *, const struct sb_cli_opt *, const char *, int);
+static void set_param(void *, const struct sb_cli_opt *, const char *, int);
+static void set_nonempty(void *, const struct sb_cli_opt *, const char *, int);
+static void set_commit(void *, const struct sb_cli_opt *, const char *, int);
+static void set_kernel(void *, const struct sb_cli_opt *, const char *, int);
+static void set_vm(void *, const struct sb_cli_opt *, const char *, int);
+static void set_warmup(void *, const struct sb_cli_opt *, const char *, int);
+static void set_help(void *, const struct sb_cli_opt *, const char *, int);
 
-struct opt {
-	const char *name;	/* "--max-procs", "-h, --help"; TITLE: the heading */
-	const char *arg;	/* the value's name in --help, or NULL: it takes none */
-	enum kind kind;
-	size_t field;		/* offsetof(struct args, what it sets) */
-	long lo;
-	void (*check)(const char *opt, const char *val);
-	const char *help;	/* its lines in --help ('\n' between them) */
-};
-
-static void check_mode(const char *, const char *);
-static void check_param(const char *, const char *);
-static void check_nonempty(const char *, const char *);
-static void check_commit(const char *, const char *);
-static void check_kernel(const char *, const char *);
-static void check_vm(const char *, const char *);
-static void check_warmup(const char *, const char *);
-
+enum { SWEEP, VM };	/* a row's group: VM's rows go to vm/boot.sh, not to the sweep in the guest */
 #define AT(f) offsetof(struct args, f)
-#define OPT_TITLE(t)			{ t, NULL, TITLE, 0, 0, NULL, "" }
-#define OPT_FLAG(n, f, h)		{ n, NULL, FLAG, AT(f), 0, NULL, h }
-#define OPT_COUNT(n, v, f, lo, h)	{ n, v, COUNT, AT(f), lo, NULL, h }
-#define OPT_SECONDS(n, v, f, lo, h)	{ n, v, SECONDS, AT(f), lo, NULL, h }
-#define OPT_TEXT(n, v, f, c, h)		{ n, v, TEXT, AT(f), 0, c, h }
-#define OPT_CALL(n, v, c, h)		{ n, v, CALL, 0, 0, c, h }
+#define OPT_TITLE(t)			{ .kind = SB_CLI_TITLE, .help = t }
+#define OPT_FLAG(n, f, h)		{ .name = n, .kind = SB_CLI_FLAG, .field = AT(f), .help = h }
+#define OPT_COUNT(n, v, f, l, h)	{ .name = n, .arg = v, .kind = SB_CLI_COUNT, .field = AT(f), .lo = l, .help = h }
+/* lo 1: more than 0 */
+#define OPT_SECONDS(n, v, f, l, h)	{ .name = n, .arg = v, .kind = SB_CLI_SECONDS, .field = AT(f), .lo = l, .help = h }
+#define OPT_TEXT(n, v, f, h)		{ .name = n, .arg = v, .kind = SB_CLI_STRING, .field = AT(f), .help = h }
+/* the value checked by c, then kept in f */
+#define OPT_CHECKED(n, v, f, c, h)	{ .name = n, .arg = v, .kind = SB_CLI_CALL, .field = AT(f), .set = c, .help = h }
+#define OPT_CALL(n, v, c, g, h)		{ .name = n, .arg = v, .kind = SB_CLI_CALL, .set = c, .group = g, .help = h }
+#define OPT_ONLY(n, v, h)		{ .name = n, .arg = v, .kind = SB_CLI_DOC, .help = h }
 
 /* In --help's order. An option: a row here, a field in struct args (sweepargs.h), its pair in
  * cmd_sweepargs.c's emit(). */
-static const struct opt table[] = {
-	{ "--list", NULL, FLAG, AT(list), 0, NULL, NULL },	/* in --help's first lines */
-	OPT_TITLE("Sweep (task counts):"),
-	OPT_COUNT("--max-procs", "N", max, 1, "largest task count (default: the cores hwloc finds; PUs with --smt)"),
-	OPT_COUNT("--min-procs", "N", min, 1, "smallest task count (default 1)"),
-	OPT_TEXT("--points", "P", points, NULL,
+static const struct sb_cli_opt table[] = {
+	{ .name = "list", .kind = SB_CLI_FLAG, .field = AT(list) },	/* in --help's first lines */
+	OPT_TITLE("\nSweep (task counts):"),
+	OPT_COUNT("max-procs", "N", max, 1, "largest task count (default: the cores hwloc finds; PUs with --smt)"),
+	OPT_COUNT("min-procs", "N", min, 1, "smallest task count (default 1)"),
+	OPT_TEXT("points", "P", points,
 		 "auto (the default): seeds (1, 2, the topology points, the powers\n"
 		 "of two, the largest), then the counts each mode's curve needs (its\n"
 		 "peak, its bends); all: every count (will-it-scale); \"topology\": 1,\n"
 		 "one last-level cache, each NUMA node's worth, each package's worth,\n"
 		 "3/4 of the machine and all of it; or exactly a LIST, e.g. 1,2,4,8,96\n"
 		 "(topology and LIST cannot be combined with the range options)"),
-	OPT_COUNT("--step", "S", step, 1, "every count: min, then the multiples of S, then max (--points all)"),
-	OPT_COUNT("--max-points", "N", max_points, 1,
+	OPT_COUNT("step", "S", step, 1, "every count: min, then the multiples of S, then max (--points all)"),
+	OPT_COUNT("max-points", "N", max_points, 1,
 		  "--points auto: task counts a mode at most (default 24; seeds always run)"),
-	OPT_FLAG("--smt", smt, "count hardware threads (PUs), not cores; places tasks on PUs"),
+	OPT_FLAG("smt", smt, "count hardware threads (PUs), not cores; places tasks on PUs"),
 	OPT_TITLE("Each point:"),
-	OPT_TEXT("--mode", "M", mode, check_mode,
+	OPT_CHECKED("mode", "M", mode, set_mode,
 		 "processes, threads, both (default; a testcase meant one way\n"
 		 "runs that way) or all (every mode the binaries run)"),
-	OPT_SECONDS("--duration", "S", duration_ms, 0, "measured seconds of each run (default 1; decimals allowed)"),
-	OPT_CALL("--warmup", "S|auto", check_warmup,
+	OPT_SECONDS("duration", "S", duration_ms, 0, "measured seconds of each run (default 1; decimals allowed)"),
+	OPT_CALL("warmup", "S|auto", set_warmup, SWEEP,
 		 "seconds of warmup each run discards first, or auto (the default):\n"
 		 "until the rate settles, at most 1 s, where the runner can tell; else 1"),
-	OPT_SECONDS("--warmup-min", "S", warmup_min_ms, 0,
+	OPT_SECONDS("warmup-min", "S", warmup_min_ms, 0,
 		    "auto: at least S seconds of warmup (default: the rule's 3 samples)"),
-	OPT_SECONDS("--warmup-max", "S", warmup_max_ms, 0,
+	OPT_SECONDS("warmup-max", "S", warmup_max_ms, 0,
 		    "auto: at most S seconds (default 1, or --warmup-min when more)"),
-	OPT_COUNT("--period-ms", "MS", period, 1, "sample period (default 500)"),
-	{ "--precision", "PCT", PERCENT, AT(precision), 0, NULL,
-	  "run a point until its 95% interval is within +-PCT % of its mean\n"
-	  "(default 2), within the budgets below" },
-	OPT_COUNT("--min-runs", "N", min_runs, 1, "independent runs of every point at least (default 3)"),
-	OPT_COUNT("--max-runs", "N", max_runs, 1, "runs of a point at most (default 10)"),
+	OPT_COUNT("period-ms", "MS", period, 1, "sample period (default 500)"),
+	{ .name = "precision", .arg = "PCT", .kind = SB_CLI_PERCENT, .field = AT(precision),
+	  .help = "run a point until its 95% interval is within +-PCT % of its mean\n"
+		  "(default 2), within the budgets below" },
+	OPT_COUNT("min-runs", "N", min_runs, 1, "independent runs of every point at least (default 3)"),
+	OPT_COUNT("max-runs", "N", max_runs, 1, "runs of a point at most (default 10)"),
 	/* a budget of 0 s: nothing beyond --min-runs, or no limit? Neither: refused */
-	OPT_SECONDS("--point-budget", "S", point_budget_ms, 1,
+	OPT_SECONDS("point-budget", "S", point_budget_ms, 1,
 		    "seconds a point may take (default 30, more than 0); --min-runs always run"),
-	OPT_SECONDS("--budget", "S", budget_ms, 1, "seconds the whole sweep may take (default 4.375 s times the points)"),
-	OPT_COUNT("--repeat", "R", repeat, 1, "exactly R runs of each point (no stopping rule, no budgets)"),
-	OPT_COUNT("--seed", "N", seed, 0, "shuffle each round's order with seed N (default: alternate the direction)"),
-	OPT_FLAG("--quick", quick, "exploration: 2 runs of 0.5 s warmup + 0.5 s measured a point"),
-	OPT_TEXT("--placement", "P", placement, NULL, "cores, pus, spread or none (default cores, pus with --smt)"),
-	OPT_FLAG("--no-affinity", no_affinity, "same as --placement none"),
-	OPT_CALL("--param", "NAME=VALUE", check_param, "a testcase parameter (repeatable; recorded in meta)"),
+	OPT_SECONDS("budget", "S", budget_ms, 1, "seconds the whole sweep may take (default 4.375 s times the points)"),
+	OPT_COUNT("repeat", "R", repeat, 1, "exactly R runs of each point (no stopping rule, no budgets)"),
+	OPT_COUNT("seed", "N", seed, 0, "shuffle each round's order with seed N (default: alternate the direction)"),
+	OPT_FLAG("quick", quick, "exploration: 2 runs of 0.5 s warmup + 0.5 s measured a point"),
+	OPT_TEXT("placement", "P", placement, "cores, pus, spread or none (default cores, pus with --smt)"),
+	OPT_FLAG("no-affinity", no_affinity, "same as --placement none"),
+	OPT_CALL("param", "NAME=VALUE", set_param, SWEEP, "a testcase parameter (repeatable; recorded in meta)"),
 	OPT_TITLE("Results:"),
-	OPT_TEXT("--label", "NAME", label, NULL, "names the run (default: the kernel release, uname -r)"),
-	OPT_TEXT("--results", "DIR", results, check_nonempty, "where runs go (default: results/ of this checkout)"),
-	OPT_TEXT("--commit", "SHA", commit, check_commit,
+	OPT_TEXT("label", "NAME", label, "names the run (default: the kernel release, uname -r)"),
+	OPT_CHECKED("results", "DIR", results, set_nonempty, "where runs go (default: results/ of this checkout)"),
+	OPT_CHECKED("commit", "SHA", commit, set_commit,
 		 "the measured kernel's commit, in meta and the history (default $SB_COMMIT)"),
-	OPT_FLAG("--no-history", no_history,
+	OPT_FLAG("no-history", no_history,
 		 "do not add the finished runs to DIR/history.db (or $SB_HISTORY: sb-history)"),
-	OPT_FLAG("--dry-run", dry_run, "print the points, modes, placement and estimated time, then exit"),
-	OPT_FLAG("--quiet", quiet, "no progress, no notes, no table (errors and warnings stay)"),
-	OPT_FLAG("--plot", plot, "draw the scaling curve in the terminal at the end (plot/plot.py)"),
+	OPT_FLAG("dry-run", dry_run, "print the points, modes, placement and estimated time, then exit"),
+	OPT_FLAG("quiet", quiet, "no progress, no notes, no table (errors and warnings stay)"),
+	OPT_FLAG("plot", plot, "draw the scaling curve in the terminal at the end (plot/plot.py)"),
 	OPT_TITLE("The machine (docs/RUNTEST.md, \"One sweep at a time\"):"),
-	OPT_FLAG("--no-wait", no_wait,		/* machine/machine.sh */
+	OPT_FLAG("no-wait", no_wait,		/* machine/machine.sh */
 		 "fail at once (exit 3, naming it) when another sweep holds the machine,\n"
 		 "instead of waiting for it"),
-	OPT_FLAG("--no-lock", no_lock, "measure without the machine lock, on top of any other sweep (in meta)"),
-	OPT_FLAG("--tune", tune, "governor performance, turbo off, ASLR off for the sweep; restored at its end"),
-	{ "--check-system", NULL, ONLY, 0, 0, NULL,
-	  "what on this machine disturbs a measurement, and how to change it\n(as the only argument)" },
+	OPT_FLAG("no-lock", no_lock, "measure without the machine lock, on top of any other sweep (in meta)"),
+	OPT_FLAG("tune", tune, "governor performance, turbo off, ASLR off for the sweep; restored at its end"),
+	OPT_ONLY("check-system", NULL,
+		 "what on this machine disturbs a measurement, and how to change it\n(as the only argument)"),
 	OPT_TITLE("Profiles (docs/PROFILE.md):"),
-	OPT_TEXT("--profile", "LIST", profile, check_nonempty,	/* profile/record.sh */
+	OPT_CHECKED("profile", "LIST", profile, set_nonempty,	/* profile/record.sh */
 		 "after the measured runs, one extra run under perf at these points of\n"
 		 "each mode: task counts, \"peak\" (the mode's best), \"max\" (its largest);\n"
 		 "not empty"),
-	OPT_FLAG("--profile-keep", profile_keep, "keep perf.data too (large)"),
-	{ "-h, --help", NULL, HELP, 0, 0, NULL, "this text" },
+	OPT_FLAG("profile-keep", profile_keep, "keep perf.data too (large)"),
+	{ .letter = 'h', .name = "help", .kind = SB_CLI_CALL, .set = set_help, .help = "this text" },
 	OPT_TITLE("In a VM (docs/VM.md): the same sweep inside QEMU guests booted on chosen kernels:"),
-	OPT_CALL("--kernel", "IMAGE", check_kernel,
+	OPT_CALL("kernel", "IMAGE", set_kernel, VM,
 		 "boot IMAGE (a bzImage) and run the sweep in it (repeatable: several\n"
 		 "kernels are measured in alternating rounds, one run per point each)"),
-	OPT_COUNT("--vm-cpus", "N", vm_cpus, 1,
-		  "vCPUs, pinned one-to-one to host cores (default: the largest point,\n"
-		  "at most the host's cores)"),
-	OPT_CALL("--vm-mem", "MIB", check_vm, "guest memory (default 1024)"),
-	OPT_CALL("--vm-accel", "A", check_vm, "kvm, tcg or auto (default auto: KVM when /dev/kvm is usable)"),
-	OPT_CALL("--vm-fs", "FS", check_vm, "how the guest sees the host's root: 9p, virtiofs or auto"),
-	OPT_CALL("--vm-append", "ARGS", check_vm, "more kernel command line"),
-	OPT_CALL("--vm-boot-timeout", "S", check_vm, "seconds a guest may take to come up"),
-	{ "--version", NULL, ONLY, 0, 0, NULL, "scalebench's version and git revision (as the only argument)" },
-	{ "--calibrate", "TEST", ONLY, 0, 0, NULL,
-	  "first: --sweeps K (default 4) sweeps of TEST with the options after\n"
-	  "it, then the runs' noise and the drift between sweeps the history\n"
-	  "learned, and what buys precision here (sb-history drift)" },
+	{ .name = "vm-cpus", .arg = "N", .kind = SB_CLI_COUNT, .field = AT(vm_cpus), .lo = 1, .group = VM,
+	  .help = "vCPUs, pinned one-to-one to host cores (default: the largest point,\n"
+		  "at most the host's cores)" },
+	OPT_CALL("vm-mem", "MIB", set_vm, VM, "guest memory (default 1024)"),
+	OPT_CALL("vm-accel", "A", set_vm, VM, "kvm, tcg or auto (default auto: KVM when /dev/kvm is usable)"),
+	OPT_CALL("vm-fs", "FS", set_vm, VM, "how the guest sees the host's root: 9p, virtiofs or auto"),
+	OPT_CALL("vm-append", "ARGS", set_vm, VM, "more kernel command line"),
+	OPT_CALL("vm-boot-timeout", "S", set_vm, VM, "seconds a guest may take to come up"),
+	OPT_ONLY("version", NULL, "scalebench's version and git revision (as the only argument)"),
+	OPT_ONLY("calibrate", "TEST",
+		 "first: --sweeps K (default 4) sweeps of TEST with the options after\n"
+		 "it, then the runs' noise and the drift between sweeps the history\n"
+		 "learned, and what buys precision here (sb-history drift)"),
 };
 
 #define NOPTS (sizeof(table) / sizeof(table[0]))
+
+static const struct sb_cli cli;
 
 /* The lists the arguments build, in their order. */
 static const char **tests, **params, **pass, **kernels, **vm_boot, **vm_rest;
@@ -180,14 +167,7 @@ void usage(void)
 {
 	printf("usage: %s TEST... [options]     run a scaling sweep of each TEST (\"all\": every one)\n", me);
 	printf("       %s --list                 the testcases: name, modes, description, parameters\n", me);
-	for (const struct opt *p = table; p < table + NOPTS; p++) {
-		if (p->help == NULL)
-			continue;
-		if (p->kind == TITLE)
-			printf("%s%s\n", p == table + 1 ? "\n" : "", p->name);	/* after --list's row */
-		else
-			sb_help_row(p->name, p->arg, p->help, 19);
-	}
+	sb_cli_list(&cli, stdout);
 	printf("\nWrites DIR/<test>/<label>-<YYYYmmddTHHMMSS>/{summary.csv,samples.csv,meta} and prints\n"
 	       "the run directory on standard output. Exit: 0 done, 1 a point failed, 2 usage error,\n"
 	       "3 environment error (build, results directory), 130 interrupted.\n"
@@ -243,17 +223,28 @@ static int is_hex(const char *s)
 	return s[n] == '\0' && n >= 7 && n <= 64;
 }
 
-static void check_mode(const char *opt, const char *v)
+/* A text row's value kept (after its check). */
+static void keep(void *opts, const struct sb_cli_opt *row, const char *v)
 {
-	(void)opt;
-	if (strcmp(v, "processes") && strcmp(v, "threads") && strcmp(v, "both") && strcmp(v, "all"))
-		bad("--mode: unknown mode '%s' (processes, threads, both)", v);
+	*(const char **)((char *)opts + row->field) = v;
 }
 
-static void check_param(const char *opt, const char *v)
+static void set_mode(void *opts, const struct sb_cli_opt *row, const char *v, int value)
 {
+	(void)value;
+	if (strcmp(v, "processes") && strcmp(v, "threads") && strcmp(v, "both") && strcmp(v, "all"))
+		bad("--mode: unknown mode '%s' (processes, threads, both)", v);
+	keep(opts, row, v);
+}
+
+static void set_param(void *opts, const struct sb_cli_opt *row, const char *v, int value)
+{
+	const char *opt = "--param";
 	size_t n = 0;
 
+	(void)opts;
+	(void)row;
+	(void)value;
 	while (isalnum((unsigned char)v[n]) || v[n] == '_')
 		n++;
 	if (n == 0 || v[n] != '=')
@@ -265,25 +256,32 @@ static void check_param(const char *opt, const char *v)
 	add(&pass, &npass, v);
 }
 
-static void check_nonempty(const char *opt, const char *v)
+static void set_nonempty(void *opts, const struct sb_cli_opt *row, const char *v, int value)
 {
-	if (*v)
-		return;
-	if (strcmp(opt, "--results") == 0)
+	(void)value;
+	if (!*v && row->field == AT(results))
 		bad("--results: empty directory name");
-	bad("--profile: empty list (give task counts, 'peak' or 'max')");	/* as --points '' is */
+	if (!*v)
+		bad("--profile: empty list (give task counts, 'peak' or 'max')");	/* as --points '' is */
+	keep(opts, row, v);
 }
 
-static void check_commit(const char *opt, const char *v)
+static void set_commit(void *opts, const struct sb_cli_opt *row, const char *v, int value)
 {
+	(void)value;
 	if (!is_hex(v))
-		bad("%s: '%s' is not a commit hash (7 to 64 hex digits)", opt, v);
+		bad("--commit: '%s' is not a commit hash (7 to 64 hex digits)", v);
+	keep(opts, row, v);
 }
 
-static void check_kernel(const char *opt, const char *v)
+static void set_kernel(void *opts, const struct sb_cli_opt *row, const char *v, int value)
 {
+	const char *opt = "--kernel";
 	struct stat st;
 
+	(void)opts;
+	(void)row;
+	(void)value;
 	if (!*v)
 		bad("%s: empty file name", opt);
 	/* bad input, exit 2 as elsewhere (vm/boot.sh says 3 only for an unreadable one) */
@@ -294,133 +292,99 @@ static void check_kernel(const char *opt, const char *v)
 	add(&kernels, &nkernels, v);
 }
 
-static void check_warmup(const char *opt, const char *v)	/* --warmup S|auto (the last one given counts) */
+static void set_warmup(void *opts, const struct sb_cli_opt *row, const char *v, int value)	/* --warmup S|auto (the last one given counts) */
 {
+	const char *opt = "--warmup";
+
+	(void)opts;
+	(void)row;
+	(void)value;
 	a.warmup_auto = strcmp(v, "auto") == 0;
 	if (!a.warmup_auto && (!*v || strspn(v, "0123456789.") != strlen(v)))
 		bad("%s: '%s' is not a number of seconds like 5 or 0.5, nor auto", opt, v);
 	a.warmup_ms = a.warmup_auto ? NOTSET : thousandths(opt, v, "seconds");
 }
 
-static void check_vm(const char *opt, const char *v)	/* --vm-mem M: vm/boot.sh's --mem M */
+static void set_vm(void *opts, const struct sb_cli_opt *row, const char *v, int value)	/* --vm-mem M: vm/boot.sh's --mem M */
 {
-	char *name = malloc(strlen(opt));
+	char *name = malloc(strlen(row->name));
 
+	(void)opts;
+	(void)value;
 	if (name == NULL)
 		sb_die(SB_EXIT_ENV, "out of memory");
-	sprintf(name, "--%s", opt + 5);
+	sprintf(name, "--%s", row->name + 3);
 	add(&vm_boot, &nvm_boot, name);
 	add(&vm_boot, &nvm_boot, v);
 }
 
 /* ---- the arguments ---------------------------------------------------------------- */
 
-static const struct opt *find(const char *opt)
+static void set_help(void *opts, const struct sb_cli_opt *row, const char *v, int value)
 {
-	for (const struct opt *p = table; p < table + NOPTS; p++) {
-		if (p->kind == TITLE || p->kind == ONLY)
-			continue;
-		if (strcmp(p->name, opt) == 0 || (p->kind == HELP && strcmp(opt, "-h") == 0) ||
-		    (p->kind == HELP && strcmp(opt, "--help") == 0))
-			return p;
-	}
-	return NULL;
+	(void)opts;
+	(void)row;
+	(void)v;
+	(void)value;
+	a.help = 1;
 }
 
-static void apply(const struct opt *p, const char *opt, const char *val)
+static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const char *msg)
 {
-	char *field = (char *)&a + p->field;
-
-	switch (p->kind) {
-	case FLAG:
-		*(int *)field = 1;
-		break;
-	case COUNT:
-		*(long *)field = count(opt, val, p->lo);
-		break;
-	case SECONDS:
-		*(long *)field = thousandths(opt, val, "seconds");
-		if (p->lo && *(long *)field == 0)
-			bad("%s: '%s' must be more than 0 seconds", opt, val);
-		break;
-	case PERCENT:
-		*(long *)field = thousandths(opt, val, "percent");
-		if (*(long *)field == 0)
-			bad("%s: '%s' must be more than 0", opt, val);
-		break;
-	case TEXT:
-		if (p->check)
-			p->check(opt, val);
-		*(const char **)field = val;
-		break;
-	case CALL:
-		p->check(opt, val);
-		break;
-	case HELP:
-		a.help = 1;
-		break;
-	case TITLE:
-	case ONLY:
-		break;
-	}
+	(void)c;
+	bad("%s", msg);
 }
+
+static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)optopt;
+	bad("unknown option '%s'", typed);
+}
+
+static __attribute__((noreturn)) void missing(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)optopt;
+	bad("%s needs a value", typed);
+}
+
+/* a runner option the sweep does not read itself (the runner's table, sweep=yes): its values */
+static int runner_option(const char *opt)
+{
+	int takes;
+
+	return sb_options_sweep(opt, &takes) ? takes : -1;
+}
+
+static const struct sb_cli cli = {
+	.opts = table, .nopts = NOPTS, .equals = 1, .foreign = runner_option, .width = 19,
+	.usage_error = cli_error, .unknown = unknown, .missing = missing,
+};
 
 /* ARGV as runtest.sh's parse_args read it: in order, each error as met */
 void parse(int argc, char **argv)
 {
 	const char *env = getenv("SB_COMMIT");
+	struct sb_cli_scan s;
+	enum sb_cli_step st;
 
 	a.commit = env && *env ? env : NULL;
-	for (int i = 0; i < argc && !a.help; i++) {
-		const char *arg = argv[i], *eq = NULL, *val = NULL;
-		char opt[256];
-		const struct opt *p;
-		int takes, vm;
-
-		if (strcmp(arg, "--") == 0) {
-			add(&vm_rest, &nvm_rest, arg);
-			for (i++; i < argc; i++) {
-				add(&tests, &ntests, argv[i]);
-				add(&vm_rest, &nvm_rest, argv[i]);
-			}
-			break;
+	sb_cli_scan_init(&s, argc, argv);
+	while (!a.help && (st = sb_cli_next(&cli, &s, &a)) != SB_CLI_END) {
+		if (st == SB_CLI_OPERAND && !s.after_dash_dash && strcmp(s.word, "-") == 0)
+			unknown(&cli, s.word, 0);
+		if (st == SB_CLI_OPERAND)
+			add(&tests, &ntests, s.word);
+		if (st == SB_CLI_FOREIGN) {	/* to the runner as given */
+			add(&pass, &npass, strdup(s.word));
+			if (s.value)
+				add(&pass, &npass, s.value);
 		}
-		if (arg[0] != '-') {
-			add(&tests, &ntests, arg);
-			add(&vm_rest, &nvm_rest, arg);
-			continue;
-		}
-		snprintf(opt, sizeof(opt), "%s", arg);
-		if (strncmp(arg, "--", 2) == 0 && (eq = strchr(arg, '=')) != NULL) {
-			opt[eq - arg < (long)sizeof(opt) ? eq - arg : (long)sizeof(opt) - 1] = '\0';
-			val = eq + 1;
-		}
-		p = find(opt);
-		/* a runner option the sweep does not read itself (the runner's table, sweep=yes) */
-		if (p == NULL && !sb_options_sweep(opt, &takes))
-			bad("unknown option '%s'", opt);
-		if (p != NULL)
-			takes = p->arg != NULL;
-		if (takes && !val) {
-			if (i + 1 >= argc)
-				bad("%s needs a value", opt);
-			val = argv[++i];
-		} else if (!takes && val) {
-			bad("%s takes no value", opt);
-		}
-		vm = p && (p->check == check_kernel || p->check == check_vm || p->field == AT(vm_cpus));
-		if (!vm) {
-			if (!eq && takes)
-				add(&vm_rest, &nvm_rest, argv[i - 1]);
-			add(&vm_rest, &nvm_rest, argv[i]);
-		}
-		if (p != NULL) {
-			apply(p, opt, val);
-		} else {	/* to the runner as given */
-			add(&pass, &npass, strdup(opt));
-			if (takes)
-				add(&pass, &npass, val);
-		}
+		/* the sweep in a guest: every argument but the VM's own */
+		if (st != SB_CLI_OPTION || s.o->group != VM)
+			for (int k = s.first; k < s.first + s.n; k++)
+				add(&vm_rest, &nvm_rest, argv[k]);
 	}
 	if (a.commit && !is_hex(a.commit))
 		bad("SB_COMMIT: '%s' is not a commit hash (7 to 64 hex digits)", a.commit);

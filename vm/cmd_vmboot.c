@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "pairs.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "util.h"
@@ -20,63 +21,10 @@
 #define TCG_BOOT_S 300
 #define FS_UNKNOWN 2		/* fs: nothing tells (a bare image with no .config) */
 
-enum kind { FLAG, WHOLE, TEXT, CHOICE, LIST, HELP };
-
-struct opt {
-	const char *name;
-	const char *arg;	/* the value's name, or NULL: none */
-	enum kind kind;
-	const char *pair;	/* the bash variable it sets */
-	const char *choices;	/* CHOICE: "9p virtiofs auto", its message's words after the value */
-	const char *help;	/* its --help lines ('\n' between them) */
+/* What the arguments said; emit: hand each value back as a pair (the second pass). */
+struct vmargs {
+	int emit, check, kernel, help;
 };
-
-/* In --help's order. An option: a row here (its value is handed back under .pair). */
-static const struct opt table[] = {
-	{ "--kernel", "IMAGE", TEXT, "opt_kernel", NULL,
-	  "the kernel (an x86 bzImage: /boot/vmlinuz-*, arch/x86/boot/bzImage)" },
-	{ "--modules", "DIR", TEXT, "opt_modules", NULL, "its modules (default /lib/modules/<its release>, when there)" },
-	{ "--cpus", "N", WHOLE, "opt_cpus", NULL, "vCPUs, each pinned to one host core (default: the host's cores)" },
-	{ "--mem", "MIB", WHOLE, "opt_mem", NULL,
-	  "guest memory in MiB (default 1024, 2048 from 8 vCPUs, at most half the host's)" },
-	{ "--fs", "FS", CHOICE, "opt_fs", "auto 9p virtiofs|9p, virtiofs or auto",
-	  "9p, virtiofs or auto (default: what the kernel has, 9p first)" },
-	{ "--accel", "A", CHOICE, "opt_accel", "auto kvm tcg|kvm, tcg or auto",
-	  "kvm, tcg or auto (default: kvm when /dev/kvm is usable)" },
-	{ "--append", "ARGS", TEXT, "opt_append", NULL, "more kernel command line (e.g. mitigations=off)" },
-	{ "--share", "DIR", LIST, "opt_shares", NULL, "a directory the guest may write (repeatable; same path inside)" },
-	{ "--keep", "DIR", LIST, "opt_keep", NULL,
-	  "a host directory the command needs (repeatable): visible even\n"
-	  "under /tmp, /run, /var/tmp or /root, where the guest has tmpfs\n"
-	  "(the working directory is kept)" },
-	{ "--boot-timeout", "S", WHOLE, "opt_boot_timeout", NULL,
-	  "seconds until the guest must be up (default 60 with KVM, 300 with TCG)" },
-	{ "--timeout", "S", WHOLE, "opt_timeout", NULL, "seconds the whole boot may take (default: none)" },
-	{ "--console", "FILE", TEXT, "opt_console", NULL,
-	  "where the guest console's last lines go (default: stderr on failure)" },
-	{ "--run-dir", "DIR", LIST, "opt_runs", NULL,
-	  "a run directory (with a meta) the boot works for (repeatable): if the\n"
-	  "boot fails or is stopped while its meta says running, the meta says\n"
-	  "failed (with the error) or interrupted, and console.log is left in it" },
-	{ "--quiet", NULL, FLAG, "opt_quiet", NULL, "no notes" },
-	{ "--check", NULL, FLAG, "opt_check", NULL, NULL },	/* in the usage lines */
-	{ "-h", NULL, HELP, NULL, NULL, NULL },
-	{ "--help", NULL, HELP, NULL, NULL, NULL },
-};
-
-#define NOPTS (sizeof(table) / sizeof(table[0]))
-
-static void usage(void)
-{
-	printf("usage: vm/boot.sh --kernel IMAGE [options] -- COMMAND [ARG...]\n"
-	       "       vm/boot.sh --kernel IMAGE [options] --check    say what a boot would use, boot nothing\n\n");
-	for (const struct opt *p = table; p < table + NOPTS; p++) {
-		if (p->help != NULL)
-			sb_help_row(p->name, p->arg, p->help, 20);
-	}
-	printf("Exit: the command's status; 1 the guest failed (no boot in time, panic, lost mount),\n"
-	       "2 usage error, 3 missing qemu, busybox, modules or virtiofsd, 130 interrupted.\n");
-}
 
 static void __attribute__((noreturn, format(printf, 1, 2))) bad(const char *fmt, ...)
 {
@@ -89,73 +37,129 @@ static void __attribute__((noreturn, format(printf, 1, 2))) bad(const char *fmt,
 	sb_die(SB_EXIT_USAGE, "%s (try 'vm/boot.sh --help')", buf);
 }
 
-static void whole(const char *opt, const char *s)	/* a whole number >= 1 */
+/* A value handed back under the row's pair name (its bash variable). */
+static void keep(void *opts, const struct sb_cli_opt *row, const char *v, int value)
 {
-	if (!*s || strspn(s, "0123456789") != strlen(s) || s[0] == '0')
-		bad("%s: '%s' is not a whole number >= 1", opt, s);
-	if (strlen(s) > 7)
-		bad("%s: '%s' is too large", opt, s);
+	struct vmargs *va = opts;
+
+	(void)value;
+	va->kernel |= strcmp(row->name, "kernel") == 0 && v[0];
+	va->check |= strcmp(row->name, "check") == 0;
+	if (va->emit)
+		sb_pair(row->key, v ? v : "1");
 }
 
-static void choice(const struct opt *p, const char *v)
+static void whole(void *opts, const struct sb_cli_opt *row, const char *s, int value)	/* a whole number >= 1 */
 {
-	const char *bar = strchr(p->choices, '|');
-	size_t n = strlen(v);
+	if (!*s || strspn(s, "0123456789") != strlen(s) || s[0] == '0')
+		bad("--%s: '%s' is not a whole number >= 1", row->name, s);
+	if (strlen(s) > 7)
+		bad("--%s: '%s' is too large", row->name, s);
+	keep(opts, row, s, value);
+}
 
-	for (const char *c = p->choices; c < bar; c += strcspn(c, " |") + (c[strcspn(c, " |")] == ' '))
-		if (n && strncmp(c, v, n) == 0 && (c[n] == ' ' || c[n] == '|'))
-			return;
-	bad("%s: '%s' is not %s", p->name, v, bar + 1);
+static void help(void *opts, const struct sb_cli_opt *row, const char *v, int value)
+{
+	struct vmargs *va = opts;
+
+	(void)row;
+	(void)v;
+	(void)value;
+	va->help = 1;
+	if (va->emit)
+		sb_pair("help", "1");
+}
+
+static const struct sb_cli_choice fs_names[] = { { "auto", 0 }, { "9p", 0 }, { "virtiofs", 0 }, { NULL, 0 } };
+static const struct sb_cli_choice accel_names[] = { { "auto", 0 }, { "kvm", 0 }, { "tcg", 0 }, { NULL, 0 } };
+
+#define TEXT(n, a, k, h)	{ .name = n, .arg = a, .kind = SB_CLI_CALL, .set = keep, .key = k, .help = h }
+#define WHOLE(n, a, k, h)	{ .name = n, .arg = a, .kind = SB_CLI_CALL, .set = whole, .key = k, .help = h }
+#define CHOICE(n, a, k, c, msg, h) \
+	{ .name = n, .arg = a, .kind = SB_CLI_CHOICE, .choices = c, .bad = msg, .set = keep, .key = k, .help = h }
+
+/* In --help's order. An option: a row here (its value is handed back under its pair name). */
+static const struct sb_cli_opt table[] = {
+	TEXT("kernel", "IMAGE", "opt_kernel", "the kernel (an x86 bzImage: /boot/vmlinuz-*, arch/x86/boot/bzImage)"),
+	TEXT("modules", "DIR", "opt_modules", "its modules (default /lib/modules/<its release>, when there)"),
+	WHOLE("cpus", "N", "opt_cpus", "vCPUs, each pinned to one host core (default: the host's cores)"),
+	WHOLE("mem", "MIB", "opt_mem", "guest memory in MiB (default 1024, 2048 from 8 vCPUs, at most half the host's)"),
+	CHOICE("fs", "FS", "opt_fs", fs_names, "--fs: '%s' is not 9p, virtiofs or auto",
+	       "9p, virtiofs or auto (default: what the kernel has, 9p first)"),
+	CHOICE("accel", "A", "opt_accel", accel_names, "--accel: '%s' is not kvm, tcg or auto",
+	       "kvm, tcg or auto (default: kvm when /dev/kvm is usable)"),
+	TEXT("append", "ARGS", "opt_append", "more kernel command line (e.g. mitigations=off)"),
+	TEXT("share", "DIR", "opt_shares", "a directory the guest may write (repeatable; same path inside)"),
+	TEXT("keep", "DIR", "opt_keep",
+	     "a host directory the command needs (repeatable): visible even\n"
+	     "under /tmp, /run, /var/tmp or /root, where the guest has tmpfs\n"
+	     "(the working directory is kept)"),
+	WHOLE("boot-timeout", "S", "opt_boot_timeout", "seconds until the guest must be up (default 60 with KVM, 300 with TCG)"),
+	WHOLE("timeout", "S", "opt_timeout", "seconds the whole boot may take (default: none)"),
+	TEXT("console", "FILE", "opt_console", "where the guest console's last lines go (default: stderr on failure)"),
+	TEXT("run-dir", "DIR", "opt_runs",
+	     "a run directory (with a meta) the boot works for (repeatable): if the\n"
+	     "boot fails or is stopped while its meta says running, the meta says\n"
+	     "failed (with the error) or interrupted, and console.log is left in it"),
+	TEXT("quiet", NULL, "opt_quiet", "no notes"),
+	TEXT("check", NULL, "opt_check", "say what a boot would use, boot nothing (no command)"),
+	{ .letter = 'h', .name = "help", .kind = SB_CLI_CALL, .set = help, .help = "this text" },
+};
+
+static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const char *msg)
+{
+	(void)c;
+	bad("%s", msg);
+}
+
+static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)optopt;
+	bad("unknown argument '%s'", typed);
+}
+
+static __attribute__((noreturn)) void missing(const struct sb_cli *c, const char *typed, int optopt)
+{
+	(void)c;
+	(void)optopt;
+	bad("%s needs a value", typed);
+}
+
+static const struct sb_cli cli = {
+	.opts = table, .nopts = sizeof(table) / sizeof(table[0]),
+	.usage_error = cli_error, .unknown = unknown, .missing = missing,
+};
+
+static void usage(void)
+{
+	printf("usage: vm/boot.sh --kernel IMAGE [options] -- COMMAND [ARG...]\n"
+	       "       vm/boot.sh --kernel IMAGE [options] --check    say what a boot would use, boot nothing\n\n");
+	sb_cli_list(&cli, stdout);
+	printf("Exit: the command's status; 1 the guest failed (no boot in time, panic, lost mount),\n"
+	       "2 usage error, 3 missing qemu, busybox, modules or virtiofsd, 130 interrupted.\n");
 }
 
 /* sb-vmboot args -- ARG...: vm/boot.sh's arguments -> pairs (help: its --usage);
  * judged whole before the first pair (emit 0), so that a bad one leaves stdout empty */
 static int args(int argc, char **argv, int emit)
 {
-	int check = 0, kernel = 0, i;
+	struct vmargs va = { .emit = emit };
+	struct sb_cli_scan s;
+	enum sb_cli_step st;
 
-	for (i = 0; i < argc; i++) {
-		const struct opt *p = NULL;
-
-		for (size_t k = 0; k < NOPTS && !p; k++)
-			if (strcmp(table[k].name, argv[i]) == 0)
-				p = &table[k];
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		if (p == NULL)
-			bad("unknown argument '%s'", argv[i]);
-		if (p->kind == HELP) {
-			if (emit)
-				sb_pair("help", "1");
-			return SB_EXIT_OK;
-		}
-		if (p->arg && i + 1 >= argc)
-			bad("%s needs a value", argv[i]);
-		switch (p->kind) {
-		case FLAG:
-			if (emit)
-				sb_pair(p->pair, "1");
-			check |= strcmp(p->name, "--check") == 0;
-			continue;
-		case WHOLE:
-			whole(p->name, argv[i + 1]);
-			break;
-		case CHOICE:
-			choice(p, argv[i + 1]);
-			break;
-		default:
-			break;
-		}
-		kernel |= strcmp(p->name, "--kernel") == 0 && argv[i + 1][0];
-		if (emit)
-			sb_pair(p->pair, argv[i + 1]);
-		i++;
-	}
-	if (!kernel)
+	sb_cli_scan_init(&s, argc, argv);
+	while ((st = sb_cli_next(&cli, &s, &va)) == SB_CLI_OPTION && !va.help)
+		;
+	if (va.help)
+		return SB_EXIT_OK;
+	if (st == SB_CLI_OPERAND)
+		unknown(&cli, s.word, 0);
+	if (!va.kernel)
 		bad("no --kernel IMAGE");
-	if (!check && i + 1 >= argc)
+	if (!va.check && (st != SB_CLI_DASH_DASH || s.i >= argc))
 		bad("no command after --");
-	for (i++; i < argc && emit; i++)
+	for (int i = s.i; st == SB_CLI_DASH_DASH && i < argc && emit; i++)
 		sb_pair("cmd", argv[i]);
 	return SB_EXIT_OK;
 }
@@ -591,7 +595,7 @@ int main(int argc, char **argv)
 
 	sb_util_init(argv[0]);
 	sb_prog = "vm/boot.sh";	/* its messages are vm/boot.sh's */
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+	if (sb_cli_alone(argc, argv, "--version")) {
 		printf("sb-vmboot (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
 		rc = SB_EXIT_OK;
 	} else if (argc == 2 && strcmp(argv[1], "usage") == 0) {
