@@ -26,7 +26,7 @@ static const char usage_text[] =
 	"their runs can detect, and every error, exit 128: git bisect run stops. P: MODE:TASKS,\n"
 	"peak, peak:MODE or curve:MODE. Options: --results DIR (default: sb-bisect/ in the git\n"
 	"directory), --tests-dir DIR (--host: the testcase binaries the build makes), --runtest PATH,\n"
-	"--max-runs N (24), --alpha A, --beta B (0.002), --drift PCT (the drift between sweeps:\n"
+	"--max-runs N (24; 64 with the drift), --alpha A, --beta B (0.002), --drift PCT (the drift between sweeps:\n"
 	"learned from the history, else 2%; 0: the runs alone). docs/BISECT.md, man sb-bisect.\n";
 
 /* Usage errors exit 2, but 128 in a step (git bisect run would mark the commit bad for 1..127). */
@@ -167,6 +167,7 @@ static void parse(int argc, char **argv, int first, struct sb_bisect_opts *o)
 			continue;
 		} else if (opt(argc, argv, &i, "--max-runs", &v)) {
 			o->rule.max_runs = (size_t)whole("--max-runs", v, 2, 1000);
+			o->max_runs_given = 1;
 		} else if (opt(argc, argv, &i, "--alpha", &v)) {
 			o->rule.alpha = num("--alpha", v, 1e-6, 0.25);
 		} else if (opt(argc, argv, &i, "--beta", &v)) {

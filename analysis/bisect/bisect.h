@@ -21,6 +21,7 @@ struct sb_bisect_opts {
 	const char *tests_dir;	/* --tests-dir: SB_TESTS_DIR for runtest.sh (--host) */
 	const char *runtest;	/* runtest.sh to run */
 	struct sb_rule rule;
+	int max_runs_given;	/* --max-runs given (else the drift's default, SB_DRIFT_MAX_RUNS, with the drift) */
 	double drift_pct;	/* --drift: a sweep's offset sd, %; < 0: learned (history, else the default) */
 	int grace_s;		/* a child's time to end after a signal */
 	int format_md;		/* report: markdown */

@@ -6,11 +6,16 @@
 #include "drift.h"
 
 /*
- * Whether the good and bad ends, each one sweep or several, differ by more
- * than what their runs and the drift between sweeps can detect
- * (sb_drift_compare: two-sided 5%, 80% power). Returns -1 when there is
- * nothing to test.
+ * Whether the good and bad ends, each one sweep or several, differ with the
+ * drift between sweeps in the test (sb_drift_compare): out->differ when the
+ * two-sided p is below SB_ENDS_P; out->detectable_pct is what they detect
+ * (two-sided 5%, 80% power), for the words. Not the rule on runs' "more than
+ * detectable": here the guard against bisecting noise is sb_ends_decidable
+ * (a step must be able to reach Wald's bound, the ends' own uncertainty in
+ * it), which is the stricter one, and a gap below the detectable change,
+ * yet clear, is still worth a bisect. Returns -1 when there is nothing to test.
  */
+#define SB_ENDS_P 0.05
 int sb_gap_check_drift(const struct sb_drift_side *good, const struct sb_drift_side *bad,
 		       const struct sb_drift *d, struct sb_gap *out);
 
@@ -28,6 +33,15 @@ int sb_gap_check_drift(const struct sb_drift_side *good, const struct sb_drift_s
  * guessed. tau^2 is d's, moderated by the ends' own spread when they have
  * two sweeps or more. Returns -1 for an unusable rule or ends.
  */
+/*
+ * --max-runs when it is not given and the drift is in the test: 64 runs, 32
+ * sweeps of 2 (the rule on runs keeps SB_RULE_DEFAULT's 24). A sweep's
+ * offset adds to every sweep of a step, so a step near a bound needs more
+ * sweeps than runs; the step's own sweeps also moderate the drift
+ * (bisect_sim.sh: at 1% drift, 24 runs skipped 5% of the steps).
+ */
+#define SB_DRIFT_MAX_RUNS 64
+
 int sb_decide_drift(const struct sb_drift_side *good, const struct sb_drift_side *bad,
 		    const struct sb_drift *d, const struct sb_rule *rule,
 		    const struct sb_drift_side *step, struct sb_step *out);
@@ -37,7 +51,11 @@ int sb_decide_drift(const struct sb_drift_side *good, const struct sb_drift_side
  * runs each, up to rule->max_runs runs) land exactly on the bad end's mean
  * must reach Wald's upper bound, one on the good end's its lower bound.
  * Ends too uncertain for that (the drift, few sweeps) would skip every
- * step: sb-bisect refuses them first. 1: decidable, 0: not, -1: no test.
+ * step: sb-bisect refuses them first. The step's sweeps are not measured
+ * yet: they count with their degrees of freedom and the spread the ends'
+ * replicate sweeps show (d's figure when the ends are one sweep each),
+ * never with none (sweeps landing exactly on an end's mean would shrink
+ * the drift to nothing). 1: decidable, 0: not, -1: no test.
  */
 int sb_ends_decidable(const struct sb_drift_side *good, const struct sb_drift_side *bad,
 		      const struct sb_drift *d, const struct sb_rule *rule, size_t batch);

@@ -27,6 +27,7 @@ struct step_ctx {
 	char *log;		/* the step log's path */
 	/* the sweeps model (--drift other than 0): each end and the step as sweeps, the drift */
 	struct sb_drift drift;
+	struct sb_rule rule;	/* the options', --max-runs the drift's default when not given */
 	struct sb_drift_sweep ge, be, xs[128];
 	size_t nxs;
 	char boot[3][64];	/* the good end's, the bad end's, the last step sweep's */
@@ -204,18 +205,18 @@ static int check_ends_drift(struct step_ctx *c)
 		return SB_BISECT_ABORT;
 	}
 	if (!gap.differ) {
-		sb_bisect_say("no difference: at %s the bad end is %+.2f%% from the good end, and one sweep a side "
-			      "detects only +/-%.2f%% with the drift between sweeps (p = %.3g): refusing to bisect "
-			      "on noise (measure the ends with more runs, or learn this machine's drift: "
-			      "runtest.sh --calibrate)", c->tstr, gap.change_pct, gap.detectable_pct, gap.p);
+		sb_bisect_say("no difference: at %s the bad end is %+.2f%% from the good end, not a clear difference "
+			      "with the drift between sweeps (p = %.3g; one sweep a side detects +/-%.2f%%): refusing "
+			      "to bisect on noise (measure the ends with more runs, or learn this machine's drift: "
+			      "runtest.sh --calibrate)", c->tstr, gap.change_pct, gap.p, gap.detectable_pct);
 		return SB_BISECT_ABORT;
 	}
-	ok = sb_ends_decidable(&g, &b, &c->drift, &c->o->rule, BATCH);
+	ok = sb_ends_decidable(&g, &b, &c->drift, &c->rule, BATCH);
 	if (ok != 1) {
 		sb_bisect_say("at %s the ends (%+.2f%% apart) are too uncertain for any step to reach a verdict "
 			      "within --max-runs %zu with the drift between sweeps: every step would be skipped; "
 			      "measure the ends with more runs, or raise --max-runs", c->tstr, gap.change_pct,
-			      c->o->rule.max_runs);
+			      c->rule.max_runs);
 		return SB_BISECT_ABORT;
 	}
 	return 0;
@@ -239,6 +240,9 @@ static int check_ends(struct step_ctx *c)
 	    (rc = end_side(c, c->o->bad, &c->bad, &c->be, c->boot[1])))
 		return rc;
 	learn_drift(c);
+	c->rule = c->o->rule;
+	if (c->drift.src != SB_DRIFT_NONE && !c->o->max_runs_given)
+		c->rule.max_runs = SB_DRIFT_MAX_RUNS;
 	if (c->drift.src != SB_DRIFT_NONE)
 		return check_ends_drift(c);
 	if (sb_gap_check(&c->good, &c->bad, &g) < 0) {
@@ -394,8 +398,8 @@ static int decide_loop(struct step_ctx *c)
 	for (;;) {
 		struct sb_drift_side g = { &c->ge, 1 }, b = { &c->be, 1 }, x = { c->xs, c->nxs };
 
-		if (c->drift.src == SB_DRIFT_NONE ? sb_decide(&c->good, &c->bad, &c->o->rule, c->x, c->k, &s) < 0 :
-		    sb_decide_drift(&g, &b, &c->drift, &c->o->rule, &x, &s) < 0) {
+		if (c->drift.src == SB_DRIFT_NONE ? sb_decide(&c->good, &c->bad, &c->rule, c->x, c->k, &s) < 0 :
+		    sb_decide_drift(&g, &b, &c->drift, &c->rule, &x, &s) < 0) {
 			sb_bisect_say("the sequential test cannot use these ends or options");
 			return SB_BISECT_ABORT;
 		}

@@ -93,12 +93,13 @@ static enum sb_verdict step_drift(const struct cell *c, const struct sb_drift_si
 				  const struct sb_drift_side *b, const struct sb_drift *d, long i, long fb,
 				  struct tally *t)
 {
-	const struct sb_rule rule = SB_RULE_DEFAULT;
+	struct sb_rule rule = SB_RULE_DEFAULT;
 	double mu = i >= fb ? 1 - c->change : 1;
 	struct sb_drift_sweep sw[MAXSW];
 	struct sb_drift_side x = { sw, 0 };
 	struct sb_step s;
 
+	rule.max_runs = SB_DRIFT_MAX_RUNS;	/* sb-bisect's default with the drift */
 	do {
 		sw[x.k++] = log_sweep(mu, c, BATCH);
 		if (sb_decide_drift(g, b, d, &rule, &x, &s) < 0) {
@@ -162,8 +163,9 @@ static void bisect_once(const struct cell *c, unsigned char *skipped, struct tal
 			bs[bd.k++] = log_sweep(1 - c->change, c, per);
 		}
 		learn_drift(c, &d);
-		const struct sb_rule rule = SB_RULE_DEFAULT;
+		struct sb_rule rule = SB_RULE_DEFAULT;
 
+		rule.max_runs = SB_DRIFT_MAX_RUNS;
 		if (sb_gap_check_drift(&gd, &bd, &d, &gap) < 0 || !gap.differ ||
 		    sb_ends_decidable(&gd, &bd, &d, &rule, BATCH) != 1) {
 			t->refused++;
