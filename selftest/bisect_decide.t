@@ -109,6 +109,23 @@ int main(void)
 	X.k = 8;
 	sb_decide_drift(&G, &B, &d, &r, &X, &s1);
 	printf("at the bad level: %s\n", sb_verdict_name[s1.v]);
+	/* earlier steps: a commit of 2 sweeps, one of 3, one of 1 (no spread of its own) */
+	{
+		const double a[] = { 0, 0.02 }, b3[] = { -0.05, -0.03, -0.04 };
+		struct sb_drift_sweep sa[2], sb[3], sc[1];
+		struct sb_drift_side st[3] = { { sa, 2 }, { sb, 3 }, { sc, 1 } };
+		struct sb_drift_est e;
+
+		for (size_t i = 0; i < 3; i++)
+			sb[i] = (struct sb_drift_sweep){ b3[i], 1e-4, 2, NULL };
+		for (size_t i = 0; i < 2; i++)
+			sa[i] = (struct sb_drift_sweep){ a[i], 1e-4, 2, NULL };
+		sc[0] = sa[0];
+		int rc = sb_bisect_drift_est(st, 3, &e);
+
+		printf("steps: %d %.3g on %g df, %zu sweeps", rc, e.tau2, e.df, e.sweeps);
+		printf("; one sweep a step %d\n", sb_bisect_drift_est(st + 2, 1, &e));
+	}
 	return 0;
 }
 EOF_C
@@ -116,7 +133,7 @@ for p in t d; do
 	${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -Ianalysis $(printf -- "-I%s " analysis/*/) -o "$tmp/$p" "$tmp/$p.c" "$B/libsbanalysis.a" -lm \
 		2>"$tmp/cc.log" || { echo "Bail out! cc failed: $(head -n 5 "$tmp/cc.log" | tr '\n' ' ')"; exit 1; }
 done
-plan 16
+plan 17
 run "$tmp/t"
 mapfile -t L <<<"$out"
 is "${L[0]}" "gap -10.00 differ 1 detectable_below 1" "a 10% gap at 0.7% sd: the ends differ, and detect less than 2%"
@@ -141,4 +158,6 @@ is "${L[2]}" "one sweep an end: -10% decidable 1, -5% decidable 0" \
 is "${L[3]}" "step spread moves a learned drift: 1" \
 	"drift: a figure learned on a few sweeps is moderated by the step's own (its weight, not its t's df)"
 is "${L[4]}" "at the bad level: bad" "drift: a step at the bad end's level is bad"
+is "${L[5]}" "steps: 0 8.33e-05 on 3 df, 5 sweeps; one sweep a step -1" \
+	"drift: earlier steps' sweeps about their commit's mean, less the runs' share ((4e-4 - 1e-4 * 1.5) / 3)"
 exit "$_failed"

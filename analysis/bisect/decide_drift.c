@@ -135,6 +135,30 @@ int sb_decide_drift(const struct sb_drift_side *good, const struct sb_drift_side
 	return decide(good, bad, d, rule, step, 1, out);
 }
 
+int sb_bisect_drift_est(const struct sb_drift_side *groups, size_t n, struct sb_drift_est *out)
+{
+	double between = 0, share = 0, df = 0, wss = 0, wdf = 0, m, b, inv;
+
+	*out = (struct sb_drift_est){ 0, 0, 0, 0 };
+	for (size_t i = 0; i < n; i++) {
+		b = 0;
+		if (groups[i].k < 2 || side(&groups[i], &m, &b, &wss, &wdf, &inv) < 0)
+			continue;
+		between += b;
+		share += inv * (double)(groups[i].k - 1);
+		df += (double)(groups[i].k - 1);
+		out->sweeps += groups[i].k;
+		out->pairs += groups[i].k - 1;
+	}
+	if (!(df > 0))
+		return -1;
+	out->tau2 = (between - (wdf > 0 ? wss / wdf : 0) * share) / df;
+	if (out->tau2 < 0)
+		out->tau2 = 0;
+	out->df = df;
+	return 0;
+}
+
 int sb_ends_decidable(const struct sb_drift_side *good, const struct sb_drift_side *bad,
 		      const struct sb_drift *d, const struct sb_rule *rule, size_t batch)
 {

@@ -47,6 +47,19 @@ int sb_decide_drift(const struct sb_drift_side *good, const struct sb_drift_side
 		    const struct sb_drift_side *step, struct sb_step *out);
 
 /*
+ * The drift the bisect's earlier steps show: each a commit measured in
+ * replicate sweeps (groups[i], one level), their spread about their commit's
+ * mean less the runs' share, pooled over the steps: out->tau2 on out->df =
+ * sum(k_i - 1) degrees of freedom. Their levels are left out (their
+ * differences are the change). sb-bisect moderates its drift with it before
+ * the ends' check and the step (sb_drift_moderate), so that a drift larger
+ * than the figure it started from stops the bisect (the ends no longer
+ * differ, or no step can decide) rather than leading it astray. 0, or -1
+ * when no step has two sweeps.
+ */
+int sb_bisect_drift_est(const struct sb_drift_side *groups, size_t n, struct sb_drift_est *out);
+
+/*
  * Whether a step can reach a verdict at all: a step whose sweeps (of batch
  * runs each, up to rule->max_runs runs) land exactly on the bad end's mean
  * must reach Wald's upper bound, one on the good end's its lower bound.

@@ -222,6 +222,69 @@ static int check_ends_drift(struct step_ctx *c)
 	return 0;
 }
 
+/*
+ * The drift moderated by the bisect's earlier steps (sb_bisect_drift_est):
+ * the step log's sweeps between these ends at this target, by commit, this
+ * commit's left out (its own sweeps moderate it in the step). A kept sweep
+ * that no longer loads is left out here too. 0, or an exit code.
+ */
+static int past_drift(struct step_ctx *c)
+{
+	struct sb_steplog log;
+	struct sb_drift_sweep *sw = NULL;
+	struct sb_drift_side *g = NULL;
+	const char **sha = NULL;
+	struct sb_drift_est e;
+	char err[1024], what[sizeof(c->drift.what) + 64];
+	size_t n = 0, ng = 0;
+
+	if (sb_steplog_read(c->log, &log, err, sizeof(err)) != 0) {
+		sb_bisect_say("%s", err);
+		return SB_BISECT_ABORT;
+	}
+	if (log.n && (!(sw = calloc(log.n, sizeof(*sw))) || !(g = calloc(log.n, sizeof(*g))) ||
+		      !(sha = calloc(log.n, sizeof(*sha))))) {
+		sb_steplog_free(&log), free(sw), free(g);
+		sb_bisect_say("out of memory");
+		return SB_BISECT_ABORT;
+	}
+	for (size_t i = 0; i < log.n; i++) {
+		const struct sb_stepline *l = &log.l[i];
+		double *v = NULL;
+		size_t nv;
+
+		if (strcmp(l->kind, "sweep") != 0 || strcmp(l->sha, c->sha) == 0 || strcmp(l->target, c->tstr) != 0 ||
+		    !l->good || strcmp(l->good, c->o->good) != 0 || strcmp(l->bad, c->o->bad) != 0)
+			continue;
+		if (values_of(c, l->rundir, 1, &v, &nv, err, sizeof(err), NULL) == 0 &&
+		    drift_sweep(v, nv, NULL, &sw[n]) == 0) {
+			/* a step's sweeps are one after another in the log: one group a commit */
+			if (!n || strcmp(sha[n - 1], l->sha) != 0)
+				g[ng++] = (struct sb_drift_side){ sw + n, 0 };
+			g[ng - 1].k++;
+			sha[n++] = l->sha;
+		}
+		free(v);
+	}
+	if ((c->drift.src == SB_DRIFT_DEFAULT || c->drift.src == SB_DRIFT_LEARNED) &&
+	    sb_bisect_drift_est(g, ng, &e) == 0) {
+		if (c->drift.src == SB_DRIFT_DEFAULT)
+			snprintf(what, sizeof(what), "the default's 2 and %zu sweeps of this bisect's earlier steps",
+				 e.sweeps);
+		else
+			snprintf(what, sizeof(what), "%s; and %zu sweeps of this bisect's earlier steps",
+				 c->drift.what, e.sweeps);
+		sb_drift_moderate(&c->drift, &e, what, &c->drift);
+		sb_drift_words(&c->drift, err, sizeof(err));
+		sb_bisect_say("with %s", err);
+	}
+	sb_steplog_free(&log);
+	free(sw);
+	free(g);
+	free(sha);
+	return 0;
+}
+
 /* The ends loaded and checked: they must differ by more than their runs can detect. */
 static int check_ends(struct step_ctx *c)
 {
@@ -244,7 +307,7 @@ static int check_ends(struct step_ctx *c)
 	if (c->drift.src != SB_DRIFT_NONE && !c->o->max_runs_given)
 		c->rule.max_runs = SB_DRIFT_MAX_RUNS;
 	if (c->drift.src != SB_DRIFT_NONE)
-		return check_ends_drift(c);
+		return 0;	/* checked with the bisect's steps so far, once the commit is known */
 	if (sb_gap_check(&c->good, &c->bad, &g) < 0) {
 		sb_bisect_say("%s: each end needs %d runs or more with a positive rate", c->tstr,
 			      SB_INDEPENDENT_RUNS);
@@ -431,6 +494,8 @@ int sb_bisect_step(const struct sb_bisect_opts *o)
 	rc = check_ends(&c);
 	if (rc == 0 && sb_tree_head(c.sha) < 0)
 		rc = SB_BISECT_ABORT;
+	if (rc == 0 && c.drift.src != SB_DRIFT_NONE && (rc = past_drift(&c)) == 0)
+		rc = check_ends_drift(&c);
 	if (rc == 0 && (rc = sb_tree_build(o)) != 0) {
 		if (sb_child_interrupted())
 			rc = SB_BISECT_INTERRUPTED;
