@@ -26,7 +26,7 @@ static const char usage_text[] =
 	"their runs can detect, and every error, exit 128: git bisect run stops. P: MODE:TASKS,\n"
 	"peak, peak:MODE or curve:MODE. Options: --results DIR (default: sb-bisect/ in the git\n"
 	"directory), --tests-dir DIR (--host: the testcase binaries the build makes), --runtest PATH,\n"
-	"--max-runs N (24; 64 with the drift), --alpha A, --beta B (0.002), --drift PCT (the drift between sweeps:\n"
+	"--max-runs N (24; 96 with the drift), --alpha A, --beta B (0.002), --drift PCT (the drift between sweeps:\n"
 	"learned from the history, else 2%; 0: the runs alone). docs/BISECT.md, man sb-bisect.\n";
 
 /* Usage errors exit 2, but 128 in a step (git bisect run would mark the commit bad for 1..127). */

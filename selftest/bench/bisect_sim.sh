@@ -6,7 +6,7 @@
 # drawn uniformly, each end measured with END_RUNS (30) runs, the ends checked as
 # sb-bisect checks them (a refusal counts as not found), then git's binary search with
 # the sequential test at each step (the default rule: alpha = beta = 0.002, 2 to 24
-# runs; 2 to 64 with MODEL=drift, sb-bisect's default then), a step that cannot tell skipped as git bisect skip does (the next commit to
+# runs; 2 to 96 with MODEL=drift, sb-bisect's default then), a step that cannot tell skipped as git bisect skip does (the next commit to
 # the middle). DRIFT (0): the sd, %, of a sweep's offset (every run of one sweep shares
 # it: each end is one sweep, each step a sweep every 2 runs as sb-bisect takes them), the
 # machine's drift between sweeps. END_SWEEPS (1): each end's runs in that many sweeps, each
