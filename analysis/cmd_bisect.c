@@ -27,7 +27,8 @@ static const char usage_text[] =
 	"peak, peak:MODE or curve:MODE. Options: --results DIR (default: sb-bisect/ in the git\n"
 	"directory), --tests-dir DIR (--host: the testcase binaries the build makes), --runtest PATH,\n"
 	"--max-runs N (24; 96 with the drift), --alpha A, --beta B (0.002), --drift PCT (the drift between sweeps:\n"
-	"learned from the history, else 2%; 0: the runs alone). docs/BISECT.md, man sb-bisect.\n";
+	"learned from the history, else 2%; 0: the runs alone). --good and --bad may be given up to\n"
+	"16 times each: an end measured as several sweeps. docs/BISECT.md, man sb-bisect.\n";
 
 /* Usage errors exit 2, but 128 in a step (git bisect run would mark the commit bad for 1..127). */
 static int usage_exit = SB_EXIT_USAGE;
@@ -159,8 +160,15 @@ static void parse(int argc, char **argv, int first, struct sb_bisect_opts *o)
 			break;
 		} else if (strcmp(argv[i], "--host") == 0) {
 			o->host = 1;
-		} else if (opt(argc, argv, &i, "--good", &o->good) || opt(argc, argv, &i, "--bad", &o->bad) ||
-			   opt(argc, argv, &i, "--point", &o->point) || opt(argc, argv, &i, "--build", &o->build) ||
+		} else if (opt(argc, argv, &i, "--good", &v) || opt(argc, argv, &i, "--bad", &v)) {
+			int g = strcmp(argv[i - 1], "--good") == 0;
+			size_t *n = g ? &o->ngood : &o->nbad;
+
+			if (*n == SB_BISECT_MAXENDS)
+				USAGE("%s: at most %d sweeps an end", argv[i - 1], SB_BISECT_MAXENDS);
+			(g ? o->goods : o->bads)[(*n)++] = v;
+			*(g ? &o->good : &o->bad) = (g ? o->goods : o->bads)[0];
+		} else if (opt(argc, argv, &i, "--point", &o->point) || opt(argc, argv, &i, "--build", &o->build) ||
 			   opt(argc, argv, &i, "--kernel", &o->kernel) || opt(argc, argv, &i, "--results", &o->results) ||
 			   opt(argc, argv, &i, "--tests-dir", &o->tests_dir) || opt(argc, argv, &i, "--log", &o->log) ||
 			   opt(argc, argv, &i, "--runtest", &o->runtest)) {
@@ -255,14 +263,29 @@ static int measure(struct sb_bisect_opts *o)
 /* The ends as absolute paths (they key the sweeps a step reuses), with no control character. */
 static void ends(struct sb_bisect_opts *o)
 {
-	static char good[PATH_MAX], bad[PATH_MAX];
+	static char path[2][SB_BISECT_MAXENDS][PATH_MAX];
 
-	if (has_control(o->good) || has_control(o->bad))
-		sb_die(SB_BISECT_ABORT, "--%s: a directory name with a control character", has_control(o->good) ? "good" : "bad");
-	if (realpath(o->good, good))
-		o->good = good;
-	if (realpath(o->bad, bad))
-		o->bad = bad;
+	for (int e = 0; e < 2; e++)
+		for (size_t i = 0; i < (e ? o->nbad : o->ngood); i++) {
+			const char **d = e ? &o->bads[i] : &o->goods[i];
+
+			if (has_control(*d))
+				sb_die(SB_BISECT_ABORT, "--%s: a directory name with a control character", e ? "bad" : "good");
+			if (realpath(*d, path[e][i]))
+				*d = path[e][i];
+		}
+	/* a sweep given twice would pass for a replicate that agrees exactly (one sweep at both ends
+	 * is the equal ends' case, refused as no difference once loaded) */
+	for (size_t i = 0; o->ngood + o->nbad > 2 && i < o->ngood + o->nbad; i++)
+		for (size_t j = 0; j < i; j++) {
+			const char *a = i < o->ngood ? o->goods[i] : o->bads[i - o->ngood];
+			const char *b = j < o->ngood ? o->goods[j] : o->bads[j - o->ngood];
+
+			if (strcmp(a, b) == 0)
+				sb_die(SB_BISECT_ABORT, "%s: given twice as a sweep of the ends", a);
+		}
+	o->good = o->goods[0];
+	o->bad = o->bads[0];
 }
 
 /* A child's time to end after SIGTERM: 60 s, or SB_BISECT_GRACE_S (1..3600). */
