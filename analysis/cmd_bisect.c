@@ -134,6 +134,21 @@ static void set_max_runs(void *opts, const struct sb_cli_opt *row, const char *s
 	if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 9 || atol(s) < row->lo || atol(s) > row->hi)
 		USAGE("--%s '%s': a whole number %ld..%ld", row->name, s, row->lo, row->hi);
 	((struct sb_bisect_opts *)opts)->rule.max_runs = (size_t)atol(s);
+	((struct sb_bisect_opts *)opts)->max_runs_given = 1;
+}
+
+/* --good DIR, --bad DIR: an end's sweep; given again, another sweep of that end. */
+static void set_end(void *opts, const struct sb_cli_opt *row, const char *s, int value)
+{
+	struct sb_bisect_opts *o = opts;
+	int g = row->name[0] == 'g';
+	size_t *n = g ? &o->ngood : &o->nbad;
+
+	(void)value;
+	if (*n == SB_BISECT_MAXENDS)
+		USAGE("--%s: at most %d sweeps an end", row->name, SB_BISECT_MAXENDS);
+	(g ? o->goods : o->bads)[(*n)++] = s;
+	*(g ? &o->good : &o->bad) = (g ? o->goods : o->bads)[0];
 }
 
 static const struct sb_cli_choice formats[] = { { "text", 0 }, { "markdown", 1 }, { NULL, 0 } };
@@ -146,8 +161,11 @@ static const struct sb_cli_choice formats[] = { { "text", 0 }, { "markdown", 1 }
 /* In --help's order: every verb's options. An option: a row here, a field in struct sb_bisect_opts
  * (bisect/bisect.h), its consumer. */
 static const struct sb_cli_opt table[] = {
-	TEXT("good", "DIR", good, "a step: the good end's run directory"),
-	TEXT("bad", "DIR", bad, "a step: the bad end's run directory"),
+	{ .name = "good", .arg = "DIR", .kind = SB_CLI_CALL, .set = set_end,
+	  .help = "a step: the good end's run directory (again: another sweep of\n"
+	  "that end, up to 16)" },
+	{ .name = "bad", .arg = "DIR", .kind = SB_CLI_CALL, .set = set_end,
+	  .help = "a step: the bad end's run directory (again: another sweep, up to 16)" },
 	TEXT("point", "P", point, "a step: what is measured (MODE:TASKS, peak, peak:MODE, curve:MODE)"),
 	{ .name = "host", .kind = SB_CLI_FLAG, .field = AT(host), .help = "the range is user space: run on this host" },
 	TEXT("kernel", "IMAGE", kernel, "the range is a kernel: boot IMAGE in a VM at each step"),
@@ -157,7 +175,7 @@ static const struct sb_cli_opt table[] = {
 	TEXT("tests-dir", "DIR", tests_dir, "--host: the testcase binaries the build makes"),
 	TEXT("runtest", "PATH", runtest, "the runtest.sh to run"),
 	{ .name = "max-runs", .arg = "N", .kind = SB_CLI_CALL, .lo = 2, .hi = 1000, .set = set_max_runs,
-	  .help = "runs of a commit at most (default 24)" },
+	  .help = "runs of a commit at most (default 24; 96 with the drift)" },
 	NUMBER("alpha", "A", rule.alpha, 1e-6, 0.25, "the chance to call a good commit bad (default 0.002)"),
 	NUMBER("beta", "B", rule.beta, 1e-6, 0.25, "the chance to call a bad commit good (default 0.002)"),
 	NUMBER("drift", "PCT", drift_pct, 0, 100, "the drift between sweeps (default: learned from the\n"
@@ -278,14 +296,29 @@ static int measure(struct sb_bisect_opts *o)
 /* The ends as absolute paths (they key the sweeps a step reuses), with no control character. */
 static void ends(struct sb_bisect_opts *o)
 {
-	static char good[PATH_MAX], bad[PATH_MAX];
+	static char path[2][SB_BISECT_MAXENDS][PATH_MAX];
 
-	if (has_control(o->good) || has_control(o->bad))
-		sb_die(SB_BISECT_ABORT, "--%s: a directory name with a control character", has_control(o->good) ? "good" : "bad");
-	if (realpath(o->good, good))
-		o->good = good;
-	if (realpath(o->bad, bad))
-		o->bad = bad;
+	for (int e = 0; e < 2; e++)
+		for (size_t i = 0; i < (e ? o->nbad : o->ngood); i++) {
+			const char **d = e ? &o->bads[i] : &o->goods[i];
+
+			if (has_control(*d))
+				sb_die(SB_BISECT_ABORT, "--%s: a directory name with a control character", e ? "bad" : "good");
+			if (realpath(*d, path[e][i]))
+				*d = path[e][i];
+		}
+	/* a sweep given twice would pass for a replicate that agrees exactly (one sweep at both ends
+	 * is the equal ends' case, refused as no difference once loaded) */
+	for (size_t i = 0; o->ngood + o->nbad > 2 && i < o->ngood + o->nbad; i++)
+		for (size_t j = 0; j < i; j++) {
+			const char *a = i < o->ngood ? o->goods[i] : o->bads[i - o->ngood];
+			const char *b = j < o->ngood ? o->goods[j] : o->bads[j - o->ngood];
+
+			if (strcmp(a, b) == 0)
+				sb_die(SB_BISECT_ABORT, "%s: given twice as a sweep of the ends", a);
+		}
+	o->good = o->goods[0];
+	o->bad = o->bads[0];
 }
 
 /* A child's time to end after SIGTERM: 60 s, or SB_BISECT_GRACE_S (1..3600). */

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bisect_decide.t: sb-bisect's decisions (analysis/bisect/decide.c) on fixed inputs: the ends' gap against what they detect, the sequential test's verdicts, the cap, bad input.
+# bisect_decide.t: sb-bisect's decisions (analysis/bisect/decide.c, decide_drift.c) on fixed inputs: the ends' gap against what they detect, the sequential test's verdicts, the cap, bad input; with the drift between sweeps: the ends' gap, whether a step can decide, the step's sweeps moderating a learned drift.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -54,9 +54,86 @@ int main(void)
 	return 0;
 }
 EOF_C
-${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -Ianalysis $(printf -- "-I%s " analysis/*/) -o "$tmp/t" "$tmp/t.c" "$B/libsbanalysis.a" -lm \
-	2>"$tmp/cc.log" || { echo "Bail out! cc failed: $(head -n 5 "$tmp/cc.log" | tr '\n' ' ')"; exit 1; }
-plan 11
+# the rule on sweeps with the drift (decide_drift.c): ends of 3 sweeps of 10 runs (2% sd a run)
+cat >"$tmp/d.c" <<'EOF_C'
+#include <math.h>
+#include <stdio.h>
+#include "bisect/decide_drift.h"
+
+/* k sweeps of n runs (log variance 4e-4) at level m + off[i] */
+static void mk(struct sb_drift_sweep *s, double m, const double *off, size_t k, size_t n)
+{
+	for (size_t i = 0; i < k; i++)
+		s[i] = (struct sb_drift_sweep){ m + off[i], 4e-4, n, NULL };
+}
+
+int main(void)
+{
+	const double o3[] = { 0.006, -0.004, -0.002 }, wide[] = { 0.03, -0.03, 0 };
+	const double flat[12] = { 0 }, apart[12] = { .03, -.03, .03, -.03, .03, -.03, .03, -.03, .03, -.03, .03, -.03 };
+	struct sb_drift_sweep g[3], b[3], x[12];
+	struct sb_drift_side G = { g, 3 }, B = { b, 3 }, X = { x, 12 };
+	struct sb_drift d, h;
+	struct sb_drift_est quiet = { 0, 6, 6, 7 };	/* a history of 7 sweeps that showed no drift */
+	struct sb_rule r = SB_RULE_DEFAULT;
+	struct sb_gap gap;
+	struct sb_step s1, s2;
+
+	sb_drift_default(&d);
+	r.max_runs = 64;
+	/* a clear 2.8% gap (p < 0.01), yet below the 3.1% the ends detect with 80% power */
+	mk(g, 0, o3, 3, 10); mk(b, log(0.972), o3, 3, 10);
+	sb_gap_check_drift(&G, &B, &d, &gap);
+	printf("clear gap: differ %d p<0.01 %d below detectable %d decidable %d\n", gap.differ, gap.p < 0.01,
+	       fabs(gap.change_pct) < gap.detectable_pct, sb_ends_decidable(&G, &B, &d, &r, 2));
+	/* ends whose own sweeps spread +/-3%: a step cannot decide, however its sweeps fall */
+	mk(g, 0, wide, 3, 10); mk(b, log(0.95), wide, 3, 10);
+	printf("wide ends: decidable %d\n", sb_ends_decidable(&G, &B, &d, &r, 2));
+	/* one sweep an end: the default's 2% alone */
+	G.k = B.k = 1;
+	mk(g, 0, flat, 1, 10); mk(b, log(0.9), flat, 1, 10);
+	printf("one sweep an end: -10%% decidable %d", sb_ends_decidable(&G, &B, &d, &r, 2));
+	mk(b, log(0.95), flat, 1, 10);
+	printf(", -5%% decidable %d\n", sb_ends_decidable(&G, &B, &d, &r, 2));
+	/* a drift learned from a quiet history: the step's own sweeps, 3% apart, still move it */
+	sb_drift_moderate(&d, &quiet, "a quiet history", &h);
+	G.k = B.k = 3;
+	mk(g, 0, o3, 3, 10); mk(b, log(0.95), o3, 3, 10);
+	mk(x, log(0.975), flat, 12, 2);
+	sb_decide_drift(&G, &B, &h, &r, &X, &s1);
+	mk(x, log(0.975), apart, 12, 2);
+	sb_decide_drift(&G, &B, &h, &r, &X, &s2);
+	printf("step spread moves a learned drift: %d\n", s2.sd > s1.sd * 1.2);
+	/* a step at the bad end's level, 8 sweeps of 2 runs: bad */
+	mk(x, log(0.95), o3, 3, 2); mk(x + 3, log(0.95), o3, 3, 2); mk(x + 6, log(0.95), o3, 2, 2);
+	X.k = 8;
+	sb_decide_drift(&G, &B, &d, &r, &X, &s1);
+	printf("at the bad level: %s\n", sb_verdict_name[s1.v]);
+	/* earlier steps: a commit of 2 sweeps, one of 3, one of 1 (no spread of its own) */
+	{
+		const double a[] = { 0, 0.02 }, b3[] = { -0.05, -0.03, -0.04 };
+		struct sb_drift_sweep sa[2], sb[3], sc[1];
+		struct sb_drift_side st[3] = { { sa, 2 }, { sb, 3 }, { sc, 1 } };
+		struct sb_drift_est e;
+
+		for (size_t i = 0; i < 3; i++)
+			sb[i] = (struct sb_drift_sweep){ b3[i], 1e-4, 2, NULL };
+		for (size_t i = 0; i < 2; i++)
+			sa[i] = (struct sb_drift_sweep){ a[i], 1e-4, 2, NULL };
+		sc[0] = sa[0];
+		int rc = sb_bisect_drift_est(st, 3, &e);
+
+		printf("steps: %d %.3g on %g df, %zu sweeps", rc, e.tau2, e.df, e.sweeps);
+		printf("; one sweep a step %d\n", sb_bisect_drift_est(st + 2, 1, &e));
+	}
+	return 0;
+}
+EOF_C
+for p in t d; do
+	${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -Ianalysis $(printf -- "-I%s " analysis/*/) -o "$tmp/$p" "$tmp/$p.c" "$B/libsbanalysis.a" -lm \
+		2>"$tmp/cc.log" || { echo "Bail out! cc failed: $(head -n 5 "$tmp/cc.log" | tr '\n' ' ')"; exit 1; }
+done
+plan 17
 run "$tmp/t"
 mapfile -t L <<<"$out"
 is "${L[0]}" "gap -10.00 differ 1 detectable_below 1" "a 10% gap at 0.7% sd: the ends differ, and detect less than 2%"
@@ -70,4 +147,17 @@ is "${L[7]}" "middle, 12 runs of cap 24: more runs" "below the cap: still more r
 is "${L[8]}" "middle at the cap: cannot tell" "at the cap: cannot tell (git bisect skip)"
 is "${L[9]}" "ends swapped (a gain): bad" "a gain bisects too: the bad end is whichever the bisect calls bad"
 is "${L[10]}" "bad rule -1, equal ends -1, one-run end -1" "an unusable rule or ends are refused"
+run "$tmp/d"
+mapfile -t L <<<"$out"
+is "${L[0]}" "clear gap: differ 1 p<0.01 1 below detectable 1 decidable 1" \
+	"drift: a clear gap below the detectable change still differs (the guard is whether a step can decide)"
+is "${L[1]}" "wide ends: decidable 0" \
+	"drift: ends whose sweeps spread are refused (a step's sweeps not yet measured never shrink the drift)"
+is "${L[2]}" "one sweep an end: -10% decidable 1, -5% decidable 0" \
+	"drift: one sweep an end at the default 2%: a step can decide -10%, not -5%"
+is "${L[3]}" "step spread moves a learned drift: 1" \
+	"drift: a figure learned on a few sweeps is moderated by the step's own (its weight, not its t's df)"
+is "${L[4]}" "at the bad level: bad" "drift: a step at the bad end's level is bad"
+is "${L[5]}" "steps: 0 8.33e-05 on 3 df, 5 sweeps; one sweep a step -1" \
+	"drift: earlier steps' sweeps about their commit's mean, less the runs' share ((4e-4 - 1e-4 * 1.5) / 3)"
 exit "$_failed"

@@ -91,6 +91,17 @@ done
 rc=0; "${step[@]}" --good "$end" --bad "$T/other" >/dev/null 2>"$T/err" || rc=$?
 is "$rc" 128 "a bad end of another testcase: exit 128"
 like "$(cat "$T/err")" "a sweep of dup1, not of getppid1" "it names both testcases"
+# ends of several sweeps (--good and --bad given more than once): each loaded and checked
+variant copy 's/^x=//'	# (copies of the end: sweeps at its level)
+variant copy2 's/^x=//'
+rc=0; "${step[@]}" --good "$end" --good "$T/failed" --bad "$T/copy" >/dev/null 2>"$T/err" || rc=$?
+is "$rc" 128 "a good end's second sweep failed: exit 128"
+like "$(cat "$T/err")" "$T/failed: a failed sweep" "the second sweep is named"
+rc=0; "${step[@]}" --good "$end" --good "$end" --bad "$T/other" >/dev/null 2>"$T/err" || rc=$?
+is "$rc/$(cat "$T/err")" "128/sb-bisect: $end: given twice as a sweep of the ends" "a sweep given twice: refused"
+rc=0; "${step[@]}" --good "$end" --good "$T/copy" --bad "$T/copy2" >/dev/null 2>"$T/err" || rc=$?
+is "$rc" 128 "ends of 2 and 1 sweeps at one level: exit 128"
+like "$(cat "$T/err")" "no difference: .* 2 and 1 sweeps detect" "both good sweeps are in the ends' test"
 
 # ---- options refused before anything runs ----
 cat >"$T/fake-runtest" <<EOF

@@ -155,6 +155,10 @@ rc=0; "${step[@]}" >/dev/null 2>"$T/again" || rc=$?
 is "$rc" 1 "the first bad commit again, the same ends: bad"
 like "$(cat "$T/again")" "reusing " "from its kept sweeps"
 is "$(sweeps)" "$n0" "nothing measured"
+# the good end as two sweeps (commit 1 measured twice): the same verdict from the kept sweeps
+rc=0; "${step[@]}" --good "$(cat "$T/good2")" >/dev/null 2>"$T/two" || rc=$?
+is "$rc" 1 "ends of 2 and 1 sweeps: the first bad commit is bad"
+like "$(cat "$T/two")" "reusing " "its sweeps kept (the bisect is keyed on each end's first sweep)"
 # a command line with a tab (and an escape) still goes into the step log, on one line
 rc=0; "$bisect" --host --build "$build"$'\t# \e[2J' --tests-dir bin --results "$T/res" --runtest "$SB/runtest.sh" \
 	--good "$good" --bad "$bad" --point processes:1 >/dev/null 2>"$T/tab" || rc=$?

@@ -85,7 +85,7 @@ int main(void)
 	ok(near(out.tau2, post, 1e-12) && near(out.df, 64 * post * post / (6 * .0016 * .0016), 1e-9) &&
 	   out.src == SB_DRIFT_LEARNED && strstr(out.what, "8 sweeps of this series") != NULL,
 	   "moderated: (d0 tau0^2 + d tau^2) / (d0 + d); the default taken as known, only the learned part's df");
-	struct sb_drift lp = { .0004, 4, SB_DRIFT_LEARNED, "" };
+	struct sb_drift lp = { .0004, 4, SB_DRIFT_LEARNED, "", 0 };
 	sb_drift_moderate(&lp, &y, "x", &out);
 	ok(near(out.tau2, (4 * .0004 + 6 * .0016) / 10, 1e-12) && out.df == 10, "a learned prior: d0 + d df");
 	struct sb_drift_est z = { 0, 3, 4, 5 };

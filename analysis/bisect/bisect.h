@@ -11,8 +11,13 @@
 enum { SB_BISECT_GOOD = 0, SB_BISECT_BAD = 1, SB_BISECT_SKIP = 125, SB_BISECT_ABORT = 128,
        SB_BISECT_INTERRUPTED = 130 };
 
+/* Sweeps an end at most (--good DIR and --bad DIR, each given once or more). */
+#define SB_BISECT_MAXENDS 16
+
 struct sb_bisect_opts {
-	const char *good, *bad;	/* the ends' run directories */
+	const char *good, *bad;	/* the ends' run directories: each end's first sweep (the step log's key) */
+	const char *goods[SB_BISECT_MAXENDS], *bads[SB_BISECT_MAXENDS];	/* every sweep of each end */
+	size_t ngood, nbad;
 	const char *point;	/* --point as given */
 	const char *build;	/* --build CMD, NULL: none */
 	const char *kernel;	/* --kernel PATH (VM), NULL: --host */
@@ -21,6 +26,7 @@ struct sb_bisect_opts {
 	const char *tests_dir;	/* --tests-dir: SB_TESTS_DIR for runtest.sh (--host) */
 	const char *runtest;	/* runtest.sh to run */
 	struct sb_rule rule;
+	int max_runs_given;	/* --max-runs given (else the drift's default, SB_DRIFT_MAX_RUNS, with the drift) */
 	double drift_pct;	/* --drift: a sweep's offset sd, %; < 0: learned (history, else the default) */
 	int grace_s;		/* a child's time to end after a signal */
 	int format_md;		/* report: markdown */

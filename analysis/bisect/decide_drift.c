@@ -15,7 +15,7 @@ int sb_gap_check_drift(const struct sb_drift_side *good, const struct sb_drift_s
 	out->change_pct = t.est_pct;
 	out->detectable_pct = t.detectable_pct;
 	out->p = t.p;
-	out->differ = fabs(out->change_pct) > out->detectable_pct;
+	out->differ = t.p < SB_ENDS_P;
 	return 0;
 }
 
@@ -54,13 +54,29 @@ static double log_t(double x, double mu, double var, double df)
 	return -0.5 * log(var) - (df + 1) / 2 * log1p((x - mu) * (x - mu) / (df * var));
 }
 
-int sb_decide_drift(const struct sb_drift_side *good, const struct sb_drift_side *bad,
-		    const struct sb_drift *d, const struct sb_rule *rule,
-		    const struct sb_drift_side *step, struct sb_step *out)
+/*
+ * tau^2 (and its t's degrees of freedom) from d moderated by replicate sweeps
+ * whose spread, less the runs' share, sums to ss over df degrees of freedom.
+ */
+static void moderate(const struct sb_drift *d, double ss, double df, double *tau2, double *tdf)
+{
+	double own = df > 0 && ss > 0 ? ss / df : 0, w = d->weight > 0 ? d->weight : d->df;
+
+	*tau2 = d->tau2;
+	*tdf = d->src == SB_DRIFT_DEFAULT ? INFINITY : d->df;	/* the default alone, taken at its value */
+	if (!(df > 0) || d->src == SB_DRIFT_GIVEN || d->src == SB_DRIFT_NONE || !isfinite(w))
+		return;
+	*tau2 = (w * d->tau2 + df * own) / (w + df);
+	*tdf = sb_drift_moderated_df(d, df, own, *tau2);
+}
+
+/* sb_decide_drift; own_step 0: the step's sweeps are hypothetical (sb_ends_decidable's), their spread unknown */
+static int decide(const struct sb_drift_side *good, const struct sb_drift_side *bad, const struct sb_drift *d,
+		  const struct sb_rule *rule, const struct sb_drift_side *step, int own_step, struct sb_step *out)
 {
 	double mg, mb, my = NAN, bg, bb, by = 0, ig, ib, iy = 0, wss = 0, wdf = 0, sigma2, tau2, vg, vb, vy = 0;
-	double tdf = d->df;
-	size_t runs = 0;
+	double tdf, rdf, rss;
+	size_t runs = 0, sk;
 
 	if (!(rule->alpha > 0 && rule->alpha < 0.5 && rule->beta > 0 && rule->beta < 0.5 &&
 	      rule->min_runs > 0 && rule->max_runs >= rule->min_runs))
@@ -73,19 +89,25 @@ int sb_decide_drift(const struct sb_drift_side *good, const struct sb_drift_side
 	for (size_t i = 0; i < step->k; i++)
 		runs += step->sw[i].n;
 	sigma2 = wdf > 0 ? wss / wdf : 0;
-	tau2 = d->tau2;
 	/* the replicate sweeps of one level (each end's, the step's: one commit each) moderate the
-	 * drift, as in compare */
-	if (good->k + bad->k + step->k > 3 && d->src != SB_DRIFT_GIVEN && d->src != SB_DRIFT_NONE &&
-	    isfinite(d->df)) {
-		double bdf = (double)(good->k - 1) + (double)(bad->k - 1) + (double)(step->k ? step->k - 1 : 0);
-		double own = (bg + bb + by) / bdf - sigma2 * (ig * (double)(good->k - 1) + ib * (double)(bad->k - 1) +
-							      iy * (double)(step->k ? step->k - 1 : 0)) / bdf;
+	 * drift, as in compare: their spread less the runs' share */
+	rdf = (double)(good->k - 1) + (double)(bad->k - 1);
+	rss = bg + bb - sigma2 * (ig * (double)(good->k - 1) + ib * (double)(bad->k - 1));
+	sk = step->k ? step->k - 1 : 0;
+	if (own_step) {
+		rdf += (double)sk;
+		rss += by - sigma2 * iy * (double)sk;
+	}
+	moderate(d, rss, rdf, &tau2, &tdf);
+	if (!own_step && sk) {
+		/* a step not yet measured: its sweeps will bring their degrees of freedom, and a spread
+		 * as the ends' replicate sweeps show it (the figure itself when they have none) */
+		double own = rdf > 0 ? (rss > 0 ? rss / rdf : 0) : tau2;
 
-		tau2 = (d->df * tau2 + bdf * (own > 0 ? own : 0)) / (d->df + bdf);
-		tdf = sb_drift_moderated_df(d, bdf, own > 0 ? own : 0, tau2);
-	} else if (d->src == SB_DRIFT_DEFAULT)
-		tdf = INFINITY;	/* the default alone, taken at its value (as compare does) */
+		rss = (rss > 0 ? rss : 0) + (double)sk * own;
+		rdf += (double)sk;
+		moderate(d, rss, rdf, &tau2, &tdf);
+	}
 	vg = (tau2 + sigma2 * ig) / (double)good->k;
 	vb = (tau2 + sigma2 * ib) / (double)bad->k;
 	if (step->k > 0)
@@ -103,6 +125,37 @@ int sb_decide_drift(const struct sb_drift_side *good, const struct sb_drift_side
 	else
 		out->llr = log_t(my, mb, vb + vy, tdf) - log_t(my, mg, vg + vy, tdf);
 	sb_rule_verdict(rule, runs, out);
+	return 0;
+}
+
+int sb_decide_drift(const struct sb_drift_side *good, const struct sb_drift_side *bad,
+		    const struct sb_drift *d, const struct sb_rule *rule,
+		    const struct sb_drift_side *step, struct sb_step *out)
+{
+	return decide(good, bad, d, rule, step, 1, out);
+}
+
+int sb_bisect_drift_est(const struct sb_drift_side *groups, size_t n, struct sb_drift_est *out)
+{
+	double between = 0, share = 0, df = 0, wss = 0, wdf = 0, m, b, inv;
+
+	*out = (struct sb_drift_est){ 0, 0, 0, 0 };
+	for (size_t i = 0; i < n; i++) {
+		b = 0;
+		if (groups[i].k < 2 || side(&groups[i], &m, &b, &wss, &wdf, &inv) < 0)
+			continue;
+		between += b;
+		share += inv * (double)(groups[i].k - 1);
+		df += (double)(groups[i].k - 1);
+		out->sweeps += groups[i].k;
+		out->pairs += groups[i].k - 1;
+	}
+	if (!(df > 0))
+		return -1;
+	out->tau2 = (between - (wdf > 0 ? wss / wdf : 0) * share) / df;
+	if (out->tau2 < 0)
+		out->tau2 = 0;
+	out->df = df;
 	return 0;
 }
 
@@ -132,7 +185,7 @@ int sb_ends_decidable(const struct sb_drift_side *good, const struct sb_drift_si
 			m += at->sw[i].mean / (double)at->k;
 		for (x.k = 0; x.k < rule->max_runs / batch && x.k < 256; x.k++)
 			sw[x.k] = (struct sb_drift_sweep){ m, n > 0 ? pooled / n : 0, batch, NULL };
-		if (x.k == 0 || sb_decide_drift(good, bad, d, rule, &x, &s) != 0)
+		if (x.k == 0 || decide(good, bad, d, rule, &x, 0, &s) != 0)
 			return -1;
 		if (s.v != (end ? SB_V_BAD : SB_V_GOOD))
 			return 0;

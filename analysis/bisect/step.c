@@ -27,9 +27,11 @@ struct step_ctx {
 	char *log;		/* the step log's path */
 	/* the sweeps model (--drift other than 0): each end and the step as sweeps, the drift */
 	struct sb_drift drift;
-	struct sb_drift_sweep ge, be, xs[128];
-	size_t nxs;
-	char boot[3][64];	/* the good end's, the bad end's, the last step sweep's */
+	struct sb_rule rule;	/* the options', --max-runs the drift's default when not given */
+	struct sb_drift_sweep ge[SB_BISECT_MAXENDS], be[SB_BISECT_MAXENDS], xs[128];
+	size_t nge, nbe, nxs;
+	char boot[3][64];	/* the good end's first sweep's, the bad end's, the last step sweep's */
+	char eboot[2][SB_BISECT_MAXENDS][64];	/* each end sweep's */
 };
 
 /* A sweep's values as the drift model takes them (logs); -1 when one is not positive. */
@@ -133,21 +135,29 @@ static int add_values(struct step_ctx *c, const char *dir, int shape)
 	return append(c, v, n);
 }
 
-/* An end's values at the target into s, and as a sweep into e. 0, or an exit code. */
-static int end_side(struct step_ctx *c, const char *dir, struct sb_side *s, struct sb_drift_sweep *e,
-		    char *boot)
+/*
+ * An end, its sweeps dirs[0..n-1]: their values at the target pooled into s
+ * (the rule on runs), each sweep into e[] (*ne of them, boot ids in boot[]).
+ * 0, or an exit code.
+ */
+static int end_side(struct step_ctx *c, const char *const *dirs, size_t n, struct sb_side *s,
+		    struct sb_drift_sweep *e, size_t *ne, char (*boot)[64])
 {
 	size_t k0 = c->k, n0 = c->nxs;
-	int rc = add_values(c, dir, 1);
+	int rc = 0;
 
+	*ne = 0;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if ((rc = add_values(c, dirs[i], 1)) == 0 && c->nxs > n0) {
+			e[*ne] = c->xs[n0];
+			snprintf(boot[*ne], 64, "%s", c->boot[2]);
+			free((char *)c->xs[n0].boot);
+			e[*ne].boot = boot[*ne];
+			(*ne)++;
+			c->nxs = n0;
+		}
 	if (rc == 0 && sb_side_of(c->x + k0, c->k - k0, s) < 0)
 		rc = SB_BISECT_ABORT;
-	if (rc == 0 && c->nxs > n0) {
-		*e = c->xs[n0];
-		snprintf(boot, 64, "%s", c->boot[2]);
-		e->boot = boot;
-		free((char *)c->xs[n0].boot);
-	}
 	c->k = k0;
 	c->nxs = n0;
 	return rc;
@@ -166,26 +176,33 @@ static void learn_drift(struct step_ctx *c)
 	const char *env = getenv("SB_HISTORY");
 	char *path = NULL, err[512], words[400];
 	struct sb_drift_lookup *l = NULL;
-	struct sb_run bad;
-	const struct sb_run *skip[2] = { &c->good_run, NULL };
+	struct sb_run *more;
+	const struct sb_run *skip[2 * SB_BISECT_MAXENDS] = { &c->good_run };
+	size_t ns = 1;
 
 	if (c->o->drift_pct >= 0) {
 		sb_drift_given(c->o->drift_pct, &c->drift);
 		return;
 	}
 	sb_drift_default(&c->drift);
-	if (sb_run_load(c->o->bad, &bad, err, sizeof(err)) == 0)
-		skip[1] = &bad;
+	/* every end sweep but the good end's first (loaded already) */
+	if (!(more = calloc(2 * SB_BISECT_MAXENDS, sizeof(*more))))
+		return;
+	for (size_t i = 1; i < c->o->ngood + c->o->nbad; i++)
+		if (sb_run_load(i < c->o->ngood ? c->o->goods[i] : c->o->bads[i - c->o->ngood], &more[ns - 1], err,
+				sizeof(err)) == 0)
+			skip[ns] = &more[ns - 1], ns++;
 	if (env && *env && (path = strdup(env)) != NULL) {
-		if (access(path, F_OK) == 0 && sb_drift_lookup_open(path, &c->good_run, skip, skip[1] ? 2 : 1,
+		if (access(path, F_OK) == 0 && sb_drift_lookup_open(path, &c->good_run, skip, ns,
 								    5000, &l, err, sizeof(err)) == 0)
 			sb_drift_lookup_point(l, c->t.mode, c->t.kind == SB_T_CURVE ? 0 : c->t.tasks,
 					      !*c->boot[0] || strcmp(c->boot[0], c->boot[1]) != 0, &c->drift,
 					      &c->drift);
 		sb_drift_lookup_free(l);
 	}
-	if (skip[1])
-		sb_run_free(&bad);
+	for (size_t i = 1; i < ns; i++)
+		sb_run_free(&more[i - 1]);
+	free(more);
 	free(path);
 	sb_drift_words(&c->drift, words, sizeof(words));
 	sb_bisect_say("%s", words);
@@ -194,7 +211,7 @@ static void learn_drift(struct step_ctx *c)
 /* The ends checked with the drift: a gap beyond what a sweep a side detects, and a step able to decide. */
 static int check_ends_drift(struct step_ctx *c)
 {
-	struct sb_drift_side g = { &c->ge, 1 }, b = { &c->be, 1 };
+	struct sb_drift_side g = { c->ge, c->nge }, b = { c->be, c->nbe };
 	struct sb_gap gap;
 	int ok;
 
@@ -204,20 +221,84 @@ static int check_ends_drift(struct step_ctx *c)
 		return SB_BISECT_ABORT;
 	}
 	if (!gap.differ) {
-		sb_bisect_say("no difference: at %s the bad end is %+.2f%% from the good end, and one sweep a side "
-			      "detects only +/-%.2f%% with the drift between sweeps (p = %.3g): refusing to bisect "
-			      "on noise (measure the ends with more runs, or learn this machine's drift: "
-			      "runtest.sh --calibrate)", c->tstr, gap.change_pct, gap.detectable_pct, gap.p);
+		sb_bisect_say("no difference: at %s the bad end is %+.2f%% from the good end, not a clear difference "
+			      "with the drift between sweeps (p = %.3g; %zu and %zu sweeps detect +/-%.2f%%): refusing "
+			      "to bisect on noise (measure each end as more sweeps, or learn this machine's drift: "
+			      "runtest.sh --calibrate)", c->tstr, gap.change_pct, gap.p, c->nge, c->nbe,
+			      gap.detectable_pct);
 		return SB_BISECT_ABORT;
 	}
-	ok = sb_ends_decidable(&g, &b, &c->drift, &c->o->rule, BATCH);
+	ok = sb_ends_decidable(&g, &b, &c->drift, &c->rule, BATCH);
 	if (ok != 1) {
 		sb_bisect_say("at %s the ends (%+.2f%% apart) are too uncertain for any step to reach a verdict "
 			      "within --max-runs %zu with the drift between sweeps: every step would be skipped; "
-			      "measure the ends with more runs, or raise --max-runs", c->tstr, gap.change_pct,
-			      c->o->rule.max_runs);
+			      "measure each end as more sweeps, or raise --max-runs", c->tstr, gap.change_pct,
+			      c->rule.max_runs);
 		return SB_BISECT_ABORT;
 	}
+	return 0;
+}
+
+/*
+ * The drift moderated by the bisect's earlier steps (sb_bisect_drift_est):
+ * the step log's sweeps between these ends at this target, by commit, this
+ * commit's left out (its own sweeps moderate it in the step). A kept sweep
+ * that no longer loads is left out here too. 0, or an exit code.
+ */
+static int past_drift(struct step_ctx *c)
+{
+	struct sb_steplog log;
+	struct sb_drift_sweep *sw = NULL;
+	struct sb_drift_side *g = NULL;
+	const char **sha = NULL;
+	struct sb_drift_est e;
+	char err[1024], what[sizeof(c->drift.what) + 64];
+	size_t n = 0, ng = 0;
+
+	if (sb_steplog_read(c->log, &log, err, sizeof(err)) != 0) {
+		sb_bisect_say("%s", err);
+		return SB_BISECT_ABORT;
+	}
+	if (log.n && (!(sw = calloc(log.n, sizeof(*sw))) || !(g = calloc(log.n, sizeof(*g))) ||
+		      !(sha = calloc(log.n, sizeof(*sha))))) {
+		sb_steplog_free(&log), free(sw), free(g);
+		sb_bisect_say("out of memory");
+		return SB_BISECT_ABORT;
+	}
+	for (size_t i = 0; i < log.n; i++) {
+		const struct sb_stepline *l = &log.l[i];
+		double *v = NULL;
+		size_t nv;
+
+		if (strcmp(l->kind, "sweep") != 0 || strcmp(l->sha, c->sha) == 0 || strcmp(l->target, c->tstr) != 0 ||
+		    !l->good || strcmp(l->good, c->o->good) != 0 || strcmp(l->bad, c->o->bad) != 0)
+			continue;
+		if (values_of(c, l->rundir, 1, &v, &nv, err, sizeof(err), NULL) == 0 &&
+		    drift_sweep(v, nv, NULL, &sw[n]) == 0) {
+			/* a step's sweeps are one after another in the log: one group a commit */
+			if (!n || strcmp(sha[n - 1], l->sha) != 0)
+				g[ng++] = (struct sb_drift_side){ sw + n, 0 };
+			g[ng - 1].k++;
+			sha[n++] = l->sha;
+		}
+		free(v);
+	}
+	if ((c->drift.src == SB_DRIFT_DEFAULT || c->drift.src == SB_DRIFT_LEARNED) &&
+	    sb_bisect_drift_est(g, ng, &e) == 0) {
+		if (c->drift.src == SB_DRIFT_DEFAULT)
+			snprintf(what, sizeof(what), "the default's 2 and %zu sweeps of this bisect's earlier steps",
+				 e.sweeps);
+		else
+			snprintf(what, sizeof(what), "%s; and %zu sweeps of this bisect's earlier steps",
+				 c->drift.what, e.sweeps);
+		sb_drift_moderate(&c->drift, &e, what, &c->drift);
+		sb_drift_words(&c->drift, err, sizeof(err));
+		sb_bisect_say("with %s", err);
+	}
+	sb_steplog_free(&log);
+	free(sw);
+	free(g);
+	free(sha);
 	return 0;
 }
 
@@ -235,12 +316,17 @@ static int check_ends(struct step_ctx *c)
 		return SB_BISECT_ABORT;
 	}
 	sb_target_str(&c->t, c->tstr, sizeof(c->tstr));
-	if ((rc = end_side(c, c->o->good, &c->good, &c->ge, c->boot[0])) ||
-	    (rc = end_side(c, c->o->bad, &c->bad, &c->be, c->boot[1])))
+	if ((rc = end_side(c, c->o->goods, c->o->ngood, &c->good, c->ge, &c->nge, c->eboot[0])) ||
+	    (rc = end_side(c, c->o->bads, c->o->nbad, &c->bad, c->be, &c->nbe, c->eboot[1])))
 		return rc;
+	snprintf(c->boot[0], sizeof(c->boot[0]), "%s", c->eboot[0][0]);
+	snprintf(c->boot[1], sizeof(c->boot[1]), "%s", c->eboot[1][0]);
 	learn_drift(c);
+	c->rule = c->o->rule;
+	if (c->drift.src != SB_DRIFT_NONE && !c->o->max_runs_given)
+		c->rule.max_runs = SB_DRIFT_MAX_RUNS;
 	if (c->drift.src != SB_DRIFT_NONE)
-		return check_ends_drift(c);
+		return 0;	/* checked with the bisect's steps so far, once the commit is known */
 	if (sb_gap_check(&c->good, &c->bad, &g) < 0) {
 		sb_bisect_say("%s: each end needs %d runs or more with a positive rate", c->tstr,
 			      SB_INDEPENDENT_RUNS);
@@ -392,10 +478,10 @@ static int decide_loop(struct step_ctx *c)
 	if ((rc = reuse(c)) != 0)
 		return rc;
 	for (;;) {
-		struct sb_drift_side g = { &c->ge, 1 }, b = { &c->be, 1 }, x = { c->xs, c->nxs };
+		struct sb_drift_side g = { c->ge, c->nge }, b = { c->be, c->nbe }, x = { c->xs, c->nxs };
 
-		if (c->drift.src == SB_DRIFT_NONE ? sb_decide(&c->good, &c->bad, &c->o->rule, c->x, c->k, &s) < 0 :
-		    sb_decide_drift(&g, &b, &c->drift, &c->o->rule, &x, &s) < 0) {
+		if (c->drift.src == SB_DRIFT_NONE ? sb_decide(&c->good, &c->bad, &c->rule, c->x, c->k, &s) < 0 :
+		    sb_decide_drift(&g, &b, &c->drift, &c->rule, &x, &s) < 0) {
 			sb_bisect_say("the sequential test cannot use these ends or options");
 			return SB_BISECT_ABORT;
 		}
@@ -427,6 +513,8 @@ int sb_bisect_step(const struct sb_bisect_opts *o)
 	rc = check_ends(&c);
 	if (rc == 0 && sb_tree_head(c.sha) < 0)
 		rc = SB_BISECT_ABORT;
+	if (rc == 0 && c.drift.src != SB_DRIFT_NONE && (rc = past_drift(&c)) == 0)
+		rc = check_ends_drift(&c);
 	if (rc == 0 && (rc = sb_tree_build(o)) != 0) {
 		if (sb_child_interrupted())
 			rc = SB_BISECT_INTERRUPTED;

@@ -135,6 +135,7 @@ void sb_drift_given(double pct, struct sb_drift *d)
 {
 	d->tau2 = pct / 100 * (pct / 100);
 	d->df = INFINITY;
+	d->weight = 0;
 	d->src = pct > 0 ? SB_DRIFT_GIVEN : SB_DRIFT_NONE;
 	snprintf(d->what, sizeof(d->what), pct > 0 ? "given (--drift)" :
 		 "none (--drift 0: only the runs inside each sweep)");
@@ -144,6 +145,7 @@ void sb_drift_default(struct sb_drift *d)
 {
 	d->tau2 = SB_DRIFT_DEFAULT_PCT / 100 * (SB_DRIFT_DEFAULT_PCT / 100);
 	d->df = SB_DRIFT_DEFAULT_DF;
+	d->weight = 0;
 	d->src = SB_DRIFT_DEFAULT;
 	snprintf(d->what, sizeof(d->what), "the default, taken as known: nothing learned on this "
 		 "testbed");
@@ -178,13 +180,14 @@ double sb_drift_moderated_df(const struct sb_drift *prior, double d, double tau_
 void sb_drift_moderate(const struct sb_drift *prior, const struct sb_drift_est *data,
 		       const char *what, struct sb_drift *out)
 {
-	double d0 = prior->df, d = data ? data->df : 0;
+	double d = data ? data->df : 0, w0 = prior->weight > 0 ? prior->weight : prior->df;
 
 	if (out != prior)
 		*out = *prior;
 	if (prior->src == SB_DRIFT_GIVEN || prior->src == SB_DRIFT_NONE || !(d > 0))
 		return;
-	out->tau2 = (d0 * prior->tau2 + d * data->tau2) / (d0 + d);
+	out->weight = w0 + d;
+	out->tau2 = (w0 * prior->tau2 + d * data->tau2) / (w0 + d);
 	out->df = sb_drift_moderated_df(prior, d, data->tau2, out->tau2);
 	out->src = SB_DRIFT_LEARNED;
 	snprintf(out->what, sizeof(out->what), "%s, %.0f df", what, out->df);

@@ -77,10 +77,13 @@ struct sb_drift {
 	double tau2, df;
 	enum sb_drift_source src;
 	char what[240];		/* where it came from, in words ("the default, taken as known: ...") */
+	double weight;		/* its degrees of freedom as the prior of more data: d0 + d of the figures
+				 * moderated into it (0: df). Not df, which the default's "taken as known"
+				 * makes large: a step's sweeps must still move a figure learned on few */
 };
 
 /* No drift: the runs inside each sweep are the independent values (the arithmetic before the model). */
-#define SB_DRIFT_NONE_INIT { 0, 0, SB_DRIFT_NONE, "none: the runs are the independent values" }
+#define SB_DRIFT_NONE_INIT { 0, 0, SB_DRIFT_NONE, "none: the runs are the independent values", 0 }
 
 /* --drift PCT (0: SB_DRIFT_NONE). */
 void sb_drift_given(double pct, struct sb_drift *d);

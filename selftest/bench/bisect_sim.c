@@ -89,16 +89,46 @@ static struct sb_drift_sweep log_sweep(double mu, const struct cell *c, size_t n
 }
 
 /* One step in the sweeps model: a sweep of BATCH runs at a time until the rule decides. */
+/* The bisect's steps so far, each a commit's sweeps: they moderate the drift as in sb-bisect. */
+#define MAXSTEPS 64
+struct past {
+	struct sb_drift_sweep sw[MAXSTEPS][MAXSW];
+	struct sb_drift_side g[MAXSTEPS];
+	size_t n;
+};
+
+/* d moderated by the bisect's earlier steps (sb_bisect_drift_est), into out. */
+static void with_past(const struct sb_drift *d, const struct past *p, struct sb_drift *out)
+{
+	struct sb_drift_est e;
+
+	*out = *d;
+	if (sb_bisect_drift_est(p->g, p->n, &e) == 0)
+		sb_drift_moderate(d, &e, "the bisect's steps", out);
+}
+
+/* The ends checked as sb-bisect checks them at every step: 1 to go on. */
+static int ends_ok(const struct sb_drift_side *g, const struct sb_drift_side *b, const struct sb_drift *d)
+{
+	struct sb_rule rule = SB_RULE_DEFAULT;
+	struct sb_gap gap;
+
+	rule.max_runs = SB_DRIFT_MAX_RUNS;	/* sb-bisect's default with the drift */
+	return sb_gap_check_drift(g, b, d, &gap) == 0 && gap.differ && sb_ends_decidable(g, b, d, &rule, BATCH) == 1;
+}
+
+/* One step in the sweeps model: a sweep of BATCH runs at a time until the rule decides; its sweeps kept in p. */
 static enum sb_verdict step_drift(const struct cell *c, const struct sb_drift_side *g,
 				  const struct sb_drift_side *b, const struct sb_drift *d, long i, long fb,
-				  struct tally *t)
+				  struct tally *t, struct past *p)
 {
-	const struct sb_rule rule = SB_RULE_DEFAULT;
+	struct sb_rule rule = SB_RULE_DEFAULT;
 	double mu = i >= fb ? 1 - c->change : 1;
-	struct sb_drift_sweep sw[MAXSW];
+	struct sb_drift_sweep *sw = p->sw[p->n < MAXSTEPS ? p->n : MAXSTEPS - 1];
 	struct sb_drift_side x = { sw, 0 };
 	struct sb_step s;
 
+	rule.max_runs = SB_DRIFT_MAX_RUNS;
 	do {
 		sw[x.k++] = log_sweep(mu, c, BATCH);
 		if (sb_decide_drift(g, b, d, &rule, &x, &s) < 0) {
@@ -106,6 +136,8 @@ static enum sb_verdict step_drift(const struct cell *c, const struct sb_drift_si
 			exit(3);
 		}
 	} while (s.v == SB_V_MORE && x.k < MAXSW);
+	if (p->n < MAXSTEPS)
+		p->g[p->n++] = x;
 	t->runs += (long)s.k;
 	t->steps++;
 	if ((long)s.k > t->maxrun)
@@ -149,7 +181,8 @@ static void bisect_once(const struct cell *c, unsigned char *skipped, struct tal
 	struct sb_gap gap;
 	struct sb_drift_sweep gs[MAXSW], bs[MAXSW];
 	struct sb_drift_side gd = { gs, 0 }, bd = { bs, 0 };
-	struct sb_drift d;
+	struct sb_drift d, dp;
+	static struct past past;
 	long fb = 1 + (long)(urand() * (double)c->commits), lo = 0, hi = c->commits + 1, i;
 
 	if (fb > c->commits)
@@ -162,10 +195,8 @@ static void bisect_once(const struct cell *c, unsigned char *skipped, struct tal
 			bs[bd.k++] = log_sweep(1 - c->change, c, per);
 		}
 		learn_drift(c, &d);
-		const struct sb_rule rule = SB_RULE_DEFAULT;
-
-		if (sb_gap_check_drift(&gd, &bd, &d, &gap) < 0 || !gap.differ ||
-		    sb_ends_decidable(&gd, &bd, &d, &rule, BATCH) != 1) {
+		past.n = 0;
+		if (!ends_ok(&gd, &bd, &d)) {
 			t->refused++;
 			return;
 		}
@@ -190,7 +221,14 @@ static void bisect_once(const struct cell *c, unsigned char *skipped, struct tal
 			t->unresolved++;
 			return;
 		}
-		switch (c->model ? step_drift(c, &gd, &bd, &d, i, fb, t) : step(c, &g, &b, i, fb, t)) {
+		if (c->model) {	/* each step checks the ends again, the drift moderated by the steps before */
+			with_past(&d, &past, &dp);
+			if (past.n && !ends_ok(&gd, &bd, &dp)) {
+				t->refused++;
+				return;
+			}
+		}
+		switch (c->model ? step_drift(c, &gd, &bd, &dp, i, fb, t, &past) : step(c, &g, &b, i, fb, t)) {
 		case SB_V_GOOD: lo = i; break;
 		case SB_V_BAD: hi = i; break;
 		default: skipped[i] = 1; t->skips++; break;

@@ -6,14 +6,16 @@
 # drawn uniformly, each end measured with END_RUNS (30) runs, the ends checked as
 # sb-bisect checks them (a refusal counts as not found), then git's binary search with
 # the sequential test at each step (the default rule: alpha = beta = 0.002, 2 to 24
-# runs), a step that cannot tell skipped as git bisect skip does (the next commit to
+# runs; 2 to 96 with MODEL=drift, sb-bisect's default then), a step that cannot tell skipped as git bisect skip does (the next commit to
 # the middle). DRIFT (0): the sd, %, of a sweep's offset (every run of one sweep shares
 # it: each end is one sweep, each step a sweep every 2 runs as sb-bisect takes them), the
 # machine's drift between sweeps. END_SWEEPS (1): each end's runs in that many sweeps, each
 # its own offset. MODEL: runs (default: the rule on runs, sb_decide) or drift (the rule on
 # sweeps with the drift in it, sb_decide_drift, as sb-bisect decides), the drift learned as
-# the tool would: the default 2%, moderated by the ends' own sweeps and a history of HIST (0)
-# sweeps, never given the true value. A wrong commit (a bisect that ended on another commit
+# the tool would: the default 2%, moderated by the ends' own sweeps, a history of HIST (0)
+# sweeps and the bisect's earlier steps (each a commit's sweeps), never given the true value;
+# the ends are checked again before every step with that figure, as sb-bisect does, and a
+# stop there counts as ends refused. A wrong commit (a bisect that ended on another commit
 # than the first bad one) is a column of its own. Prints a markdown table on stdout.
 set -eu
 
