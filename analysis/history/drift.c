@@ -148,7 +148,7 @@ static void drift_from(const struct sb_hist_drift *d, const struct sb_drift_est 
 	const struct sb_drift_est *own = &o[across];
 	struct sb_drift_est bed = pool_without(&d->bed[k][across], own);
 	struct sb_drift prior = *base;
-	double cap = sb_drift_mad_df(d->bed_sweeps[k] ? d->bed_sweeps[k] - 1 : 0);
+	double cap = sb_drift_est_df(d->bed_sweeps[k] ? d->bed_sweeps[k] - 1 : 0);
 	const char *where = across ? "across boots" : "within a boot";
 	char what[160];
 
