@@ -288,7 +288,7 @@ static void other_shapes(const struct view *v, size_t sh, struct sb_drift_est o[
 static void as_prior(const struct sb_drift_est *e, size_t sweeps, struct sb_drift *p)
 {
 	p->tau2 = e->tau2;
-	p->df = fmin(fmin(e->df, sb_drift_mad_df(sweeps ? sweeps - 1 : 0)), SB_DRIFT_PRIOR_MAXDF);
+	p->df = fmin(fmin(e->df, sb_drift_est_df(sweeps ? sweeps - 1 : 0)), SB_DRIFT_PRIOR_MAXDF);
 	p->src = SB_DRIFT_LEARNED;
 }
 

@@ -9,41 +9,54 @@
 #include "stats.h"
 
 /*
- * For k differences of successive N(0, 1) values, (median |d| / z(0.75))^2 / 2
- * has expectation BIAS[k - 1] and behaves like a variance on DF[k - 1]
- * degrees of freedom (2 E^2 / Var): 400,000 draws each, made by
- * selftest/bench/drift_mad.c. Past 40 differences: 1 + 2.62 / k and 0.317 k.
- * (The median of |d|, not their mean square: one step or one bad sweep moves
- * it by one rank. The price is efficiency, about a third of the mean
- * square's, which the degrees of freedom carry.)
+ * The estimate of one class of pairs: the mean square of the k differences of
+ * consecutive sweeps' means, without the largest sb_drift_trim(k) of them,
+ * halved. One step (a real change) makes one large difference and one bad
+ * sweep two: the trim takes them out, so neither inflates the figure; but a
+ * machine whose bad sweeps recur shows them in it (bursts are part of its
+ * drift, and a median would discount them). For successive N(0, 1) values the
+ * trimmed estimate has expectation BIAS[k - 1] and behaves like a variance on
+ * DF[k - 1] degrees of freedom (2 E^2 / Var): 400,000 draws each, made by
+ * selftest/bench/drift_trim.c. Past the table: 1 - (4 ln k - 6.5) / k and 0.64 k.
+ * (Its efficiency is about twice a median's, which its degrees of freedom carry.)
  */
-#define MAD_TABLE 40
-static const double mad_bias[MAD_TABLE] = {
-	2.1952, 1.8856, 1.7860, 1.5742, 1.4726, 1.3960, 1.3571, 1.3090, 1.2837, 1.2480,
-	1.2325, 1.2088, 1.1965, 1.1832, 1.1751, 1.1616, 1.1524, 1.1427, 1.1361, 1.1296,
-	1.1253, 1.1165, 1.1133, 1.1088, 1.1044, 1.0998, 1.0970, 1.0927, 1.0922, 1.0869,
-	1.0853, 1.0819, 1.0818, 1.0767, 1.0750, 1.0742, 1.0731, 1.0695, 1.0680, 1.0654,
+#define TRIM_TABLE 60
+static const double trim_bias[TRIM_TABLE] = {
+	1.0000, 1.0000, 0.5194, 0.5645, 0.3562, 0.4022, 0.4411, 0.4737, 0.5023, 0.5251,
+	0.5473, 0.5666, 0.5839, 0.6009, 0.6154, 0.6283, 0.6397, 0.6509, 0.6607, 0.6712,
+	0.6805, 0.6882, 0.6962, 0.7042, 0.7105, 0.7177, 0.7237, 0.7297, 0.7361, 0.7409,
+	0.7464, 0.7516, 0.7569, 0.7600, 0.7645, 0.7690, 0.7729, 0.7765, 0.7805, 0.7837,
+	0.7868, 0.7901, 0.7931, 0.7961, 0.7995, 0.8022, 0.8050, 0.8076, 0.8098, 0.8129,
+	0.8153, 0.8177, 0.8197, 0.8219, 0.8243, 0.8261, 0.8280, 0.8299, 0.8329, 0.8337,
 };
-static const double mad_df[MAD_TABLE] = {
-	0.999, 1.380, 1.365, 1.977, 1.966, 2.515, 2.517, 3.089, 3.121, 3.709,
-	3.702, 4.278, 4.281, 4.876, 4.894, 5.504, 5.522, 6.065, 6.112, 6.682,
-	6.745, 7.286, 7.302, 7.882, 7.931, 8.464, 8.513, 9.136, 9.115, 9.695,
-	9.743, 10.354, 10.376, 10.857, 10.885, 11.507, 11.542, 12.114, 12.189, 12.674,
+static const double trim_df[TRIM_TABLE] = {
+	0.999, 1.603, 1.361, 2.040, 1.869, 2.503, 3.113, 3.765, 4.410, 5.087,
+	5.688, 6.356, 6.948, 7.622, 8.267, 8.988, 9.566, 10.189, 10.874, 11.549,
+	12.237, 12.854, 13.459, 14.110, 14.815, 15.435, 16.083, 16.795, 17.423, 18.074,
+	18.758, 19.398, 20.086, 20.630, 21.326, 22.034, 22.679, 23.450, 24.000, 24.658,
+	25.302, 25.940, 26.685, 27.295, 27.956, 28.576, 29.308, 29.894, 30.589, 31.316,
+	31.918, 32.632, 33.153, 33.876, 34.525, 35.290, 35.965, 36.519, 37.365, 37.785,
 };
-#define Z75 0.6744897501960817
 
-double sb_drift_mad_bias(size_t k)
+size_t sb_drift_trim(size_t k)
 {
-	if (k == 0)
-		return NAN;
-	return k <= MAD_TABLE ? mad_bias[k - 1] : 1 + 2.62 / (double)k;
+	return k >= 5 ? 2 : k >= 3 ? 1 : 0;
 }
 
-double sb_drift_mad_df(size_t k)
+double sb_drift_est_bias(size_t k)
+{
+	double x = (double)k;
+
+	if (k == 0)
+		return NAN;
+	return k <= TRIM_TABLE ? trim_bias[k - 1] : 1 - (4 * log(x) - 6.5) / x;
+}
+
+double sb_drift_est_df(size_t k)
 {
 	if (k == 0)
 		return 0;
-	return k <= MAD_TABLE ? mad_df[k - 1] : 0.317 * (double)k;
+	return k <= TRIM_TABLE ? trim_df[k - 1] : 0.64 * (double)k;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -51,11 +64,6 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
-}
-
-static double median_sorted(const double *v, size_t k)
-{
-	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
 static int same_boot(const struct sb_drift_sweep *a, const struct sb_drift_sweep *b)
@@ -66,16 +74,18 @@ static int same_boot(const struct sb_drift_sweep *a, const struct sb_drift_sweep
 /* One class's estimate from its differences d[0..k-1] and the runs' mean share. */
 static void estimate(double *d, size_t k, double runs_share, size_t sweeps, struct sb_drift_est *e)
 {
-	double m, v;
+	double ss = 0, v;
+	size_t m = k - sb_drift_trim(k);
 
 	memset(e, 0, sizeof(*e));
 	if (k == 0)
 		return;
 	qsort(d, k, sizeof(*d), cmp_double);
-	m = median_sorted(d, k) / Z75;
-	v = m * m / 2 / sb_drift_mad_bias(k);	/* tau^2 + the runs' share */
+	for (size_t i = 0; i < m; i++)
+		ss += d[i] * d[i];
+	v = ss / (double)m / 2 / sb_drift_est_bias(k);	/* tau^2 + the runs' share */
 	e->tau2 = v > runs_share ? v - runs_share : 0;
-	e->df = sb_drift_mad_df(k);
+	e->df = sb_drift_est_df(k);
 	e->pairs = k;
 	e->sweeps = sweeps;
 }

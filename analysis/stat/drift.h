@@ -45,22 +45,26 @@ enum { SB_DRIFT_WITHIN, SB_DRIFT_ACROSS };	/* one boot, or two (or unknown) */
 /*
  * Estimate tau^2 from a series' sweeps in order (s[0] oldest). Each pair of
  * consecutive sweeps gives a difference of means, whose variance with no
- * change between them is 2 tau^2 + sigma^2 (1/n_i + 1/n_j); the scale of the
- * differences is their median absolute value (so a step or one bad sweep
- * moves it by one rank, not by its size), corrected for its small-sample bias;
- * the runs' share, sigma^2 pooled inside the sweeps, is subtracted. Pairs
+ * change between them is 2 tau^2 + sigma^2 (1/n_i + 1/n_j); their scale is
+ * the mean square of the differences without the largest sb_drift_trim(k)
+ * (one step makes one large difference, one bad sweep two: neither inflates
+ * it, while bursts that recur do), corrected for its small-sample bias; the
+ * runs' share, sigma^2 pooled inside the sweeps, is subtracted. Pairs
  * whose two sweeps have one boot go to est[SB_DRIFT_WITHIN], the others to
  * est[SB_DRIFT_ACROSS]. Returns 0, or -1 (errno ENOMEM).
  */
 int sb_drift_series(const struct sb_drift_sweep *s, size_t n, struct sb_drift_est est[2]);
 
+/* How many of k differences the estimate leaves out: 0, 1 (3-4), 2 (5 or more). */
+size_t sb_drift_trim(size_t k);
+
 /*
- * The median-of-differences scale's bias (its expectation over the true
- * variance) and equivalent degrees of freedom for k differences of
- * successive normal values (by simulation: selftest/bench/drift_mad.c).
+ * The trimmed estimate's bias (its expectation over the true variance) and
+ * equivalent degrees of freedom for k differences of successive normal
+ * values (by simulation: selftest/bench/drift_trim.c).
  */
-double sb_drift_mad_bias(size_t k);
-double sb_drift_mad_df(size_t k);
+double sb_drift_est_bias(size_t k);
+double sb_drift_est_df(size_t k);
 
 /* acc += e, weighted by degrees of freedom. */
 void sb_drift_pool(struct sb_drift_est *acc, const struct sb_drift_est *e);
