@@ -54,7 +54,7 @@ int main(void)
 	return 0;
 }
 EOF_C
-${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -Ianalysis $(printf -- "-I%s " analysis/*/) -o "$tmp/t" "$tmp/t.c" "$B/libsbanalysis.a" -lm \
+${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -I. -Ianalysis $(printf -- "-I%s " analysis/*/) -o "$tmp/t" "$tmp/t.c" "$B/libsbanalysis.a" -lm \
 	2>"$tmp/cc.log" || { echo "Bail out! cc failed: $(head -n 5 "$tmp/cc.log" | tr '\n' ' ')"; exit 1; }
 plan 11
 run "$tmp/t"
