@@ -30,7 +30,7 @@ enum field {
 };
 enum kind { K_ROW, K_MEAN, K_IDLE, K_STAT, K_COUNT, K_PEAK };
 
-/* A mode's field: its kind and place in struct sb_summary_mode (a row's: K_ROW). */
+/* A mode's field: its kind and place in struct sb_summary_mode (a row's, not listed: K_ROW). */
 static const struct {
 	enum kind kind;
 	size_t at;
@@ -252,8 +252,7 @@ static void put_column(FILE *out, const struct column *c, const struct sb_summar
 {
 	int present = c->mode >= 0 && !isnan(r->mode[c->mode].mean);
 
-	switch (c->field == F_tasks || c->field == F_linear || c->field == F_lkp_linear ? K_ROW :
-		fields[c->field].kind) {
+	switch (fields[c->field].kind) {
 	case K_ROW:
 		if (c->field == F_tasks)
 			fprintf(out, "%ld", zero ? 0 : r->tasks);
