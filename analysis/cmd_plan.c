@@ -381,7 +381,7 @@ static void load_values(struct sb_plan *plan, const char *dir)
 /* DIR/points.csv (format/points.h), one row per planned point, through a temporary name. */
 static void points_write(const struct sb_plan *plan, const char *dir)
 {
-	char *path, *tmp, header[64];
+	char *path, *tmp;
 	FILE *f;
 
 	if (asprintf(&path, "%s/points.csv", dir) < 0 || asprintf(&tmp, "%s/.points.csv.%ld.tmp", dir, (long)getpid()) < 0)
@@ -390,7 +390,7 @@ static void points_write(const struct sb_plan *plan, const char *dir)
 	if (!f)
 		sb_die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(tmp);
-	fprintf(f, "%s\n", sb_points_header(header, sizeof(header)));
+	fprintf(f, "%s\n", SB_POINTS_HEADER);
 	for (size_t m = 0; m < plan->c.nmodes; m++)
 		for (size_t i = 0; i < plan->np; i++) {
 			const struct sb_plan_point *p = &plan->p[i];

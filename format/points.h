@@ -19,21 +19,9 @@ enum sb_points_col { SB_POINTS_COLUMNS(SB_POINTS_X_ENUM) SB_POINTS_NCOLS };
 /* X(ID, name): where a point came from: auto's seeds, what it added, the counts given */
 #define SB_POINTS_ORIGINS(X) X(SEED, "seed") X(ADDED, "added") X(GIVEN, "given")
 
-/* The header line, without its newline, into buf ("mode,tasks,origin,reason"). */
-static inline const char *sb_points_header(char *buf, size_t len)
-{
-	static const char *const names[] = {
-#define SB_POINTS_X_NAME(id, name) name,
-		SB_POINTS_COLUMNS(SB_POINTS_X_NAME)
-#undef SB_POINTS_X_NAME
-	};
-	size_t at = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && at < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? "," : "", names[i]);
-	return buf;
-}
+/* The header line without its newline: "mode,tasks,origin,reason" (the leading comma skipped) */
+#define SB_POINTS_X_HEADER(id, name) "," name
+#define SB_POINTS_HEADER (SB_POINTS_COLUMNS(SB_POINTS_X_HEADER) + 1)
 
 /* One row, in the columns' order. */
 static inline void sb_points_put_row(FILE *f, const char *mode, unsigned long tasks, const char *origin,

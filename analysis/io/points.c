@@ -32,7 +32,8 @@ static int known_origin(const char *origin)
 
 int sb_points_read(const char *path, sb_points_fn fn, void *ctx, char *err, size_t errlen)
 {
-	char *buf = NULL, *p, *end, *nl, header[64];
+	const char *header = SB_POINTS_HEADER;
+	char *buf = NULL, *p, *end, *nl;
 	size_t len;
 	int mapped = 0, rc = 0;
 	unsigned long lineno = 1;
@@ -45,7 +46,6 @@ int sb_points_read(const char *path, sb_points_fn fn, void *ctx, char *err, size
 		return rc;
 	end = buf + len;
 	nl = memchr(buf, '\n', len);
-	sb_points_header(header, sizeof(header));
 	if ((size_t)(nl - buf) != strlen(header) || memcmp(buf, header, strlen(header)) != 0) {
 		sb_file_unmap(buf, len, mapped);
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s:1: the header is not '%s'", path, header);
