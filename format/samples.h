@@ -11,7 +11,8 @@
  * With -v both formats end with task_0 ... task_N-1. A reader finds the columns it
  * needs by name and ignores the others, so a column added here breaks no reader, old
  * or new. Adding a column: its row here, its field in struct sb_sample, the sampler
- * filling it.
+ * filling it. mode, tasks, run and phase stay the first four: runtest.sh's
+ * samples_rows checks that each row it keeps starts with them.
  */
 #define SB_SAMPLES_COLUMNS(X) \
 	X(MODE,		"mode",		0, MODE,	ntasks)	/* (member unused) */ \
