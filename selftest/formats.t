@@ -9,7 +9,7 @@ if ! make -s BUILD="$B" "$B/bin/sb-summary" "$B/bin/sb-compare" "$B/bin/sb-histo
 	exit 1
 fi
 S=$B/bin/sb-summary C=$B/bin/sb-compare H=$B/bin/sb-history P=$B/bin/sb-plan
-plan 16
+plan 17
 
 # old/: 4b51cc5's selftest/data (from git when this checkout has the commit; else the tree's, unchanged since)
 mkdir -p "$tmp/old"
@@ -95,7 +95,13 @@ run "$S" --format plot "$tmp/six/unix1/r-20260101T000000"
 is "$rc" 0 "summary.csv of will-it-scale's six columns alone reads${err:+: $err}"
 like "$out" $'\nrow\t2\t' "its rows are there"
 
-# plan.conf: one sweep writes and reads it, so a key sb-plan does not know is an error
+# plan.conf: one sweep writes and reads it, so a key sb-plan does not know is an error;
+# the keys sweep/plan.sh's plan_conf writes are the table's (modes and run_ms: sb-plan's own and
+# the tests', never the sweep's)
+written=$(sed -n '/^plan_conf()/,/^}/p' sweep/plan.sh | sed -n '/meta_lines/,/plan\.conf"/p' |
+	grep -oE '(^|[[:space:]])[a-z_]+ "' | tr -d ' "\t' | sort)
+table=$(grep -oE 'X\("[a-z_]+"' format/plan_conf.h | sed 's/X("//; s/"//' | grep -vxE 'modes|run_ms' | sort)
+is "${written//$'\n'/ }" "${table//$'\n'/ }" "sweep/plan.sh writes exactly format/plan_conf.h's keys"
 printf '%s\n' modes_total=1 points_mode=list points=1,2 min=1 max=2 step=1 units=2 min_runs=1 max_runs=1 \
 	adaptive=0 >"$tmp/plan.conf"
 run "$P" plan "$tmp/plan.conf"
