@@ -87,12 +87,20 @@ TESTS := $(filter-out $(LINUX_ONLY),$(TESTS))
 endif
 FIXTURES := $(patsubst selftest/fixtures/%.c,%,$(wildcard selftest/fixtures/*.c))
 
-# runner/*.c is the harness library; runner/cmd_<x>.c is the main of tool sb-<x>;
-# mode_<m>.c picks processes or threads at link time; sweepargs_*.c are sb-sweepargs' own.
-LIB_SRC := $(filter-out runner/cmd_% runner/mode_% runner/os_% runner/sweepargs_%,$(wildcard runner/*.c)) runner/os_$(OS).c
+# runner/*.c is the harness library, what a testcase links (and nothing else);
+# mode_<m>.c picks processes or threads at link time.
+LIB_SRC := $(filter-out runner/mode_% runner/os_%,$(wildcard runner/*.c)) runner/os_$(OS).c
 LIB_OBJ := $(patsubst runner/%.c,$(BUILD)/obj/runner/%.o,$(LIB_SRC))
 LIB := $(BUILD)/libscalebench.a
-TOOLS := $(patsubst runner/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard runner/cmd_*.c))
+# sweep/ and vm/: the C helpers of the shell beside them (runtest.sh's, vm/boot.sh's); no testcase
+# links them. sweep/cmd_<x>.c and vm/cmd_<x>.c are the mains of tools sb-<x>; the other sweep/*.c
+# (pairs.c, sweepargs_table.c) are libsbsweep.a, linked before the harness library they call.
+SWEEP_SRC := $(filter-out sweep/cmd_%,$(wildcard sweep/*.c))
+SWEEP_LIB := $(BUILD)/libsbsweep.a
+SWEEP_TOOLS := $(patsubst sweep/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard sweep/cmd_*.c))
+VM_TOOLS := $(patsubst vm/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard vm/cmd_*.c))
+SWEEP_HEADERS := $(wildcard sweep/*.h)
+TOOLS := $(SWEEP_TOOLS) $(VM_TOOLS)
 BINS := $(foreach t,$(TESTS),$(BUILD)/bin/$(t)_processes $(BUILD)/bin/$(t)_threads)
 FIXTURE_BINS := $(foreach t,$(FIXTURES),$(BUILD)/selftest/$(t)_processes $(BUILD)/selftest/$(t)_threads)
 # selftest/unit/<x>.c: a harness module driven with fixed inputs (no clock), built as unit_<x>;
@@ -148,6 +156,14 @@ $(BUILD)/obj/runner/%.o: runner/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -c -o $@ $<
 
+$(BUILD)/obj/sweep/%.o: sweep/%.c $(HEADERS) $(SWEEP_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -Isweep -c -o $@ $<
+
+$(BUILD)/obj/vm/%.o: vm/%.c $(HEADERS) $(SWEEP_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -Isweep -c -o $@ $<
+
 $(BUILD)/obj/machine/%.o: machine/%.c $(HEADERS) $(MACHINE_HEADERS) analysis/stat/stats.h analysis/fmt/rate.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -Imachine -Ianalysis/stat -Ianalysis/fmt -c -o $@ $<
@@ -161,6 +177,10 @@ $(BUILD)/obj/selftest/%.o: selftest/fixtures/%.c $(HEADERS)
 	$(CC) $(CFLAGS) $(SB_CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(SWEEP_LIB): $(patsubst %.c,$(BUILD)/obj/%.o,$(SWEEP_SRC))
 	@rm -f $@
 	$(AR) rcs $@ $^
 
@@ -210,7 +230,7 @@ $(ANALYSIS_UNIT_BINS): $(BUILD)/selftest/unit_%: selftest/unit/%.c $(ANALYSIS_LI
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SB_CFLAGS) $(ANALYSIS_CFLAGS) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $< $(ANALYSIS_LIB) -lm
 
-# A static pattern rule: it wins over the runner tools' sb-% pattern below.
+# A static pattern rule, as every tool's below.
 $(ANALYSIS_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/analysis/cmd_%.o $(ANALYSIS_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ -lm $(if $(filter $@,$(SQLITE_TOOLS)),$(SQLITE_LIBS)) $(LDLIBS)
@@ -220,19 +240,19 @@ $(MACHINE_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/machine/cmd_%.o $(MACHINE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
 
-$(BUILD)/bin/sb-%: $(BUILD)/obj/runner/cmd_%.o $(LIB)
+# sweep/'s and vm/'s tools: their main, libsbsweep.a, then the harness library.
+$(SWEEP_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/sweep/cmd_%.o $(SWEEP_LIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
+
+$(VM_TOOLS): $(BUILD)/bin/sb-%: $(BUILD)/obj/vm/cmd_%.o $(SWEEP_LIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
 
 # sb-options prints the testcase binaries' option table: it links their
 # option parser, which reaches the testcase API and so a mode (either will do).
-$(BUILD)/bin/sb-options: $(BUILD)/obj/runner/mode_processes.o
 # sb-sweepargs (runtest.sh's own option table) asks that table which runner options a sweep hands on.
-# Its own recipe: its table and parser, sweepargs_table.o, go before the harness library they call.
-$(BUILD)/bin/sb-sweepargs: $(BUILD)/obj/runner/cmd_sweepargs.o $(BUILD)/obj/runner/sweepargs_table.o \
-		$(LIB) $(BUILD)/obj/runner/mode_processes.o
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) $(SB_LDFLAGS) -o $@ $^ $(SB_LIBS)
+$(BUILD)/bin/sb-options $(BUILD)/bin/sb-sweepargs: $(BUILD)/obj/runner/mode_processes.o
 
 # ---- version (ecosystem): VERSION and the git revision, baked in at build time ----
 # $(BUILD)/gen/sb_version.h is remade when VERSION or git's HEAD, branch or index
@@ -247,7 +267,7 @@ VERSION_DEPS := VERSION build-aux/version.sh $(wildcard $(SB_GIT_DIR)/HEAD $(SB_
 	$(SB_GIT_COMMON)/packed-refs $(if $(SB_GIT_REF),$(SB_GIT_COMMON)/$(SB_GIT_REF)))
 VERSION_H := $(BUILD)/gen/sb_version.h
 VERSION_USERS := $(BUILD)/obj/runner/options.o \
-	$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard runner/cmd_*.c machine/cmd_*.c analysis/cmd_*.c))
+	$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard sweep/cmd_*.c vm/cmd_*.c machine/cmd_*.c analysis/cmd_*.c))
 $(VERSION_USERS): $(VERSION_H)
 $(VERSION_USERS): SB_CFLAGS += -I$(BUILD)/gen
 $(VERSION_H): $(VERSION_DEPS)
@@ -396,7 +416,7 @@ plot:
 	$(PYTHON) plot/plot.py $(if $(RESULTS),--results '$(RESULTS)') $(if $(COMPARE),--compare $(COMPARE))
 
 deps:
-	@sh runner/deps.sh
+	@sh build-aux/deps.sh
 
 # ---- VM runs (vm/, docs/VM.md): the slow selftest and the kernel it boots ----
 .PHONY: check-vm test-kernel
@@ -404,7 +424,7 @@ check-vm: all
 	SB_BUILD=$(BUILD) SB_CHECK_VM=1 prove $(PROVE_FLAGS) selftest/vm_boot.t selftest/bisect_vm.t
 
 test-kernel:
-	@sh runner/deps.sh test-kernel
+	@sh build-aux/deps.sh test-kernel
 
 # make clean BUILD=dir removes that build only; plain make clean every default one.
 clean:

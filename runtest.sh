@@ -173,7 +173,7 @@ make_helpers() {
 }
 
 # (e) read_args ARG...: runtest.sh's options are one table in C (sb-sweepargs,
-# runner/cmd_sweepargs.c): it parses and checks the arguments, the runner
+# sweep/cmd_sweepargs.c): it parses and checks the arguments, the runner
 # options the sweep hands on (its own option table's sweep=yes rows) included,
 # and answers NUL-terminated NAME VALUE pairs, one a list's element: the opt_*,
 # vm_* and the run's shape (period, samples, the stopping rule, the label ...).
@@ -330,7 +330,7 @@ tmp_full() {
 }
 
 # start_janitor DIR: a process that outlives runtest.sh by design (sb-workdir,
-# runner/cmd_workdir.c). It makes the working directory in DIR (so that no
+# sweep/cmd_workdir.c). It makes the working directory in DIR (so that no
 # moment exists when the directory is there and nobody will remove it),
 # removes those of earlier sweeps killed with their janitor (SIGKILL of the
 # whole process group: only directories whose owners file names a runtest.sh

@@ -18,6 +18,7 @@
 #include "msg.h"
 #include "stats.h"
 #include "io/number.h"
+#include "rundir/rundir.h"
 
 #define ERRLEN 1024
 /* --format otava: export's own, after the reports' formats */
@@ -34,6 +35,9 @@ static const char usage_text[] =
 	"       sb-history drift [TESTCASE...] [--target PCT]\n"
 	"                                                 the runs' noise and the machine's drift\n"
 	"                                                 between sweeps, and what buys precision\n"
+	"       sb-history drift --advise META            that advice alone, in two lines, for the\n"
+	"                                                 testcase, params, testbed and shape META\n"
+	"                                                 (meta's keys) names; nothing when unknown\n"
 	"       sb-history export TESTCASE --format otava [--points all] [--testbed HOST]\n"
 	"                                                 the history as Apache Otava's CSV: time,\n"
 	"                                                 commit, kernel, testbed, each mode's curve\n"
@@ -68,7 +72,7 @@ static const char usage_text[] =
 	"environment error (full disk, I/O, memory), 130 interrupted.\n";
 
 struct opts {
-	const char *db, *results, *commits, *testbed, *since, *kernel;
+	const char *db, *results, *commits, *testbed, *since, *kernel, *advise;
 	int partial, by_testbed, timeout_ms, any_params, all_points, min_seg_given;
 	enum sb_hist_order order;
 	enum sb_hist_column column;
@@ -129,7 +133,7 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 	static const char *const valued[] = { "--db", "--results", "--timeout", "--order", "--column", "--by",
 					      "--kernel", "--testbed", "--since", "--format", "--alpha",
 					      "--min-segment", "--points", "--target", "--run-cost",
-					      "--sweep-cost", "--reboot-cost", "--drift" };
+					      "--sweep-cost", "--reboot-cost", "--drift", "--advise" };
 	int known = !takes;
 
 	for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
@@ -190,6 +194,8 @@ static int option(int argc, char **argv, int *i, struct opts *o)
 		o->drift.sweep_cost = number(a, v, 0, 1e6);
 	else if (strcmp(a, "--reboot-cost") == 0)
 		o->drift.reboot_cost = number(a, v, 0, 1e6);
+	else if (strcmp(a, "--advise") == 0)
+		o->advise = v;
 	else
 		usage_error("unknown option '%s'", a);
 	*i += takes;
@@ -549,6 +555,47 @@ static int cmd_export(struct opts *o, char *err, size_t errlen)
 	return rc;
 }
 
+/* META's keys that name a testcase, its params, a testbed and a sweep shape, into a run's fields. */
+static int advise_key(void *ctx, const char *key, const char *val)
+{
+	struct sb_run *r = ctx;
+	const struct {
+		const char *key;
+		const char **val;
+	} keys[] = {
+		{ "test", &r->test }, { "params", &r->params }, { "host", &r->host }, { "cpu_model", &r->cpu_model },
+		{ "topology", &r->topology }, { "hwloc_version", &r->hwloc_version }, { "placement", &r->placement },
+		{ "host_name", &r->host_name }, { "host_cpu", &r->host_cpu }, { "host_topology", &r->host_topology },
+		{ "duration", &r->duration }, { "warmup", &r->warmup }, { "period_ms", &r->period_ms },
+	};
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (strcmp(key, keys[k].key) == 0)
+			*keys[k].val = val;
+	return 0;
+}
+
+/* drift --advise META: the report's advice for META's testcase, params, testbed and shape, or nothing. */
+static int drift_advise(struct opts *o, char *err, size_t errlen)
+{
+	struct sb_run r = { .test = "", .params = "", .host = "", .cpu_model = "", .topology = "",
+			    .hwloc_version = "", .placement = "", .host_name = "", .host_cpu = "",
+			    .host_topology = "", .duration = "", .warmup = "", .period_ms = "" };
+	struct sb_drift_lookup *l = NULL;
+	char *text = NULL;
+	int rc;
+
+	if (o->npos > 1)
+		usage_error("%s", "drift --advise META: no TESTCASE (META names it)");
+	if ((rc = sb_meta_read(o->advise, advise_key, &r, &text, err, errlen)) == 0 &&
+	    (rc = sb_drift_lookup_open(o->db, &r, NULL, 0, o->timeout_ms, &l, err, errlen)) == 0 &&
+	    sb_drift_lookup_advise(stdout, l, &o->drift) < 0)
+		rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+	sb_drift_lookup_free(l);
+	free(text);
+	return rc;
+}
+
 /* drift [TESTCASE...]: the runs' noise and the drift between sweeps the history shows (history/drift_report.c). */
 static int cmd_drift(struct opts *o, char *err, size_t errlen)
 {
@@ -557,6 +604,8 @@ static int cmd_drift(struct opts *o, char *err, size_t errlen)
 
 	if (o->format != SB_FMT_TEXT)
 		usage_error("%s", "drift: --format text only");
+	if (o->advise)
+		return drift_advise(o, err, errlen);
 	if ((rc = load(o, o->pos + 1, (size_t)o->npos - 1, &h, err, errlen)) != 0)
 		return rc;
 	rc = sb_hist_drift_report(stdout, &h, &o->drift, err, errlen);

@@ -38,9 +38,9 @@ configure() {
 # Commands that are no user's: runtest.sh's and vm/boot.sh's helpers (in LIBEXECDIR/scalebench).
 INTERNAL='sb-options sb-sweepargs sb-vmboot sb-workdir'
 
-# tool_names: the sb-* tools, from their sources (runner/, machine/, analysis/cmd_*.c), one a line
+# tool_names: the sb-* tools, from their sources (sweep/, vm/, machine/, analysis/cmd_*.c), one a line
 tool_names() {
-	for f in runner/cmd_*.c machine/cmd_*.c analysis/cmd_*.c; do
+	for f in sweep/cmd_*.c vm/cmd_*.c machine/cmd_*.c analysis/cmd_*.c; do
 		[ -f "$f" ] || continue
 		n=${f##*/cmd_} n=sb-${n%.c}
 		printf '%s\n' "$n"
@@ -101,6 +101,7 @@ do_install() {
 	for f in profile/*.sh; do [ -f "$f" ] && put 644 "$f" "$data/profile"; done
 	for f in machine/*.sh; do [ -f "$f" ] && put 644 "$f" "$data/machine"; done
 	for f in vm/*; do
+		case $f in *.c | *.h) continue ;; esac	# sb-vmboot's source
 		if [ -x "$f" ]; then put 755 "$f" "$data/vm"; elif [ -f "$f" ]; then put 644 "$f" "$data/vm"; fi
 	done
 	for f in man/*.1; do [ -f "$f" ] && put 644 "$f" "$MANDIR/man1"; done

@@ -12,7 +12,7 @@ ALLOW=(
 	# a date's form (0 not a date, 1 a day, 2 a day and a time), not a code
 	"analysis/history/order.c sb_hist_date ? 2 : 0;"
 	# a sort rank: processes, threads, then anything else
-	"analysis/io/rundir.c mode_rank return 2;"
+	"analysis/rundir/rundir.c mode_rank return 2;"
 )
 
 # scan DIR: "FILE:FUNCTION:LINE: TEXT" for each line of DIR's C files that holds a literal or
@@ -115,8 +115,8 @@ main() {
 	is "$(scan "$tmp/a" | grep -c '/good.c:' || true)" 0 "good.c: names, counts, comments and strings are not codes"
 	line=$(scan "$tmp/a" | grep ':mode_rank:')
 	like "$line" "^$tmp/a/bad.c:mode_rank:[0-9]+: +return 2;" "the function a line is in is named"
-	a=${line/#$tmp\/a\/bad.c/analysis/io/rundir.c}
-	allowed "$a" && ! allowed "${a/#analysis\/io\/rundir.c/analysis/io/samples.c}" && ! allowed "${a/:mode_rank:/:other:}"
+	a=${line/#$tmp\/a\/bad.c/analysis/rundir/rundir.c}
+	allowed "$a" && ! allowed "${a/#analysis\/rundir\/rundir.c/analysis/io/samples.c}" && ! allowed "${a/:mode_rank:/:other:}"
 	ok $? "an allowed number is allowed in its file and function only"
 	plan "$_n"
 	exit "$_failed"

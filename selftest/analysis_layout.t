@@ -18,6 +18,13 @@ for m in processes threads; do
 		"pipe1_$m: no analysis code linked"
 done
 
+# The run directory has one home (issue 48): its loader and its writer in analysis/rundir/, sb-rundir's
+# main in analysis/cmd_rundir.c, nothing of it in io/.
+is "$(ls -d analysis/*/*rundir* analysis/*rundir* 2>/dev/null | grep -v -e '^analysis/rundir/' -e '^analysis/rundir$' \
+	-e '^analysis/cmd_rundir\.c$' | tr '\n' ' ')" "" "analysis/: run directory code in rundir/ only"
+is "$(grep -l '^int sb_run_load(' analysis/*.c analysis/*/*.c | tr '\n' ' ')" "analysis/rundir/rundir.c " \
+	"the loader (sb_run_load) is rundir/'s"
+
 # Without hwloc the analysis tools still build (a CI job that only compares).
 rc=0
 make -s -j2 -C . BUILD="$T/nohwloc" HWLOC_OK=no PKG_CONFIG=false analysis >"$T/make.log" 2>&1 || rc=$?

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make deps (runner/deps.sh) with a fake apt-get or dnf on PATH: the required packages in one line that
+# make deps (build-aux/deps.sh) with a fake apt-get or dnf on PATH: the required packages in one line that
 # must succeed, perf from linux-perf on Debian and linux-tools-* on Ubuntu, an optional package that will
 # not install is a warning naming it (exit 0), a required one exit 3; sudo when not root.
 . "$(dirname "$0")/lib.sh"
@@ -32,7 +32,7 @@ deps() {
 	[ "$1" = ubuntu ] && printf 'ID_LIKE=debian\n' >>"$tmp/os-release"
 	: >"$tmp/log"
 	run env PATH="$tmp/bin" SB_OS_RELEASE="$tmp/os-release" FAKE_LOG="$tmp/log" FAKE_MISSING="$2" \
-		"$tmp/bin/sh" runner/deps.sh
+		"$tmp/bin/sh" build-aux/deps.sh
 	log=$(cat "$tmp/log")
 }
 installs() { printf '%s\n' "$log" | grep "^$1 " | grep -c -- " $2\( \|$\)"; }

@@ -28,6 +28,12 @@ for f in sweep/*.sh; do
 	[ -f "$dest/usr/share/scalebench/$f" ] || missing="$missing $f"
 done
 is "$missing" "" "sweep/*.sh in DATADIR/scalebench (runtest.sh sources its phases from there)"
+is "$(cd "$dest/usr/share/scalebench" && find . -name '*.[ch]' | tr '\n' ' ')" "" \
+	"no C source in DATADIR/scalebench (sweep/'s and vm/'s helpers are installed built)"
+for t in sb-sweepargs sb-workdir sb-vmboot; do
+	[ -x "$libexec/$t" ] && [ ! -e "$bin/$t" ]
+	ok $? "the internal $t is in LIBEXECDIR/scalebench only"
+done
 is "$(find "$dest" -name '*_processes' -o -name '*_threads' | grep -v "^$libexec/" | head -n 1)" "" \
 	"every testcase binary is under LIBEXECDIR/scalebench"
 

@@ -33,6 +33,22 @@ is "$(nm "$SB_BUILD/bin/fallocate1_processes" | grep -cE ' [TtDd] (sb_tmpdir|sb_
 	"fallocate1 (uses sb_tmpdir): both linked"
 like "$("$SB_BUILD/bin/fallocate1_processes" --info 2>&1 || true)" $'(^|\n)param=dir\t' "fallocate1 has the dir parameter"
 
+# runner/ holds only what a testcase links (issue 48): each harness object defines a function that
+# some testcase binary has (the linker takes an archive's object only when it is used), and no
+# tool's main or script is there (the sweep's and VM's helpers are in sweep/ and vm/).
+nm --defined-only "$SB_BUILD"/bin/*_processes "$SB_BUILD"/bin/*_threads |
+	awk '$2 == "T" { print $3 }' | LC_ALL=C sort -u >"$T/linked"
+unused=''
+for f in runner/*.c; do
+	o=$SB_BUILD/obj/runner/$(basename "$f" .c).o
+	case $f in runner/os_*) [ -f "$o" ] || continue ;; esac	# another OS's layer
+	nm --defined-only -g "$o" | awk '$2 == "T" { print $3 }' | LC_ALL=C sort >"$T/defs.one"
+	[ -n "$(LC_ALL=C comm -12 "$T/linked" "$T/defs.one")" ] || unused+=" $f"
+done
+is "$unused" "" "runner/: every harness file is linked into a testcase"
+is "$(cd runner && ls | grep -v -e '\.[ch]$' -e '^include$' | tr '\n' ' ')" "" "runner/: C and include/ only (no script)"
+is "$(ls runner/cmd_*.c 2>/dev/null | wc -l)" 0 "runner/: no tool's main"
+
 # The machine's administration is not the harness: no testcase links it.
 is "$(ls runner/syscheck.c runner/tune.c runner/cmd_machine.c 2>/dev/null | wc -l)" 0 "runner/ holds no machine administration"
 is "$(nm "$SB_BUILD/bin/getppid1_processes" | grep -cE ' T (sb_syscheck|sb_tune_apply|sb_tune_restore)$' || true)" 0 \

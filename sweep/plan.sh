@@ -106,6 +106,35 @@ placement_rows() {
 	fi
 }
 
+# drift_advice TESTCASE: --dry-run's advice from the history's drift figure for TESTCASE's params, this
+# testbed and this sweep's shape (sb-history drift --advise: the report's figures and arithmetic):
+# sweeps a side for a 2% change and runs a sweep, two lines; nothing when the history has no figure
+drift_advice() {
+	local db=${SB_HISTORY:-$results/history.db} tool=$build_abs/bin/sb-history out rc=0 k v m_host='' m_cpu=''
+	local cost=() line pre='  drift:     '
+	# (a --kernel sweep's testbed is its guest's, which the dry run does not know)
+	if [ ! -f "$db" ] || [ ${#vm_kernels[@]} -gt 0 ]; then return 0; fi
+	if [ -n "$SB_INSTALL" ]; then tool=$sb_tools/sb-history; fi
+	if [ ! -x "$tool" ]; then return 0; fi	# --no-history: not built
+	out=$("$tool_rundir" facts "$$") || return 0
+	while IFS='=' read -r k v; do
+		case $k in host | cpu) printf -v "m_$k" '%s' "$v" ;; esac
+	done <<<"$out"
+	meta_lines test "$1" params "${t_params[$1]}" host "$m_host" cpu_model "$m_cpu" \
+		topology "${topo[topology]}" hwloc_version "${topo[hwloc_version]}" placement "$placement" \
+		duration "$duration_text" warmup "$warmup_text" period_ms "$period" >"$TMP/advise.meta"
+	if [ "${run_ms:-0}" -gt 0 ]; then cost=(--run-cost "$((run_ms / 1000)).$(printf '%03d' $((run_ms % 1000)))"); fi
+	out=$("$tool" --db "$db" drift --advise "$TMP/advise.meta" "${cost[@]}" 2>&1) || rc=$?
+	if [ "$rc" != 0 ]; then
+		warn "warning: no drift advice for $1 (sb-history exit $rc): ${out#sb-history: }"
+		return 0
+	fi
+	while IFS= read -r line; do
+		if [ -n "$line" ]; then printf '%s%s\n' "$pre" "$line"; fi
+		pre='             '
+	done <<<"$out"
+}
+
 print_plan() {	# --dry-run
 	local t modes
 	for t in "${runnable[@]}"; do
@@ -122,6 +151,7 @@ print_plan() {	# --dry-run
 			"$(if [ "$warmup_text" = auto ]; then echo "steady-state (${auto_warmup_min:+at least $auto_warmup_min s, }at most $auto_warmup_max s)"; else echo "$warmup_text s"; fi)" \
 			"$duration_text" "$period"
 		printf '  runs:      %s\n' "${plan_text[runs]}"
+		drift_advice "$t"
 		printf '  params:    %s\n' "${t_params[$t]:-none}"
 		printf '  placement: %s, at %d tasks:\n' "$placement" "$largest"
 		placement_rows "$t" "${modes[0]}"

@@ -4,7 +4,7 @@
 # Functions only; each prints its value on standard output and returns 1 when
 # it cannot tell. Used by vm/boot.sh and vm/initramfs.sh.
 
-# sb-vmboot (runner/cmd_vmboot.c) reads the image and the module lists: vm/boot.sh's
+# sb-vmboot (vm/cmd_vmboot.c) reads the image and the module lists: vm/boot.sh's
 # HELPERS (a checkout's build/bin; LIBEXECDIR/scalebench installed), else SB_BUILD's
 vmboot() { "${HELPERS:-${SB_BUILD:-build}/bin}/sb-vmboot" "$@"; }
 

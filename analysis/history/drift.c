@@ -1,4 +1,5 @@
 /* The drift a series' verdicts use, learned from the history: its testbed's other series as the prior, its own sweeps as the data. */
+#define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,16 +8,37 @@
 
 #include "history.h"
 
+/*
+ * Estimates are kept by sweep shape (meta's duration, warmup and period_ms):
+ * a sweep's offset averages a drift that moves in seconds, so sweeps of
+ * another length are another series of offsets. Arrays "by shape" hold
+ * nshapes entries, index S for shapes[S].
+ */
 struct sb_hist_drift {
 	const struct sb_hist *h;
 	const struct sb_hist_series *s;
 	size_t ns;
-	struct sb_drift_est (*est)[2];		/* each series' own, within and across boots */
-	struct sb_drift_est (*bed)[2];		/* each testbed's pool over its series (index: testbed slot) */
+	const char **shapes;			/* the shapes of h's sweeps (h's strings) */
+	size_t nshapes;
+	size_t *swshape;			/* h->sw[i]'s shape index */
+	struct sb_drift_est (*est)[2];		/* est[si * nshapes + S]: series si's own, within and across boots */
+	struct sb_drift_est (*bed)[2];		/* bed[slot * nshapes + S]: a testbed's pool over its series */
 	size_t *slot;				/* series -> its testbed's slot */
-	size_t *bed_sweeps;			/* sweeps of each testbed slot */
+	size_t *bed_sweeps;			/* [slot * nshapes + S]: sweeps of each testbed and shape */
 	size_t nbeds;
 };
+
+char *sb_hist_shape_name(const char *duration, const char *warmup, const char *period_ms)
+{
+	char *s;
+
+	if (!*duration && !*warmup && !*period_ms)
+		return strdup("an unknown shape");
+	if (asprintf(&s, "duration %.24s, warmup %.24s, period_ms %.24s", *duration ? duration : "?",
+		     *warmup ? warmup : "?", *period_ms ? period_ms : "?") < 0)
+		return NULL;
+	return s;
+}
 
 /* The sweeps of one series as the drift estimate takes them: mean and variance of log runs. */
 int sb_hist_series_sweeps(const struct sb_hist *h, const struct sb_hist_series *se,
@@ -50,6 +72,8 @@ void sb_hist_drift_free(struct sb_hist_drift *d)
 {
 	if (!d)
 		return;
+	free(d->shapes);
+	free(d->swshape);
 	free(d->est);
 	free(d->bed);
 	free(d->slot);
@@ -57,7 +81,58 @@ void sb_hist_drift_free(struct sb_hist_drift *d)
 	free(d);
 }
 
-/* The testbed slot of each series, and how many sweeps each testbed has. */
+/* The shape index of each sweep of h (a new shape: the next index). */
+static int shape_slots(struct sb_hist_drift *d)
+{
+	const struct sb_hist *h = d->h;
+
+	if (!(d->shapes = calloc(h->nsw + 1, sizeof(*d->shapes))) || !(d->swshape = calloc(h->nsw + 1, sizeof(size_t))))
+		return -1;
+	for (size_t i = 0; i < h->nsw; i++) {
+		const char *sh = h->sw[i].shape ? h->sw[i].shape : "";
+		size_t k = 0;
+
+		while (k < d->nshapes && strcmp(d->shapes[k], sh) != 0)
+			k++;
+		if (k == d->nshapes)
+			d->shapes[d->nshapes++] = sh;
+		d->swshape[i] = k;
+	}
+	return 0;
+}
+
+size_t sb_hist_drift_shape_index(const struct sb_hist_drift *d, const char *shape)
+{
+	size_t k = 0;
+
+	while (k < d->nshapes && strcmp(d->shapes[k], shape) != 0)
+		k++;
+	return k;
+}
+
+#define shape_index sb_hist_drift_shape_index
+
+size_t sb_hist_drift_nshapes(const struct sb_hist_drift *d)
+{
+	return d->nshapes;
+}
+
+const char *sb_hist_drift_shape(const struct sb_hist_drift *d, size_t k)
+{
+	return d->shapes[k];
+}
+
+size_t sb_hist_drift_shape_of(const struct sb_hist_drift *d, size_t sweep)
+{
+	return d->swshape[sweep];
+}
+
+const struct sb_drift_est *sb_hist_drift_own(const struct sb_hist_drift *d, size_t si, size_t shape)
+{
+	return d->est[si * d->nshapes + shape];
+}
+
+/* The testbed slot of each series, and how many sweeps each testbed has of each shape. */
 static int testbed_slots(struct sb_hist_drift *d)
 {
 	const struct sb_hist *h = d->h;
@@ -78,17 +153,60 @@ static int testbed_slots(struct sb_hist_drift *d)
 	for (size_t i = 0; i < h->nsw; i++)
 		for (size_t k = 0; k < d->nbeds; k++)
 			if (ids[k] == h->sw[i].testbed)
-				d->bed_sweeps[k]++;
+				d->bed_sweeps[k * d->nshapes + d->swshape[i]]++;
 	free(ids);
 	return 0;
+}
+
+/*
+ * Series se's estimates by shape into est[nshapes]: the pairs are consecutive
+ * sweeps of one shape (a sweep of another shape between them is passed over);
+ * a sweep whose index is in skip stays in its shape's order with no runs, so
+ * that its neighbours are not read as a pair. all and buf hold se->n sweeps.
+ */
+static int series_est(const struct sb_hist_drift *d, const struct sb_hist_series *se, const size_t *skip,
+		      size_t nskip, struct sb_drift_sweep *all, struct sb_drift_sweep *buf,
+		      struct sb_drift_est (*est)[2])
+{
+	sb_hist_series_sweeps(d->h, se, all);
+	for (size_t q = 0; q < nskip; q++)
+		for (size_t i = 0; i < se->n; i++)
+			if (se->sw[i] == skip[q])
+				all[i].n = 0;
+	for (size_t sh = 0; sh < d->nshapes; sh++) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < se->n; i++)
+			if (d->swshape[se->sw[i]] == sh)
+				buf[k++] = all[i];
+		if (sb_drift_series(buf, k, est[sh]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Series se's estimates by shape, without the sweeps in skip: a new array (NULL: no memory). */
+static struct sb_drift_est (*own_without(const struct sb_hist_drift *d, const struct sb_hist_series *se,
+					 const size_t *skip, size_t nskip))[2]
+{
+	struct sb_drift_sweep *all = malloc((se->n + 1) * sizeof(*all)), *buf = malloc((se->n + 1) * sizeof(*buf));
+	struct sb_drift_est (*est)[2] = calloc(d->nshapes + 1, sizeof(*est));
+
+	if (!all || !buf || !est || series_est(d, se, skip, nskip, all, buf, est) != 0) {
+		free(est);
+		est = NULL;
+	}
+	free(all);
+	free(buf);
+	return est;
 }
 
 int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, size_t ns,
 		      struct sb_hist_drift **out)
 {
 	struct sb_hist_drift *d = calloc(1, sizeof(*d));
-	struct sb_drift_sweep *buf = NULL;
-	size_t most = 1;
+	struct sb_drift_est (*e)[2] = NULL;
+	size_t m;
 
 	*out = NULL;
 	if (!d)
@@ -96,27 +214,28 @@ int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, s
 	d->h = h;
 	d->s = s;
 	d->ns = ns;
-	for (size_t i = 0; i < ns; i++)
-		most = s[i].n > most ? s[i].n : most;
-	d->est = calloc(ns + 1, sizeof(*d->est));
-	d->bed = calloc(ns + 1, sizeof(*d->bed));
+	if (shape_slots(d) < 0)
+		goto oom;
+	m = d->nshapes ? d->nshapes : 1;
+	d->est = calloc(ns * m + 1, sizeof(*d->est));
+	d->bed = calloc(ns * m + 1, sizeof(*d->bed));
 	d->slot = calloc(ns + 1, sizeof(*d->slot));
-	d->bed_sweeps = calloc(ns + 1, sizeof(*d->bed_sweeps));
-	buf = malloc(most * sizeof(*buf));
-	if (!d->est || !d->bed || !d->slot || !d->bed_sweeps || !buf || testbed_slots(d) < 0)
+	d->bed_sweeps = calloc(ns * m + 1, sizeof(*d->bed_sweeps));
+	if (!d->est || !d->bed || !d->slot || !d->bed_sweeps || testbed_slots(d) < 0)
 		goto oom;
 	for (size_t i = 0; i < ns; i++) {
-		sb_hist_series_sweeps(h, &s[i], buf);
-		if (sb_drift_series(buf, s[i].n, d->est[i]) < 0)
+		if ((e = own_without(d, &s[i], NULL, 0)) == NULL)
 			goto oom;
-		for (int c = 0; c < 2; c++)
-			sb_drift_pool(&d->bed[d->slot[i]][c], &d->est[i][c]);
+		for (size_t sh = 0; sh < d->nshapes; sh++)
+			for (int c = 0; c < 2; c++) {
+				d->est[i * m + sh][c] = e[sh][c];
+				sb_drift_pool(&d->bed[d->slot[i] * m + sh][c], &e[sh][c]);
+			}
+		free(e);
 	}
-	free(buf);
 	*out = d;
 	return 0;
 oom:
-	free(buf);
 	sb_hist_drift_free(d);
 	errno = ENOMEM;
 	return -1;
@@ -139,18 +258,77 @@ static struct sb_drift_est pool_without(const struct sb_drift_est *pool, const s
 	return r;
 }
 
-/* The drift from own (this series' estimates, or none) and testbed slot k's pool less own. */
-static void drift_from(const struct sb_hist_drift *d, const struct sb_drift_est own2[2], size_t k,
-		       int across, const struct sb_drift *base, struct sb_drift *out)
+/* What one verdict's drift is learned from: a series' own estimates and its testbed's pool, by shape. */
+struct view {
+	const struct sb_drift_est (*own)[2];	/* NULL: none (a point the history has not seen) */
+	const struct sb_drift_est (*bed)[2];
+	const size_t *sweeps;			/* the testbed's sweeps of each shape */
+	const char *const *shapes;
+	size_t nshapes;
+};
+
+/* The testbed's sweeps of shapes other than sh, pooled into o[2]; their sweeps into *n; the shapes it has into *nsh. */
+static void other_shapes(const struct view *v, size_t sh, struct sb_drift_est o[2], size_t *n, size_t *nsh)
+{
+	memset(o, 0, 2 * sizeof(*o));
+	*n = *nsh = 0;
+	for (size_t k = 0; k < v->nshapes; k++) {
+		if (v->sweeps[k] == 0)
+			continue;
+		++*nsh;
+		if (k == sh)
+			continue;
+		*n += v->sweeps[k];
+		for (int c = 0; c < 2; c++)
+			sb_drift_pool(&o[c], &v->bed[k][c]);
+	}
+}
+
+/* A pooled figure as a prior: counted as at most the df the sweeps behind it could give, and SB_DRIFT_PRIOR_MAXDF. */
+static void as_prior(const struct sb_drift_est *e, size_t sweeps, struct sb_drift *p)
+{
+	p->tau2 = e->tau2;
+	p->df = fmin(fmin(e->df, sb_drift_mad_df(sweeps ? sweeps - 1 : 0)), SB_DRIFT_PRIOR_MAXDF);
+	p->src = SB_DRIFT_LEARNED;
+}
+
+/*
+ * Nothing of shape sh known on the testbed: its sweeps of other shapes, as a
+ * prior only (the figure of pairs of kind across where known, else of the
+ * other kind). Returns 0 when there are none either.
+ */
+static int from_other_shapes(const struct view *v, size_t sh, int across, const char *shape,
+			     const struct sb_drift *base, struct sb_drift *out)
+{
+	struct sb_drift_est o[2];
+	size_t n, nsh;
+	int c = across;
+
+	other_shapes(v, sh, o, &n, &nsh);
+	if (!(o[c].df > 0))
+		c = !c;
+	if (!(o[c].df > 0))
+		return 0;
+	*out = *base;
+	as_prior(&o[c], n, out);
+	snprintf(out->what, sizeof(out->what), "none learned of its shape (%.100s): its testbed's sweeps of other "
+		 "shapes %s, as the prior only, %.0f df", shape, c ? "across boots" : "within a boot", out->df);
+	return 1;
+}
+
+/* The drift of shape sh (nshapes: one the history has not seen) from view v. */
+static void drift_from(const struct view *v, size_t sh, const char *shape, int across, const struct sb_drift *base,
+		       struct sb_drift *out)
 {
 	static const struct sb_drift_est none[2];
-	const struct sb_drift_est *o = own2 ? own2 : none;
+	const struct sb_drift_est *o = v->own && sh < v->nshapes ? v->own[sh] : none;
+	const struct sb_drift_est *pool = sh < v->nshapes ? v->bed[sh] : none;
 	const struct sb_drift_est *own = &o[across];
-	struct sb_drift_est bed = pool_without(&d->bed[k][across], own);
+	struct sb_drift_est bed = pool_without(&pool[across], own), oth[2];
 	struct sb_drift prior = *base;
-	double cap = sb_drift_mad_df(d->bed_sweeps[k] ? d->bed_sweeps[k] - 1 : 0);
-	const char *where = across ? "across boots" : "within a boot";
-	char what[160];
+	size_t shs = sh < v->nshapes ? v->sweeps[sh] : 0, nothers, nsh;
+	const char *where = across ? "across boots" : "within a boot", *from = " and its testbed's other series";
+	char what[300], named[120] = "";
 
 	*out = *base;
 	if (base->src != SB_DRIFT_DEFAULT)	/* --drift: taken as given */
@@ -158,105 +336,104 @@ static void drift_from(const struct sb_hist_drift *d, const struct sb_drift_est 
 	/* nothing of this kind of pair: the other kind (a figure within a boot understates one across) */
 	if (!(own->df > 0) && !(bed.df > 0)) {
 		own = &o[!across];
-		bed = pool_without(&d->bed[k][!across], own);
+		bed = pool_without(&pool[!across], own);
 		where = across ? "within a boot (none across boots known)" : "across boots";
 	}
-	if (!(own->df > 0) && !(bed.df > 0))
+	if (!(own->df > 0) && !(bed.df > 0)) {
+		from_other_shapes(v, sh, across, shape, base, out);
 		return;
+	}
+	other_shapes(v, sh, oth, &nothers, &nsh);
+	if (nsh > 1)	/* the shape matters: the testbed has sweeps of another */
+		snprintf(named, sizeof(named), " (its shape: %.100s)", shape);
 	if (bed.df > 0) {
-		prior.tau2 = bed.tau2;
-		prior.df = fmin(fmin(bed.df, cap), SB_DRIFT_PRIOR_MAXDF);
-		prior.src = SB_DRIFT_LEARNED;
+		as_prior(&bed, shs, &prior);
+	} else if (oth[across].df > 0 || oth[!across].df > 0) {
+		as_prior(&oth[oth[across].df > 0 ? across : !across], nothers, &prior);
+		from = " and its testbed's sweeps of other shapes as the prior";
+	} else {
+		from = " and the default's 2";
 	}
 	if (own->df > 0) {
-		snprintf(what, sizeof(what), "%zu sweeps of this series %s%s", own->sweeps, where,
-			 bed.df > 0 ? " and its testbed's other series" : " and the default's 2");
+		snprintf(what, sizeof(what), "%zu sweeps of this series %s%s%s", own->sweeps, where, named, from);
 		sb_drift_moderate(&prior, own, what, out);
 	} else {
 		*out = prior;
-		snprintf(out->what, sizeof(out->what), "its testbed's series %s, %.0f df", where, out->df);
+		snprintf(out->what, sizeof(out->what), "its testbed's series %s%s, %.0f df", where, named, out->df);
 	}
 	out->src = SB_DRIFT_LEARNED;
 }
 
-void sb_hist_drift_of(const struct sb_hist_drift *d, size_t si, int across,
-		      const struct sb_drift *base, struct sb_drift *out)
+/* Series si's view: its own estimates (own: NULL for the testbed's alone), its slot's pool (bed: NULL for d's). */
+static struct view view_of(const struct sb_hist_drift *d, size_t si, const struct sb_drift_est (*own)[2],
+			   const struct sb_drift_est (*bed)[2])
 {
-	drift_from(d, d->est[si], d->slot[si], across, base, out);
+	size_t k = d->slot[si] * d->nshapes;
+
+	return (struct view){ own, bed ? bed : (const struct sb_drift_est (*)[2])&d->bed[k], &d->bed_sweeps[k],
+			      d->shapes, d->nshapes };
 }
 
-void sb_hist_drift_testbed(const struct sb_hist_drift *d, size_t si, int across,
-			   const struct sb_drift *base, struct sb_drift *out)
-{
-	drift_from(d, NULL, d->slot[si], across, base, out);
-}
-
-/* Series se's sweeps without those in skip (sweep indexes into h->sw), into out; how many. */
-static size_t sweeps_without(const struct sb_hist *h, const struct sb_hist_series *se, const size_t *skip,
-			     size_t nskip, struct sb_drift_sweep *all, struct sb_drift_sweep *out)
-{
-	size_t k = 0;
-
-	/* a skipped sweep stays in the order with no runs: no pair across it (sb_drift_series skips
-	 * pairs with an empty sweep), so its neighbours are not read as consecutive */
-	sb_hist_series_sweeps(h, se, all);
-	for (size_t i = 0; i < se->n; i++) {
-		int drop = 0;
-
-		for (size_t q = 0; q < nskip && !drop; q++)
-			drop = se->sw[i] == skip[q];
-		out[k] = all[i];
-		if (drop)
-			out[k].n = 0;
-		k++;
-	}
-	return k;
-}
-
-/* Series si's own estimates without the skipped sweeps. 0, or -1 (memory). */
-static int own_without(const struct sb_hist_drift *d, size_t si, const size_t *skip, size_t nskip,
-		       struct sb_drift_est est[2])
+/* The shape a verdict asks for: given, else the newest sweep's of series si. */
+static const char *shape_of(const struct sb_hist_drift *d, size_t si, const char *shape)
 {
 	const struct sb_hist_series *se = &d->s[si];
-	struct sb_drift_sweep *all = malloc((se->n + 1) * sizeof(*all)), *kept = malloc((se->n + 1) * sizeof(*kept));
-	int rc = -1;
 
-	if (all && kept)
-		rc = sb_drift_series(kept, sweeps_without(d->h, se, skip, nskip, all, kept), est);
-	free(all);
-	free(kept);
-	return rc;
+	if (shape)
+		return shape;
+	return se->n && d->h->sw[se->sw[se->n - 1]].shape ? d->h->sw[se->sw[se->n - 1]].shape : "";
 }
 
-int sb_hist_drift_pool_without(const struct sb_hist_drift *d, size_t si, const size_t *skip, size_t nskip,
-			       struct sb_drift_est pool[2])
+void sb_hist_drift_of(const struct sb_hist_drift *d, size_t si, const char *shape, int across,
+		      const struct sb_drift *base, struct sb_drift *out)
 {
-	memset(pool, 0, 2 * sizeof(*pool));
-	for (size_t i = 0; i < d->ns; i++) {
-		struct sb_drift_est e[2];
+	struct view v = view_of(d, si, (const struct sb_drift_est (*)[2])&d->est[si * d->nshapes], NULL);
 
+	shape = shape_of(d, si, shape);
+	drift_from(&v, shape_index(d, shape), shape, across, base, out);
+}
+
+void sb_hist_drift_testbed(const struct sb_hist_drift *d, size_t si, const char *shape, int across,
+			   const struct sb_drift *base, struct sb_drift *out)
+{
+	struct view v = view_of(d, si, NULL, NULL);
+
+	shape = shape_of(d, si, shape);
+	drift_from(&v, shape_index(d, shape), shape, across, base, out);
+}
+
+struct sb_drift_est (*sb_hist_drift_pool_without(const struct sb_hist_drift *d, size_t si, const size_t *skip,
+						 size_t nskip))[2]
+{
+	struct sb_drift_est (*pool)[2] = calloc(d->nshapes + 1, sizeof(*pool)), (*e)[2];
+
+	for (size_t i = 0; pool && i < d->ns; i++) {
 		if (d->slot[i] != d->slot[si])
 			continue;
-		if (own_without(d, i, skip, nskip, e) != 0)
-			return -1;
-		for (int c = 0; c < 2; c++)
-			sb_drift_pool(&pool[c], &e[c]);
+		if ((e = own_without(d, &d->s[i], skip, nskip)) == NULL) {
+			free(pool);
+			return NULL;
+		}
+		for (size_t sh = 0; sh < d->nshapes; sh++)
+			for (int c = 0; c < 2; c++)
+				sb_drift_pool(&pool[sh][c], &e[sh][c]);
+		free(e);
 	}
-	return 0;
+	return pool;
 }
 
-int sb_hist_drift_of_without(const struct sb_hist_drift *d, size_t si, int across, const size_t *skip,
-			     size_t nskip, const struct sb_drift_est pool[2], const struct sb_drift *base,
-			     struct sb_drift *out)
+int sb_hist_drift_of_without(const struct sb_hist_drift *d, size_t si, const char *shape, int across,
+			     const size_t *skip, size_t nskip, const struct sb_drift_est (*pool)[2],
+			     const struct sb_drift *base, struct sb_drift *out)
 {
-	struct sb_hist_drift view = *d;
-	struct sb_drift_est own[2], bed[2] = { pool[0], pool[1] };
+	struct sb_drift_est (*own)[2] = own_without(d, &d->s[si], skip, nskip);
+	struct view v;
 
-	if (own_without(d, si, skip, nskip, own) != 0)
+	if (!own)
 		return -1;
-	/* drift_from reads the pool of the series' slot: a view whose slot holds this pool */
-	view.bed = &bed;
-	view.bed_sweeps = &d->bed_sweeps[d->slot[si]];
-	drift_from(&view, own, 0, across, base, out);
+	v = view_of(d, si, (const struct sb_drift_est (*)[2])own, pool);
+	shape = shape_of(d, si, shape);
+	drift_from(&v, shape_index(d, shape), shape, across, base, out);
+	free(own);
 	return 0;
 }

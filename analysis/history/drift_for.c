@@ -15,6 +15,7 @@ struct sb_drift_lookup {
 	size_t ns;
 	struct sb_hist_drift *d;
 	size_t group;		/* the run's testcase x params x testbed; (size_t)-1: not in the history */
+	char *shape;		/* the run's shape (sb_hist_shape_name): the figure is that shape's */
 };
 
 /* The testbed id of r's machine in db; 0 when the history has never seen it. */
@@ -64,6 +65,7 @@ void sb_drift_lookup_free(struct sb_drift_lookup *l)
 	if (!l)
 		return;
 	sb_hist_drift_free(l->d);
+	free(l->shape);
 	sb_hist_series_free(l->s, l->ns);
 	sb_hist_free(&l->h);
 	free(l);
@@ -83,7 +85,13 @@ int sb_drift_lookup_open(const char *path, const struct sb_run *r, const struct 
 	if (!l)
 		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	l->group = (size_t)-1;
+	if ((l->shape = sb_hist_shape_name(r->duration ? r->duration : "", r->warmup ? r->warmup : "",
+					   r->period_ms ? r->period_ms : "")) == NULL) {
+		free(l);
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+	}
 	if ((rc = sb_hist_open(path, SB_HIST_READ, timeout_ms, &db, err, errlen)) != 0) {
+		free(l->shape);
 		free(l);
 		return rc;
 	}
@@ -120,14 +128,21 @@ void sb_drift_lookup_point(const struct sb_drift_lookup *l, const char *mode, lo
 		const struct sb_hist_series *se = &l->s[i];
 
 		if (se->group == l->group && se->tasks == tasks && strcmp(l->h.modes[se->mode], mode) == 0) {
-			sb_hist_drift_of(l->d, i, across, base, out);
+			sb_hist_drift_of(l->d, i, l->shape, across, base, out);
 			return;
 		}
 	}
 	/* a point this history has not seen: its testbed's figure, through any series of the testbed */
 	for (size_t i = 0; i < l->ns; i++)
 		if (l->h.sw[l->s[i].sw[0]].group == l->group || l->group == (size_t)-1) {
-			sb_hist_drift_testbed(l->d, i, across, base, out);
+			sb_hist_drift_testbed(l->d, i, l->shape, across, base, out);
 			return;
 		}
+}
+
+int sb_drift_lookup_advise(FILE *out, const struct sb_drift_lookup *l, const struct sb_drift_report_opts *o)
+{
+	if (!l || !l->d || l->group == (size_t)-1)
+		return 0;
+	return sb_hist_drift_advise(out, &l->h, l->s, l->ns, l->d, l->group, l->shape, o);
 }

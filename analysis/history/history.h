@@ -79,6 +79,7 @@ struct sb_hist_sweep {
 	char *tb_facts;		/* cpu_model, topology, hwloc, placement */
 	char *column;		/* the column it belongs to: label, or kernel (release@commit) */
 	char *boot;		/* the boot it ran in (meta sweep_start's boot id); NULL: unknown */
+	char *shape;		/* its run shape in words (sb_hist_shape_name of meta's duration, warmup, period_ms) */
 	int judged;		/* a sweep a verdict judges: left out of the drift it learns (drift_for.c) */
 	size_t group;		/* testcase x params x testbed */
 	struct sb_hist_point *pts;
@@ -170,18 +171,34 @@ int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, s
 void sb_hist_drift_free(struct sb_hist_drift *d);
 
 /*
- * The drift series si's verdicts use, between sweeps of one boot (across 0)
- * or of two (1): base when it is --drift (SB_DRIFT_GIVEN or NONE); else the
- * series' own estimate moderated by its testbed's other series (counted as
- * at most as many degrees of freedom as the testbed's sweeps give, and
- * SB_DRIFT_PRIOR_MAXDF), or by base (the default) when the testbed has no
- * other; base itself when nothing is known.
+ * The drift series si's verdicts use for a sweep of shape (sb_hist_shape_name;
+ * NULL: the shape of the series' newest sweep), between sweeps of one boot
+ * (across 0) or of two (1): base when it is --drift (SB_DRIFT_GIVEN or NONE);
+ * else the series' own estimate of that shape moderated by its testbed's
+ * other series of that shape (counted as at most as many degrees of freedom
+ * as the testbed's sweeps of that shape give, and SB_DRIFT_PRIOR_MAXDF), else
+ * by the testbed's sweeps of other shapes, else by base (the default). With
+ * nothing of that shape known: the testbed's other shapes as the prior only;
+ * base itself when nothing is known. The words name the shape when the
+ * testbed has sweeps of more than one.
  */
-void sb_hist_drift_of(const struct sb_hist_drift *d, size_t si, int across,
+void sb_hist_drift_of(const struct sb_hist_drift *d, size_t si, const char *shape, int across,
 		      const struct sb_drift *base, struct sb_drift *out);
 /* The same for a point the history has not seen, on series si's testbed: its pool alone. */
-void sb_hist_drift_testbed(const struct sb_hist_drift *d, size_t si, int across,
+void sb_hist_drift_testbed(const struct sb_hist_drift *d, size_t si, const char *shape, int across,
 			   const struct sb_drift *base, struct sb_drift *out);
+
+/* The shapes d knows: how many; the index of one (nshapes: unknown); a sweep's (index into h->sw);
+ * shape k's words; series si's own estimates of shape k (within and across boots). */
+size_t sb_hist_drift_nshapes(const struct sb_hist_drift *d);
+size_t sb_hist_drift_shape_index(const struct sb_hist_drift *d, const char *shape);
+size_t sb_hist_drift_shape_of(const struct sb_hist_drift *d, size_t sweep);
+const char *sb_hist_drift_shape(const struct sb_hist_drift *d, size_t k);
+const struct sb_drift_est *sb_hist_drift_own(const struct sb_hist_drift *d, size_t si, size_t shape);
+
+/* A sweep's run shape in words, as the drift is keyed by it: "duration 5, warmup auto, period_ms 1000"
+ * (meta's keys; all empty: "an unknown shape"). malloc'd; NULL when memory runs out. */
+char *sb_hist_shape_name(const char *duration, const char *warmup, const char *period_ms);
 
 /* Series se's sweeps as the drift estimate takes them (mean and variance of log runs, boot), into out[se->n]. */
 int sb_hist_series_sweeps(const struct sb_hist *h, const struct sb_hist_series *se,
@@ -203,22 +220,35 @@ struct sb_drift_report_opts {
 int sb_hist_detectable_range(const struct sb_hist *h, const struct sb_hist_series *s, size_t ns,
 			     double range[4]);
 
-/* Each group's runs' sd and drift within and across boots, and the advice. Returns 0, 2 or 3. */
+/* Each group's runs' sd and drift within and across boots, and the advice, by sweep shape where a
+ * group has sweeps of several. Returns 0, 2 or 3. */
 int sb_hist_drift_report(FILE *out, const struct sb_hist *h, const struct sb_drift_report_opts *o,
 			 char *err, size_t errlen);
+
+/*
+ * The report's advice for one group (testcase x params x testbed) and
+ * sweep shape of h, in two lines on out (the sweeps a side for o->target
+ * and the runs a sweep; then the figures it rests on): 1 when printed, 0
+ * when the history has no figure of that group and shape (nothing printed),
+ * -1 when memory runs out.
+ */
+int sb_hist_drift_advise(FILE *out, const struct sb_hist *h, const struct sb_hist_series *s, size_t ns,
+			 const struct sb_hist_drift *d, size_t group, const char *shape,
+			 const struct sb_drift_report_opts *o);
 
 /*
  * The same with the sweeps in skip (indexes into h->sw: the sweeps being
  * judged) left out of every estimate: a verdict does not learn the drift from
  * the very difference it judges. pool: series si's testbed pool without
- * them (sb_hist_drift_pool_without, once for a set of skipped sweeps).
- * Return 0, or -1 when memory runs out.
+ * them, by shape (sb_hist_drift_pool_without, once for a set of skipped
+ * sweeps: a new array, NULL when memory runs out; free it). _of_without
+ * returns 0, or -1 when memory runs out.
  */
-int sb_hist_drift_pool_without(const struct sb_hist_drift *d, size_t si, const size_t *skip, size_t nskip,
-			       struct sb_drift_est pool[2]);
-int sb_hist_drift_of_without(const struct sb_hist_drift *d, size_t si, int across, const size_t *skip,
-			     size_t nskip, const struct sb_drift_est pool[2], const struct sb_drift *base,
-			     struct sb_drift *out);
+struct sb_drift_est (*sb_hist_drift_pool_without(const struct sb_hist_drift *d, size_t si, const size_t *skip,
+						 size_t nskip))[2];
+int sb_hist_drift_of_without(const struct sb_hist_drift *d, size_t si, const char *shape, int across,
+			     const size_t *skip, size_t nskip, const struct sb_drift_est (*pool)[2],
+			     const struct sb_drift *base, struct sb_drift *out);
 
 /* ---- drift_for.c: the drift of a run directory's points, from a history file ---- */
 
@@ -235,6 +265,9 @@ int sb_drift_lookup_open(const char *path, const struct sb_run *r, const struct 
 			 size_t nskip, int timeout_ms, struct sb_drift_lookup **out, char *err,
 			 size_t errlen);
 void sb_drift_lookup_free(struct sb_drift_lookup *l);
+
+/* sb_hist_drift_advise for r's testcase, params, testbed and shape: 1 printed, 0 no figure, -1 memory. */
+int sb_drift_lookup_advise(FILE *out, const struct sb_drift_lookup *l, const struct sb_drift_report_opts *o);
 
 /* The drift of r's point (mode, tasks; tasks 0: the mode's curve): sb_hist_drift_of's, else base. */
 void sb_drift_lookup_point(const struct sb_drift_lookup *l, const char *mode, long tasks, int across,

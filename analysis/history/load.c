@@ -12,10 +12,11 @@
 static const char *const q_sweeps[2] = {
 	"SELECT s.id, s.test, s.run_id, s.params, s.label, s.release, s.kcommit, s.date, s.status,"
 	" s.testbed, t.host, t.host_name, t.cpu_model, t.topology, t.hwloc_version, t.placement,"
-	" s.sweep_start FROM sweep s JOIN testbed t ON t.id = s.testbed",
+	" s.sweep_start, s.duration, s.warmup, s.period_ms FROM sweep s JOIN testbed t ON t.id = s.testbed",
 	"SELECT s.id, s.test, s.run_id, s.params, s.label, s.release, s.kcommit, s.date, s.status,"
 	" s.testbed, t.host, t.host_name, t.cpu_model, t.topology, t.hwloc_version, t.placement,"
-	" s.sweep_start FROM sweep s JOIN testbed t ON t.id = s.testbed WHERE s.test = ?1",
+	" s.sweep_start, s.duration, s.warmup, s.period_ms FROM sweep s JOIN testbed t ON t.id = s.testbed"
+	" WHERE s.test = ?1",
 };
 static const char *const q_obs[2] = {
 	"SELECT sweep, mode, tasks, value FROM obs ORDER BY sweep, mode, tasks, run",
@@ -100,6 +101,17 @@ static int take_sweep(sqlite3_stmt *st, struct sb_hist *h, size_t *cap, const ch
 			s->boot = strndup(start, (size_t)(slash - start));
 	}
 	{
+		/* its shape: a drift estimate pairs sweeps of one shape (history/drift.c) */
+		char *f[3];
+
+		for (int k = 0; k < 3; k++)
+			f[k] = col_dup(st, 17 + k);
+		if (f[0] && f[1] && f[2])
+			s->shape = sb_hist_shape_name(f[0], f[1], f[2]);
+		for (int k = 0; k < 3; k++)
+			free(f[k]);
+	}
+	{
 		char *f[4];
 
 		for (int k = 0; k < 4; k++)
@@ -111,7 +123,7 @@ static int take_sweep(sqlite3_stmt *st, struct sb_hist *h, size_t *cap, const ch
 			free(f[k]);
 	}
 	if (!s->test || !s->run_id || !s->params || !s->label || !s->release || !s->commit ||
-	    !s->date || !s->status || !s->tb_name || !s->tb_facts)
+	    !s->date || !s->status || !s->tb_name || !s->tb_facts || !s->shape)
 		return -1;
 	return 0;
 }
@@ -248,6 +260,7 @@ void sb_hist_sweep_free(struct sb_hist_sweep *s)
 	free(s->tb_facts);
 	free(s->column);
 	free(s->boot);
+	free(s->shape);
 	free(s->pts);
 }
 

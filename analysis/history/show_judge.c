@@ -187,16 +187,19 @@ static int family(struct judged *j, const struct rowkey *r, struct vs *v, struct
 /* A column pair's sweeps, left out of the drift its verdicts use, and the testbed's pool without them. */
 struct pairskip {
 	size_t skip[256], n;
-	struct sb_drift_est pool[2];
+	struct sb_drift_est (*pool)[2];	/* by shape; NULL: no series */
+	const char *shape;		/* the newer column's: the shape its verdicts are for */
 };
 
-static int pair_skip(const struct sb_hist_drift *d, const struct table *t, const struct rowkey *r, size_t nr,
-		     const struct sb_hist_series *s, size_t ns, size_t a, size_t x, struct pairskip *ps)
+static int pair_skip(const struct sb_hist *h, const struct sb_hist_drift *d, const struct table *t,
+		     const struct rowkey *r, size_t nr, const struct sb_hist_series *s, size_t ns, size_t a, size_t x,
+		     struct pairskip *ps)
 {
 	size_t si = ns;
 
 	ps->n = 0;
-	memset(ps->pool, 0, sizeof(ps->pool));
+	ps->pool = NULL;
+	ps->shape = t->cols[x].n ? h->sw[t->cols[x].sw[0]].shape : NULL;
 	for (size_t k = 0; k < 2; k++) {
 		const struct column *col = &t->cols[k ? x : a];
 
@@ -205,7 +208,9 @@ static int pair_skip(const struct sb_hist_drift *d, const struct table *t, const
 	}
 	for (size_t i = 0; d && i < nr && si == ns; i++)
 		si = series_of(t, &r[i], s, ns);
-	return si < ns ? sb_hist_drift_pool_without(d, si, ps->skip, ps->n, ps->pool) : 0;
+	if (si < ns && (ps->pool = sb_hist_drift_pool_without(d, si, ps->skip, ps->n)) == NULL)
+		return -1;
+	return 0;
 }
 
 int sb_show_judge(const struct sb_hist *h, const struct table *t, const struct rowkey *r, size_t nr,
@@ -231,23 +236,31 @@ int sb_show_judge(const struct sb_hist *h, const struct table *t, const struct r
 	for (size_t c = 1; c < nc; c++) {
 		struct pairskip pf, pp;
 
-		if (pair_skip(d, t, r, nr, s, ns, 0, c, &pf) != 0 || pair_skip(d, t, r, nr, s, ns, c - 1, c, &pp) != 0)
+		pf.pool = pp.pool = NULL;
+		if (pair_skip(h, d, t, r, nr, s, ns, 0, c, &pf) != 0 || pair_skip(h, d, t, r, nr, s, ns, c - 1, c, &pp) != 0) {
+			free(pf.pool);
 			goto oom;
+		}
 		for (size_t i = 0; i < nr; i++) {
 			const struct cell *row = &j->c[i * nc];
 			size_t si = d ? series_of(t, &r[i], s, ns) : ns;
 			struct sb_drift da = *base, db = *base;
 
-			if (si < ns && (sb_hist_drift_of_without(d, si, across(&row[0], &row[c]), pf.skip, pf.n,
-								  pf.pool, base, &da) != 0 ||
-					sb_hist_drift_of_without(d, si, across(&row[c - 1], &row[c]), pp.skip, pp.n,
-								  pp.pool, base, &db) != 0))
+			if (si < ns && (sb_hist_drift_of_without(d, si, pf.shape, across(&row[0], &row[c]), pf.skip,
+								  pf.n, pf.pool, base, &da) != 0 ||
+					sb_hist_drift_of_without(d, si, pp.shape, across(&row[c - 1], &row[c]), pp.skip,
+								  pp.n, pp.pool, base, &db) != 0)) {
+				free(pf.pool);
+				free(pp.pool);
 				goto oom;
+			}
 			if (j->ndrift++ == 0 || (da.src == SB_DRIFT_LEARNED && j->drift.src != SB_DRIFT_LEARNED))
 				j->drift = da;
 			j->first[i * nc + c] = versus(&row[0], &row[c], &da, &ra[i]);
 			j->prev[i * nc + c] = versus(&row[c - 1], &row[c], &db, &rb[i]);
 		}
+		free(pf.pool);
+		free(pp.pool);
 		if (family(j, r, j->first, ra, c) != 0 || family(j, r, j->prev, rb, c) != 0)
 			goto oom;
 	}

@@ -15,6 +15,8 @@
 struct gen {
 	struct hm_shape h;
 	const char *out, *testcase, *host, *summary;
+	const char *duration, *warmup, *period;	/* meta's run shape (--shape); NULL: the samples' */
+	int hour;				/* each sweep's start, UTC (--hour) */
 	unsigned long seed;
 };
 
@@ -35,7 +37,8 @@ static void usage(const char *why)
 {
 	die(2, "%s\nusage: history_gen --out DIR [--kernels 30] [--runs 3] [--run-sd 2] [--sweep-sd 1] "
 	       "[--counts 24] [--modes 2] [--cell aa|broad|local|two|spike|drift] [--seed N] "
-	       "[--testcase NAME] [--host NAME] [--base RATE] [--step-at K] [--step-pct P] [--summary SB-SUMMARY|none]", why);
+	       "[--testcase NAME] [--host NAME] [--base RATE] [--step-at K] [--step-pct P] [--summary SB-SUMMARY|none] "
+	       "[--shape DURATION/WARMUP/PERIOD_MS] [--hour H]", why);
 }
 
 static double num(const char *opt, const char *v, double lo, double hi)
@@ -48,6 +51,19 @@ static double num(const char *opt, const char *v, double lo, double hi)
 	if (errno || end == v || *end || !(d >= lo && d <= hi))
 		die(2, "%s: '%s' is not a number from %g to %g", opt, v, lo, hi);
 	return d;
+}
+
+/* --shape D/W/P: meta's duration, warmup and period_ms as given (the samples stay 1 s ones) */
+static void shape(struct gen *g, char *v)
+{
+	char *w = strchr(v, '/'), *p = w ? strchr(w + 1, '/') : NULL;
+
+	if (!p || strchr(p + 1, '/') || strpbrk(v, "\n="))
+		die(2, "--shape: '%s' is not DURATION/WARMUP/PERIOD_MS", v);
+	*w = *p = 0;
+	g->duration = v;
+	g->warmup = w + 1;
+	g->period = p + 1;
 }
 
 static void parse(struct gen *g, int argc, char **argv)
@@ -72,6 +88,8 @@ static void parse(struct gen *g, int argc, char **argv)
 		else if (!strcmp(a, "--step-at")) g->h.step_at = (int)num(a, v, 1, 999);
 		else if (!strcmp(a, "--step-pct")) g->h.step_pct = num(a, v, -90, 90);
 		else if (!strcmp(a, "--summary")) g->summary = v;
+		else if (!strcmp(a, "--hour")) g->hour = (int)num(a, v, 0, 23);
+		else if (!strcmp(a, "--shape")) shape(g, argv[i + 1]);
 		else if (!strcmp(a, "--cell")) {
 			if ((c = hm_cell_parse(v)) < 0)
 				die(2, "--cell: unknown cell '%s' (aa, broad, local, two, spike, drift)", v);
@@ -166,14 +184,18 @@ static void write_meta(const struct gen *g, const char *dir, int k, const char *
 		g->h.counts, g->h.modes == 2 ? "processes,threads" : "processes");
 	for (int t = 1; t <= g->h.counts; t++)
 		fprintf(f, "%s%d", t > 1 ? "," : "", t);
-	fprintf(f, "\npoints_mode=list\nmax_points=%d\nduration=%d\nwarmup=0\nperiod_ms=1000\n"
-		   "repeat=%d\nmin_runs=%d\nmax_runs=%d\nprecision=\npoint_budget=\nbudget=\n"
+	fprintf(f, "\npoints_mode=list\nmax_points=%d\n", g->h.counts);
+	if (g->duration)
+		fprintf(f, "duration=%s\nwarmup=%s\nperiod_ms=%s\n", g->duration, g->warmup, g->period);
+	else
+		fprintf(f, "duration=%d\nwarmup=0\nperiod_ms=1000\n", g->h.samples);
+	fprintf(f, "repeat=%d\nmin_runs=%d\nmax_runs=%d\nprecision=\npoint_budget=\nbudget=\n"
 		   "order=alternate\nseed=%lu\nunmet=\nlate_warnings=0\nparams=\n"
 		   "command=history_gen --cell %s --seed %lu\ncompiler=synthetic\ncflags=\n"
 		   "git_revision=synthetic\nsweep_host=%s\nsweep_pid=%d\nsweep_start=history_gen/%lu/%d\n"
 		   "system=governor=none turbo=none smt=off aslr=on thp=madvise swap=off "
 		   "isolated=none prio=fifo vm=none load=0.00 others=0\nlock=none\ntune=off\n",
-		g->h.counts, g->h.samples, g->h.runs, g->h.runs, g->h.runs, g->seed,
+		g->h.runs, g->h.runs, g->h.runs, g->seed,
 		hm_cell_name[g->h.cell], g->seed, g->host, 1000 + k, g->seed, k);
 	close_as(f, tmp, dir, "meta");
 }
@@ -223,8 +245,8 @@ static void write_sweep(const struct gen *g, int k, const double *smp)
 	char link[PATH_MAX];
 
 	pjoin(test, sizeof(test), g->out, g->testcase);
-	/* kernel k's sweep starts on day k of 2026 at 02:00 UTC */
-	time_t when = (time_t)1767225600 + (time_t)(k - 1) * 86400 + 7200;
+	/* kernel k's sweep starts on day k of 2026 at 02:00 UTC (--hour) */
+	time_t when = (time_t)1767225600 + (time_t)(k - 1) * 86400 + 3600 * (time_t)g->hour;
 	struct tm tm;
 
 	gmtime_r(&when, &tm);
@@ -265,7 +287,7 @@ int main(int argc, char **argv)
 {
 	struct gen g = { .h = { .kernels = 30, .runs = 3, .counts = 24, .modes = 2, .samples = 2,
 				 .run_sd = 2.0, .sweep_sd = 1.0, .base = 1e6, .cell = HM_AA },
-			 .testcase = "histsim1", .host = "sim", .seed = 1 };
+			 .testcase = "histsim1", .host = "sim", .hour = 2, .seed = 1 };
 	char sbs[PATH_MAX];
 	struct hm_rng rng;
 	double *runs, *smp;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # make deps: install what scalebench needs with the system's package manager, or say what to install.
-#   runner/deps.sh [test-kernel]
+#   build-aux/deps.sh [test-kernel]
 # Required packages build and run the sweep: one that cannot be installed fails (exit 3). Optional
 # ones (perf, QEMU, gnuplot, ministat, the selftests' helpers) are tried after them, and one that
 # cannot be installed is a warning naming it and what goes without it: a hosted CI runner (Ubuntu:
