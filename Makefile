@@ -67,7 +67,8 @@ endif
 
 # Testcases and fixtures see runner/include (testcase.h) only; the harness also its own headers.
 SB_CFLAGS := -std=gnu11 -Wall -Wextra -pthread -Irunner/include
-HARNESS_CFLAGS := -Irunner -Icli $(HWLOC_CFLAGS)
+# format/: the file formats' tables (header only), included as "format/x.h" by runner/, machine/ and analysis/
+HARNESS_CFLAGS := -Irunner -Icli -I. $(HWLOC_CFLAGS)
 # -z now: symbols are bound once in the runner, not again in each of 1,024 forked tasks
 # (lazy binding was ~6% of a processes start here: docs/RUNTEST.md "Spawn and teardown").
 SB_LDFLAGS := -pthread -Wl,-z,now
@@ -110,7 +111,7 @@ FIXTURE_BINS := $(foreach t,$(FIXTURES),$(BUILD)/selftest/$(t)_processes $(BUILD
 ANALYSIS_UNITS := verdict
 UNIT_BINS := $(patsubst selftest/unit/%.c,$(BUILD)/selftest/unit_%,\
 	$(filter-out $(ANALYSIS_UNITS:%=selftest/unit/%.c),$(wildcard selftest/unit/*.c)))
-HEADERS := $(wildcard runner/*.h runner/include/*.h tests/*.h cli/*.h)
+HEADERS := $(wildcard runner/*.h runner/include/*.h tests/*.h cli/*.h format/*.h)
 # machine/: the machine's administration (system check, --tune, the lock's commands), no testcase
 # links it: machine/cmd_<x>.c is the main of tool sb-<x>, the other machine/*.c are linked into
 # each of those, with the harness library for util, os and lock.
@@ -130,9 +131,9 @@ ANALYSIS_SRC := $(filter-out analysis/cmd_%,$(wildcard analysis/*.c analysis/*/*
 ANALYSIS_OBJ := $(patsubst analysis/%.c,$(BUILD)/obj/analysis/%.o,$(ANALYSIS_SRC)) $(CLI_OBJ)
 ANALYSIS_LIB := $(BUILD)/libsbanalysis.a
 ANALYSIS_TOOLS := $(patsubst analysis/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard analysis/cmd_*.c))
-ANALYSIS_HEADERS := $(wildcard analysis/*.h analysis/*/*.h cli/*.h)
+ANALYSIS_HEADERS := $(wildcard analysis/*.h analysis/*/*.h cli/*.h format/*.h)
 # Each folder's headers by their bare name ("results.h", "stats.h"): a file moving folder edits no include.
-ANALYSIS_CFLAGS := -Ianalysis $(patsubst %/,-I%,$(sort $(dir $(wildcard analysis/*/*.h)))) -Icli
+ANALYSIS_CFLAGS := -I. -Ianalysis $(patsubst %/,-I%,$(sort $(dir $(wildcard analysis/*/*.h)))) -Icli
 # SQLite (the history's index, analysis/history/) is linked into the tools that use it only.
 SQLITE_TOOLS := $(BUILD)/bin/sb-history $(BUILD)/bin/sb-bisect $(BUILD)/bin/sb-compare
 

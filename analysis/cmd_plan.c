@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "format/plan_conf.h"
 #include "msg.h"
 #include "exit.h"
 #include "cli.h"
@@ -115,85 +116,96 @@ static void set_modes(struct sb_plan_conf *c, const char *s, const char *where)
 struct conf_ctx {
 	struct sb_plan_conf *c;
 	const char *path;
-	/* warmup_samples, samples, period_ms, warmup_max_ms (-1: fixed), overhead_ms, warmup_min_ms */
-	long shape[6];
+	long shape[SB_PLAN_NSHAPE];	/* SB_PLAN_SHAPE_*: one run's shape; -1 when not given */
 };
 
-static const char *const shape_keys[] = { "warmup_samples", "samples", "period_ms", "warmup_max_ms",
-					  "overhead_ms", "warmup_min_ms" };
+/* plan.conf's keys (format/plan_conf.h): where each value goes in struct sb_plan_conf */
+enum kind { K_MODES, K_POINTS_MODE, K_LIST, K_ULONG, K_UINT, K_INT, K_LONG, K_SHAPE };
+#define AT_MODES(m) 0
+#define AT_POINTS_MODE(m) offsetof(struct sb_plan_conf, m)
+#define AT_LIST(m) offsetof(struct sb_plan_conf, m)
+#define AT_ULONG(m) offsetof(struct sb_plan_conf, m)
+#define AT_UINT(m) offsetof(struct sb_plan_conf, m)
+#define AT_INT(m) offsetof(struct sb_plan_conf, m)
+#define AT_LONG(m) offsetof(struct sb_plan_conf, m)
+#define AT_SHAPE(i) (i)
+#define N_LIST(m) offsetof(struct sb_plan_conf, n##m)	/* a list's count: n<member> */
+#define N_MODES(m) 0
+#define N_POINTS_MODE(m) 0
+#define N_ULONG(m) 0
+#define N_UINT(m) 0
+#define N_INT(m) 0
+#define N_LONG(m) 0
+#define N_SHAPE(m) 0
+static const struct conf_key {
+	const char *key;
+	enum kind kind;
+	int empty;		/* an empty value is dflt */
+	long dflt;
+	size_t at;		/* offsetof the member (K_SHAPE: the shape's index) */
+	size_t n_at;		/* K_LIST: offsetof its count */
+} conf_keys[] = {
+#define KEY(key, kind, empty, dflt, m) { key, K_##kind, empty, dflt, AT_##kind(m), N_##kind(m) },
+	SB_PLAN_CONF_KEYS(KEY)
+#undef KEY
+};
+/* Key t's value v into x (a list replaces the one before: the last line of a key wins). */
+static void conf_set(struct conf_ctx *x, const struct conf_key *t, const char *v)
+{
+	char *c = (char *)x->c;
+	const char *k = t->key, *w = x->path;
+	int dflt = t->empty && !*v;
 
+	switch (t->kind) {
+	case K_MODES:
+		set_modes(x->c, v, w);
+		break;
+	case K_POINTS_MODE:
+		for (int i = 0; i <= SB_POINTS_LIST; i++)
+			if (strcmp(v, sb_points_mode_name[i]) == 0) {
+				x->c->points_mode = (enum sb_points_mode)i;
+				return;
+			}
+		sb_die(SB_EXIT_USAGE, "%s: points_mode: '%s' is not auto, all, topology or list", w, v);
+	case K_LIST:
+		free(*(unsigned long **)(c + t->at));
+		*(unsigned long **)(c + t->at) = list(k, v, (size_t *)(c + t->n_at), w);
+		break;
+	case K_ULONG:
+		*(unsigned long *)(c + t->at) = dflt ? (unsigned long)t->dflt : number(k, v, w);
+		break;
+	case K_UINT:
+		*(unsigned *)(c + t->at) = dflt ? (unsigned)t->dflt : (unsigned)number(k, v, w);
+		break;
+	case K_INT:
+		*(int *)(c + t->at) = dflt ? (int)t->dflt : (int)number(k, v, w);
+		break;
+	case K_LONG:
+		*(long *)(c + t->at) = dflt ? t->dflt : snumber(k, v, w);
+		break;
+	case K_SHAPE:
+		x->shape[t->at] = dflt ? t->dflt : snumber(k, v, w);
+		break;
+	}
+}
+
+/* One line of plan.conf: a key of its table, else an error (one sweep writes the file and reads it). */
 static int conf_key(void *ctx, const char *k, const char *v)
 {
 	struct conf_ctx *x = ctx;
-	struct sb_plan_conf *c = x->c;
-	const char *w = x->path;
 
-	if (strcmp(k, "modes") == 0)
-		set_modes(c, v, w);
-	else if (strcmp(k, "modes_total") == 0)
-		c->modes_total = (int)number(k, v, w);
-	else if (strcmp(k, "points_mode") == 0) {
-		int found = 0;
-
-		for (int i = 0; i <= SB_POINTS_LIST; i++)
-			if (strcmp(v, sb_points_mode_name[i]) == 0)
-				c->points_mode = (enum sb_points_mode)i, found = 1;
-		if (!found)
-			sb_die(SB_EXIT_USAGE, "%s: points_mode: '%s' is not auto, all, topology or list", w, v);
-	} else if (strcmp(k, "points") == 0)
-		free(c->given), c->given = list(k, v, &c->ngiven, w);	/* the last line of a key wins */
-	else if (strcmp(k, "extra") == 0)
-		free(c->extra), c->extra = list(k, v, &c->nextra, w);	/* the last line of a key wins */
-	else if (strcmp(k, "topology_points") == 0)
-		free(c->topo), c->topo = list(k, v, &c->ntopo, w);	/* the last line of a key wins */
-	else if (strcmp(k, "min") == 0)
-		c->min = number(k, v, w);
-	else if (strcmp(k, "max") == 0)
-		c->max = number(k, v, w);
-	else if (strcmp(k, "step") == 0)
-		c->step = number(k, v, w);
-	else if (strcmp(k, "per_llc") == 0)
-		c->per_llc = number(k, v, w);
-	else if (strcmp(k, "per_numa") == 0)
-		c->per_numa = number(k, v, w);
-	else if (strcmp(k, "per_package") == 0)
-		c->per_package = number(k, v, w);
-	else if (strcmp(k, "numa") == 0)
-		c->numa = number(k, v, w);
-	else if (strcmp(k, "packages") == 0)
-		c->packages = number(k, v, w);
-	else if (strcmp(k, "units") == 0)
-		c->units = number(k, v, w);
-	else if (strcmp(k, "smt") == 0)
-		c->smt = (int)number(k, v, w);
-	else if (strcmp(k, "min_runs") == 0)
-		c->min_runs = (unsigned)number(k, v, w);
-	else if (strcmp(k, "max_runs") == 0)
-		c->max_runs = (unsigned)number(k, v, w);
-	else if (strcmp(k, "adaptive") == 0)
-		c->adaptive = (int)number(k, v, w);
-	else if (strcmp(k, "precision") == 0)
-		c->precision = *v ? snumber(k, v, w) : 0;
-	else if (strcmp(k, "point_budget_ms") == 0)
-		c->point_budget_ms = *v ? snumber(k, v, w) : 0;
-	else if (strcmp(k, "budget_ms") == 0)
-		c->budget_ms = *v ? snumber(k, v, w) : 0;
-	else if (strcmp(k, "seed") == 0)
-		c->seed = *v ? snumber(k, v, w) : -1;
-	else if (strcmp(k, "run_ms") == 0)
-		c->run_ms = *v ? snumber(k, v, w) : 0;
-	else if (strcmp(k, "max_points") == 0)
-		c->max_points = *v ? (unsigned)number(k, v, w) : SB_PLAN_MAX_POINTS;
-	for (int i = 0; i < 6; i++)
-		if (strcmp(k, shape_keys[i]) == 0)
-			x->shape[i] = *v ? snumber(k, v, w) : -1;
-	/* other keys: for other readers */
-	return 0;
+	for (size_t i = 0; i < sizeof(conf_keys) / sizeof(conf_keys[0]); i++)
+		if (strcmp(k, conf_keys[i].key) == 0) {
+			conf_set(x, &conf_keys[i], v);
+			return 0;
+		}
+	sb_die(SB_EXIT_USAGE, "%s: unknown key '%s' (not one of plan.conf's: format/plan_conf.h)", x->path, k);
+	return SB_EXIT_USAGE;
 }
 
 static void conf_read(const char *path, struct sb_plan_conf *c, char **text)
 {
-	struct conf_ctx x = { c, path, { -1, -1, -1, -1, -1, -1 } };
+	struct conf_ctx x = { c, path, { 0 } };
 	char err[PATH_MAX + 256];
 	int rc;
 
@@ -203,17 +215,19 @@ static void conf_read(const char *path, struct sb_plan_conf *c, char **text)
 	c->step = 1;
 	c->min_runs = c->max_runs = 1;
 	c->max_points = SB_PLAN_MAX_POINTS;
+	for (int i = 0; i < SB_PLAN_NSHAPE; i++)
+		x.shape[i] = -1;
 	rc = sb_meta_read(path, conf_key, &x, text, err, sizeof(err));
 	if (rc != 0)
 		sb_die(rc, "%s", err);
 	/* one run's estimate: its warmup (auto: at its cap; at least: its window), the samples
 	 * measured, the start and stop */
-	if (x.shape[1] >= 0 && x.shape[2] >= 0) {
-		long rest = x.shape[1] * x.shape[2] + (x.shape[4] > 0 ? x.shape[4] : 0);
+	if (x.shape[SB_PLAN_SHAPE_SAMPLES] >= 0 && x.shape[SB_PLAN_SHAPE_PERIOD_MS] >= 0) {
+		long rest = x.shape[SB_PLAN_SHAPE_SAMPLES] * x.shape[SB_PLAN_SHAPE_PERIOD_MS] + (x.shape[SB_PLAN_SHAPE_OVERHEAD_MS] > 0 ? x.shape[SB_PLAN_SHAPE_OVERHEAD_MS] : 0);
 
-		c->run_ms = (x.shape[3] >= 0 ? x.shape[3] : (x.shape[0] > 0 ? x.shape[0] : 0) * x.shape[2]) + rest;
-		if (x.shape[3] >= 0 && x.shape[5] >= 0 && x.shape[5] <= x.shape[3])
-			c->run_min_ms = x.shape[5] + rest;
+		c->run_ms = (x.shape[SB_PLAN_SHAPE_WARMUP_MAX_MS] >= 0 ? x.shape[SB_PLAN_SHAPE_WARMUP_MAX_MS] : (x.shape[SB_PLAN_SHAPE_WARMUP_SAMPLES] > 0 ? x.shape[SB_PLAN_SHAPE_WARMUP_SAMPLES] : 0) * x.shape[SB_PLAN_SHAPE_PERIOD_MS]) + rest;
+		if (x.shape[SB_PLAN_SHAPE_WARMUP_MAX_MS] >= 0 && x.shape[SB_PLAN_SHAPE_WARMUP_MIN_MS] >= 0 && x.shape[SB_PLAN_SHAPE_WARMUP_MIN_MS] <= x.shape[SB_PLAN_SHAPE_WARMUP_MAX_MS])
+			c->run_min_ms = x.shape[SB_PLAN_SHAPE_WARMUP_MIN_MS] + rest;
 	}
 	if (c->min_runs < 1 || c->max_runs < c->min_runs)
 		sb_die(SB_EXIT_USAGE, "%s: min_runs %u and max_runs %u: need 1 <= min_runs <= max_runs", path,
@@ -366,7 +380,7 @@ static void load_values(struct sb_plan *plan, const char *dir)
 	free(path);
 }
 
-/* DIR/points.csv: mode,tasks,origin,reason, one row per planned point, through a temporary name. */
+/* DIR/points.csv (format/points.h), one row per planned point, through a temporary name. */
 static void points_write(const struct sb_plan *plan, const char *dir)
 {
 	char *path, *tmp;
@@ -378,14 +392,14 @@ static void points_write(const struct sb_plan *plan, const char *dir)
 	if (!f)
 		sb_die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));
 	sb_msg_remove_on_die(tmp);
-	fputs("mode,tasks,origin,reason\n", f);
+	fprintf(f, "%s\n", SB_POINTS_HEADER);
 	for (size_t m = 0; m < plan->c.nmodes; m++)
 		for (size_t i = 0; i < plan->np; i++) {
 			const struct sb_plan_point *p = &plan->p[i];
 
 			if (p->mode == plan->c.modes[m])
-				fprintf(f, "%s,%lu,%s,%s\n", sb_mode_name[p->mode], p->tasks,
-					sb_origin_name[p->origin], p->reason);
+				sb_points_put_row(f, sb_mode_name[p->mode], p->tasks, sb_origin_name[p->origin],
+						  p->reason);
 		}
 	if (fflush(f) == EOF || ferror(f) || fclose(f) == EOF)
 		sb_die(SB_EXIT_ENV, "cannot write %s: %s", path, strerror(errno));

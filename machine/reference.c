@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "format/reference.h"
 #include "rate.h"
 #include "reference.h"
 #include "stats.h"
@@ -118,9 +119,11 @@ void sb_reference_line(FILE *out, const struct sb_reference *r)
 {
 	char rate[64];
 
-	fprintf(out, "loop=%d rate=%s span=%.2f sd=%.2f slices=%d slice_ms=%d\n", SB_REFERENCE_LOOP,
+	/* the words of format/reference.h, in its order */
+	fprintf(out, SB_REFERENCE_FORMAT, SB_REFERENCE_LOOP,
 		sb_rate_plain(rate, sizeof(rate), r->median), r->span_pct, r->sd_pct, r->nslices,
 		r->slice_ms);
+	fputc('\n', out);
 }
 
 /* "500 ms" or "1 s": a slice's length for people */

@@ -3,50 +3,28 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "format/samples.h"
 #include "output.h"
 #include "testcase.h"
 #include "util.h"
-
-/* How a column's value is written; each kind reads one type from struct sb_sample. */
-enum kind {
-	MODE,		/* none: processes or threads */
-	PHASE,		/* int measured: warmup or measure */
-	COUNT,		/* unsigned long */
-	OPS,		/* unsigned long long */
-	SECONDS,	/* double, %.6f */
-	RATE,		/* double ops/s, %.1f */
-	PCT,		/* double %, %.2f, empty when NaN */
-	MS,		/* double milliseconds, %.3f */
-};
 
 enum { CSV = 1 << SB_FMT_CSV, SAMPLES = 1 << SB_FMT_SAMPLES };
 
 /*
  * The CSV columns, in order: header and rows of both CSV formats come from
- * here. samples is samples.csv's row: the run's mode, tasks and run, then
- * csv's columns. With -v both end with task_0 ... task_N-1.
- * Adding a column: a row here, a field in struct sb_sample, the sampler filling it.
+ * samples.csv's one table (format/samples.h): samples is samples.csv's row,
+ * csv the columns the table marks for it. With -v both end with task_0 ... task_N-1.
  */
 #define AT(f) offsetof(struct sb_sample, f)
 static const struct column {
 	const char *name;
 	unsigned int formats;
-	enum kind kind;
+	enum sb_samples_kind kind;
 	size_t at;		/* offsetof(struct sb_sample, its value) */
 } columns[] = {
-	{ "mode",		SAMPLES,	MODE,		0 },
-	{ "tasks",		SAMPLES,	COUNT,		AT(ntasks) },
-	{ "run",		SAMPLES,	COUNT,		AT(run) },
-	{ "phase",		CSV | SAMPLES,	PHASE,		AT(measured) },
-	{ "sample",		CSV | SAMPLES,	COUNT,		AT(index) },
-	{ "elapsed_s",		CSV | SAMPLES,	SECONDS,	AT(elapsed) },
-	{ "ops",		CSV | SAMPLES,	OPS,		AT(ops) },
-	{ "ops_per_s",		CSV | SAMPLES,	RATE,		AT(rate) },
-	{ "task_min",		CSV | SAMPLES,	RATE,		AT(task_min) },
-	{ "task_max",		CSV | SAMPLES,	RATE,		AT(task_max) },
-	{ "idle_pct",		CSV | SAMPLES,	PCT,		AT(idle) },
-	{ "idle_all_pct",	CSV | SAMPLES,	PCT,		AT(idle_all) },
-	{ "late_ms",		CSV | SAMPLES,	MS,		AT(late_ms) },
+#define COLUMN(id, name, csv, kind, member) { name, SAMPLES | ((csv) ? CSV : 0), SB_SAMPLES_K_##kind, AT(member) },
+	SB_SAMPLES_COLUMNS(COLUMN)
+#undef COLUMN
 };
 
 static int in_measurement;
@@ -77,29 +55,29 @@ static void put(const struct column *c, const struct sb_sample *s)
 	const void *v = (const char *)s + c->at;
 
 	switch (c->kind) {
-	case MODE:
-		fputs(sb_threads_mode() ? "threads" : "processes", stdout);
+	case SB_SAMPLES_K_MODE:
+		fputs(sb_threads_mode() ? SB_SAMPLES_THREADS : SB_SAMPLES_PROCESSES, stdout);
 		break;
-	case PHASE:
-		fputs(*(const int *)v ? "measure" : "warmup", stdout);
+	case SB_SAMPLES_K_PHASE:
+		fputs(*(const int *)v ? SB_SAMPLES_MEASURE : SB_SAMPLES_WARMUP, stdout);
 		break;
-	case COUNT:
+	case SB_SAMPLES_K_COUNT:
 		printf("%lu", *(const unsigned long *)v);
 		break;
-	case OPS:
+	case SB_SAMPLES_K_OPS:
 		printf("%llu", *(const unsigned long long *)v);
 		break;
-	case SECONDS:
+	case SB_SAMPLES_K_SECONDS:
 		printf("%.6f", *(const double *)v);
 		break;
-	case RATE:
+	case SB_SAMPLES_K_RATE:
 		printf("%.1f", *(const double *)v);
 		break;
-	case PCT:
+	case SB_SAMPLES_K_PCT:
 		if (!isnan(*(const double *)v))
 			printf("%.2f", *(const double *)v);
 		break;
-	case MS:
+	case SB_SAMPLES_K_MS:
 		printf("%.3f", *(const double *)v);
 		break;
 	}

@@ -61,7 +61,7 @@ int main(void)
 	return 0;
 }
 EOF_C
-if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -o "$tmp/t" "$tmp/t.c" analysis/curve/peak.c \
+if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -I. -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -o "$tmp/t" "$tmp/t.c" analysis/curve/peak.c \
 	analysis/stat/stats.c -lm 2>"$tmp/cc.err"; then
 	echo "1..1"
 	echo "not ok 1 - compile the peak test"

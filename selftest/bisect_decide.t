@@ -130,7 +130,7 @@ int main(void)
 }
 EOF_C
 for p in t d; do
-	${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -Ianalysis $(printf -- "-I%s " analysis/*/) -o "$tmp/$p" "$tmp/$p.c" "$B/libsbanalysis.a" -lm \
+	${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -I. -Ianalysis $(printf -- "-I%s " analysis/*/) -o "$tmp/$p" "$tmp/$p.c" "$B/libsbanalysis.a" -lm \
 		2>"$tmp/cc.log" || { echo "Bail out! cc failed: $(head -n 5 "$tmp/cc.log" | tr '\n' ' ')"; exit 1; }
 done
 plan 17

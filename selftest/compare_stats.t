@@ -156,7 +156,7 @@ int main(void)
 	return 0;
 }
 EOF
-if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -o "$tmp/t" "$tmp/t.c" analysis/stat/stats.c -lm \
+if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -I. -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -o "$tmp/t" "$tmp/t.c" analysis/stat/stats.c -lm \
 	2>"$tmp/cc.err"; then
 	echo "1..1"
 	echo "not ok 1 - compile the stats test"

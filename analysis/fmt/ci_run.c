@@ -1,4 +1,4 @@
-/* A run directory for the kernel CI exports: the one loader's run, its curves, meta's failure keys and a stable key. */
+/* A run directory for the kernel CI exports: the one loader's run, its curves, meta's failure keys (from the run model) and a stable key. */
 #define _GNU_SOURCE	/* asprintf */
 #include <ctype.h>
 #include <stddef.h>
@@ -28,55 +28,59 @@ int sb_ci_plain(const char *s)
 	return 1;
 }
 
-static int take_meta(void *ctx, const char *key, const char *value)
+/* meta's failure keys and revisions, from the run model */
+static void take_meta(struct sb_ci_run *c)
 {
-	struct sb_ci_run *c = ctx;
+	const char *const *m = c->r.meta;
 
-	if (strcmp(key, "failed_mode") == 0)
-		snprintf(c->failed_mode, sizeof(c->failed_mode), "%s", value);
-	else if (strcmp(key, "failed_tasks") == 0)
-		c->failed_tasks = strtol(value, NULL, 10);
-	else if (strcmp(key, "error") == 0)
-		snprintf(c->error, sizeof(c->error), "%s", value);
-	else if (strcmp(key, "git_revision") == 0)
-		snprintf(c->git_revision, sizeof(c->git_revision), "%s", value);
-	else if (strcmp(key, "commit") == 0)
-		snprintf(c->commit, sizeof(c->commit), "%s", value);
-	if (c->meta_only) {
-		static const struct { const char *key; size_t at; } keys[] = {
-#define K(f) { #f, offsetof(struct sb_run, f) }
-			K(test), K(label), K(kernel), K(host), K(status), K(run_id), K(date),
-			K(cpu_model), K(topology), K(placement), K(host_name), K(params),
-			K(sweep_start), K(sweep_host), K(sweep_pid),
-#undef K
-		};
-
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			if (strcmp(key, keys[i].key) == 0)
-				*(const char **)((char *)&c->r + keys[i].at) = value;
-	}
-	return 0;
+	if (m[SB_META_failed_mode])
+		snprintf(c->failed_mode, sizeof(c->failed_mode), "%s", m[SB_META_failed_mode]);
+	if (m[SB_META_failed_tasks])
+		c->failed_tasks = strtol(m[SB_META_failed_tasks], NULL, 10);
+	if (m[SB_META_error])
+		snprintf(c->error, sizeof(c->error), "%s", m[SB_META_error]);
+	if (m[SB_META_git_revision])
+		snprintf(c->git_revision, sizeof(c->git_revision), "%s", m[SB_META_git_revision]);
+	if (m[SB_META_commit])
+		snprintf(c->commit, sizeof(c->commit), "%s", m[SB_META_commit]);
 }
 
 /*
  * A sweep that failed (or was interrupted) before any sample was measured
- * has no run for the loader: its meta alone, when meta says so.
+ * has no run for the loader: its meta alone, when meta says so. Of the run's
+ * fields only these are set, NULL where meta lacks the key.
  */
 static int load_meta_only(const char *dir, struct sb_ci_run *c)
 {
-	char *meta = NULL, err[64];
+	static const struct { enum sb_meta_id key; size_t at; } keys[] = {
+#define K(f) { SB_META_##f, offsetof(struct sb_run, f) }
+		K(test), K(label), K(kernel), K(host), K(status), K(run_id), K(date),
+		K(cpu_model), K(topology), K(placement), K(host_name), K(params),
+		K(sweep_start), K(sweep_host), K(sweep_pid),
+#undef K
+	};
+	struct sb_run r = { 0 };
+	char *path = NULL, err[64];
 	int rc = SB_EXIT_USAGE;
 
+	c->meta_only = 1;
 	for (int latest = 0; latest < 2 && rc != 0; latest++) {
-		free(c->meta_text);
-		c->meta_text = NULL;
-		memset(&c->r, 0, sizeof(c->r));
-		c->meta_only = 1;
-		if (asprintf(&meta, latest ? "%s/latest/meta" : "%s/meta", dir) < 0)
+		sb_run_free(&r);
+		if (asprintf(&path, latest ? "%s/latest" : "%s", dir) < 0)
 			return SB_EXIT_ENV;
-		rc = sb_meta_read(meta, take_meta, c, &c->meta_text, err, sizeof(err));
-		free(meta);
+		rc = sb_run_meta(path, &r, err, sizeof(err));
+		free(path);
 	}
+	memset(&c->r, 0, sizeof(c->r));
+	memcpy(c->r.meta, r.meta, sizeof(r.meta));
+	c->r.meta_text = r.meta_text, c->r.meta_lines = r.meta_lines, c->r.nmeta_lines = r.nmeta_lines;
+	c->r.meta_cap = r.meta_cap;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		*(const char **)((char *)&c->r + keys[i].at) = r.meta[keys[i].key];
+	free(r.dir);
+	free(r.name);
+	free(r.arg);
+	take_meta(c);
 	if (rc != 0 || !c->r.status || strcmp(c->r.status, "complete") == 0 || !c->r.test ||
 	    !*c->r.test)
 		return SB_EXIT_USAGE;
@@ -98,7 +102,6 @@ static void arch_of(const char *kernel, char *arch, size_t len)
 
 int sb_ci_load(const char *dir, struct sb_ci_run *c, char *err, size_t errlen)
 {
-	char *meta = NULL, *text = NULL;
 	unsigned long long h = SB_CI_HASH0;
 	int rc;
 
@@ -109,17 +112,11 @@ int sb_ci_load(const char *dir, struct sb_ci_run *c, char *err, size_t errlen)
 		if (load_meta_only(dir, c) == 0)
 			goto loaded;
 		c->meta_only = 0;
-		memset(&c->r, 0, sizeof(c->r));
+		sb_run_free(&c->r);
 	}
 	if (rc != 0)
 		return rc;
-	if (asprintf(&meta, "%s/meta", c->r.dir) < 0) {
-		snprintf(err, errlen, "out of memory");
-		return SB_EXIT_ENV;
-	}
-	rc = sb_meta_read(meta, take_meta, c, &text, err, errlen);
-	free(meta);
-	free(text);
+	take_meta(c);
 	for (int m = 0; m < SB_NMODES && rc == 0; m++)
 		if (sb_curve_of_run(&c->r, sb_mode_name[m], &c->cv[m]) != 0) {
 			snprintf(err, errlen, "out of memory");
@@ -147,9 +144,7 @@ void sb_ci_free(struct sb_ci_run *c)
 {
 	for (int m = 0; m < SB_NMODES; m++)
 		sb_curve_free(&c->cv[m]);
-	if (!c->meta_only)
-		sb_run_free(&c->r);
-	free(c->meta_text);
+	sb_run_free(&c->r);
 }
 
 enum sb_ci_outcome sb_ci_outcome(const struct sb_ci_run *c)

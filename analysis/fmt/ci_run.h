@@ -17,10 +17,10 @@ struct sb_ci_run {
 	char commit[128];	/* the measured kernel's commit (meta's commit) */
 	/*
 	 * A failed or interrupted sweep with no measured sample: its meta alone
-	 * (r's fields point into meta_text, r has no point, cv are empty).
+	 * (sb_run_meta's; r's fields NULL where meta lacks the key, r has no point,
+	 * cv are empty).
 	 */
 	int meta_only;
-	char *meta_text;
 	char arch[64];		/* the kernel's machine (uname -m), lower case, [a-z0-9_] only */
 	/*
 	 * 16 hex digits from the sweep's start id (sweep_start, else its host and

@@ -18,17 +18,20 @@ static void keep(char *dst, size_t size, const char *v)
 	snprintf(dst, size, "%s", v);
 }
 
-static int take_meta(void *ctx, const char *key, const char *value)
+/* The run model's meta (sb_run_meta) of dir into *m. Returns 0, 2 or 3 with a message in err. */
+static int take_meta(const char *dir, struct meta *m, char *err, size_t errlen)
 {
-	struct meta *m = ctx;
+	struct sb_run r;
+	int rc = sb_run_meta(dir, &r, err, errlen);
 
-	if (strcmp(key, "test") == 0)
-		keep(m->test, sizeof(m->test), value);
-	else if (strcmp(key, "label") == 0)
-		keep(m->label, sizeof(m->label), value);
-	else if (strcmp(key, "run_id") == 0)
-		keep(m->run_id, sizeof(m->run_id), value);
-	return 0;
+	if (rc == 0 && r.meta[SB_META_test])
+		keep(m->test, sizeof(m->test), r.meta[SB_META_test]);
+	if (rc == 0 && r.meta[SB_META_label])
+		keep(m->label, sizeof(m->label), r.meta[SB_META_label]);
+	if (rc == 0 && r.meta[SB_META_run_id])
+		keep(m->run_id, sizeof(m->run_id), r.meta[SB_META_run_id]);
+	sb_run_free(&r);
+	return rc;
 }
 
 /* s as a JSON string: quotes, backslashes and control characters escaped. */
@@ -116,7 +119,7 @@ static void bencher_entry(FILE *out, const struct run *r, const char *mode, long
 
 static int load_run(const char *dir, struct run *r, char *err, size_t errlen)
 {
-	char *meta = NULL, *summary = NULL, *text = NULL;
+	char *meta = NULL, *summary = NULL;
 	int rc;
 
 	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0) {
@@ -124,8 +127,7 @@ static int load_run(const char *dir, struct run *r, char *err, size_t errlen)
 		free(meta);
 		return SB_EXIT_ENV;
 	}
-	rc = sb_meta_read(meta, take_meta, &r->m, &text, err, errlen);
-	free(text);
+	rc = take_meta(dir, &r->m, err, errlen);
 	if (rc == 0)
 		rc = sb_summary_read(summary, &r->rows, &r->n, err, errlen);
 	if (rc == 0 && !r->m.test[0]) {
@@ -201,16 +203,14 @@ int sb_export_runs(FILE *out, int ndirs, char **dirs, enum sb_export f, char *er
 int sb_export_test_of(const char *dir, char *test, size_t len)
 {
 	struct meta m = { "", "", "" };
-	char *path = NULL, *text = NULL, err[64];
+	char *path = NULL, err[64];
 	int rc = SB_EXIT_USAGE;
 
 	test[0] = '\0';
 	for (int latest = 0; latest < 2 && rc != 0; latest++) {
-		if (asprintf(&path, latest ? "%s/latest/meta" : "%s/meta", dir) < 0)
+		if (asprintf(&path, latest ? "%s/latest" : "%s", dir) < 0)
 			return SB_EXIT_ENV;
-		rc = sb_meta_read(path, take_meta, &m, &text, err, sizeof(err));
-		free(text);
-		text = NULL;
+		rc = take_meta(path, &m, err, sizeof(err));
 		free(path);
 	}
 	if (rc == 0)

@@ -24,7 +24,7 @@ struct plot_meta {
 	FILE *out;
 	int complete;		/* status=complete */
 	double target;		/* precision=: the target half-width in % of the mean; NAN without one */
-	const char *unmet;	/* unmet=: "MODE:TASKS ..." (points into the meta text) */
+	const char *unmet;	/* unmet=: "MODE:TASKS ..." (points into the run model's meta) */
 	/* status and the sweep that wrote it: the status line comes last, as a reader shows it */
 	const char *status, *sweep_host, *sweep_pid, *sweep_start;
 };
@@ -124,8 +124,9 @@ static void put_unmet(FILE *out, const struct sb_summary_row *rows, size_t n, co
 
 void sb_plot_data(FILE *out, const char *dir)
 {
-	char *meta = NULL, *summary = NULL, *samples = NULL, *points = NULL, *text = NULL;
+	char *summary = NULL, *samples = NULL, *points = NULL;
 	char err[PATH_MAX + 512];
+	struct sb_run r;
 	struct plot_meta pm = { .out = out, .target = NAN, .status = NULL, .sweep_host = "",
 				.sweep_pid = "", .sweep_start = "" };
 	struct sb_summary_row *rows = NULL;
@@ -133,10 +134,13 @@ void sb_plot_data(FILE *out, const char *dir)
 	struct stat st;
 	int rc;
 
-	if (asprintf(&meta, "%s/meta", dir) < 0 || asprintf(&summary, "%s/summary.csv", dir) < 0 ||
+	if (asprintf(&summary, "%s/summary.csv", dir) < 0 ||
 	    asprintf(&samples, "%s/samples.csv", dir) < 0 || asprintf(&points, "%s/points.csv", dir) < 0)
 		sb_die(SB_EXIT_ENV, "out of memory");
-	rc = sb_meta_read(meta, put_meta, &pm, &text, err, sizeof(err));
+	/* meta's lines, in order, from the run model (those before a malformed line too) */
+	rc = sb_run_meta(dir, &r, err, sizeof(err));
+	for (size_t i = 0; i < r.nmeta_lines; i++)
+		put_meta(&pm, r.meta_lines[i].key, r.meta_lines[i].value);
 	if (rc == 0 && pm.status)
 		fprintf(out, "meta\tstatus\t%s\n",
 			sb_status_now(pm.status, pm.sweep_host, pm.sweep_pid, pm.sweep_start));
@@ -181,9 +185,8 @@ void sb_plot_data(FILE *out, const char *dir)
 	rc = sb_points_read(points, put_origin, out, err, sizeof(err));
 	if (rc >= 2)
 		sb_die(rc, "%s", err);
-	free(text);
+	sb_run_free(&r);
 	free(rows);
-	free(meta);
 	free(summary);
 	free(samples);
 	free(points);

@@ -110,18 +110,10 @@ static void release_of(const struct sb_run *r, char *buf, size_t len)
 	}
 }
 
-struct extra {
-	char commit[80];
-};
-
-/* meta keys the loader does not keep: commit (runtest.sh --commit, SB_COMMIT) */
-static int extra_key(void *ctx, const char *key, const char *value)
+/* meta's commit (runtest.sh --commit, SB_COMMIT), "" without */
+static const char *commit_of(const struct sb_run *r)
 {
-	struct extra *x = ctx;
-
-	if (strcmp(key, "commit") == 0)
-		snprintf(x->commit, sizeof(x->commit), "%s", value);
-	return 0;
+	return r->meta[SB_META_commit] ? r->meta[SB_META_commit] : "";
 }
 
 static int insert_points(struct sb_hist_ins *ins, long sweep, const struct sb_run *r, char *err,
@@ -203,7 +195,7 @@ static int same_sweep(const struct stored *old, const struct sb_run *r, const ch
 	return strcmp(old->dir, abs) == 0;
 }
 
-static int store_run(struct sb_hist_ins *ins, const struct sb_run *r, const struct extra *x,
+static int store_run(struct sb_hist_ins *ins, const struct sb_run *r,
 		     int *what, char *err, size_t errlen)
 {
 	char release[256], abs[PATH_MAX];
@@ -233,7 +225,7 @@ static int store_run(struct sb_hist_ins *ins, const struct sb_run *r, const stru
 	release_of(r, release, sizeof(release));
 	{
 		const char *v[] = { r->test, r->run_id, r->params ? r->params : "", NULL, r->kernel,
-				    release, x->commit, r->label, r->date, r->status,
+				    release, commit_of(r), r->label, r->date, r->status,
 				    r->duration ? r->duration : "", r->warmup ? r->warmup : "",
 				    r->period_ms ? r->period_ms : "", abs, r->sweep_start };
 
@@ -280,9 +272,10 @@ static int name_ok(const char *s)
  * checkout in docs/BISECT.md's job) are what runtest.sh writes. Returns 0,
  * or 1 with why in err.
  */
-static int meta_bad(const struct sb_run *r, const struct extra *x, char *err, size_t errlen)
+static int meta_bad(const struct sb_run *r, char *err, size_t errlen)
 {
-	size_t n = strlen(x->commit);
+	const char *commit = commit_of(r);
+	size_t n = strlen(commit);
 
 	if (!name_ok(r->test) || !name_ok(r->run_id)) {
 		sb_fail(err, errlen, SB_EXIT_OK, "%s: meta's %s is not a plain name: not added", r->dir,
@@ -294,9 +287,9 @@ static int meta_bad(const struct sb_run *r, const struct extra *x, char *err, si
 			"not added", r->dir, r->date);
 		return 1;
 	}
-	if (n > 0 && (n < 7 || n > 64 || strspn(x->commit, "0123456789abcdefABCDEF") != n)) {
+	if (n > 0 && (n < 7 || n > 64 || strspn(commit, "0123456789abcdefABCDEF") != n)) {
 		sb_fail(err, errlen, SB_EXIT_OK, "%s: meta's commit '%.40s' is not a commit hash (7 to 64 hex digits): "
-			"not added", r->dir, x->commit);
+			"not added", r->dir, commit);
 		return 1;
 	}
 	return 0;
@@ -334,8 +327,7 @@ int sb_hist_add(struct sb_hist_ins *ins, const char *dir, int partial, int *what
 		size_t errlen)
 {
 	struct sb_run r;
-	struct extra x = { "" };
-	char *text = NULL, *path, failed[128];
+	char failed[128];
 	int rc = sb_run_load(dir, &r, err, errlen);
 
 	*what = SB_ADD_BAD;
@@ -354,17 +346,8 @@ int sb_hist_add(struct sb_hist_ins *ins, const char *dir, int partial, int *what
 		*what = SB_ADD_REFUSED, sb_fail(err, errlen, SB_EXIT_OK, "%s: %s: a failed measurement, not added "
 						 "(--partial adds it; changes then reports the point failed)",
 						 r.dir, failed);
-	else if (rc == 0 && asprintf(&path, "%s/meta", r.dir) < 0)
-		rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-	else if (rc == 0) {
-		rc = sb_meta_read(path, extra_key, &x, &text, err, errlen);
-		free(path);
-		free(text);
-		if (rc == SB_EXIT_USAGE)
-			rc = 0;
-		else if (rc == 0 && !meta_bad(&r, &x, err, errlen))
-			rc = store_run(ins, &r, &x, what, err, errlen);
-	}
+	else if (rc == 0 && !meta_bad(&r, err, errlen))
+		rc = store_run(ins, &r, what, err, errlen);
 	sb_run_free(&r);
 	return rc;
 }

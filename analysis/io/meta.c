@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <sys/utsname.h>
 
+#include "format/reference.h"
 #include "csv.h"
 #include "meta.h"
 #include "msg.h"
@@ -128,13 +129,15 @@ void sb_reference_parse(const char *value, struct sb_reference_reading *out)
 			word[n] = '\0';
 			eq = strchr(word, '=');
 			if (eq && (*eq = '\0', sb_decimal(eq + 1, &v) == 0)) {
-				if (strcmp(word, "loop") == 0 && v >= 1 && v <= 1e6 && v == floor(v))
+				const char *const *w = sb_reference_word_name;
+
+				if (strcmp(word, w[SB_REFERENCE_W_LOOP]) == 0 && v >= 1 && v <= 1e6 && v == floor(v))
 					out->loop = (long)v, have |= 1;
-				else if (strcmp(word, "rate") == 0 && v > 0)
+				else if (strcmp(word, w[SB_REFERENCE_W_RATE]) == 0 && v > 0)
 					out->rate = v, have |= 2;
-				else if (strcmp(word, "span") == 0 && v >= 0)
+				else if (strcmp(word, w[SB_REFERENCE_W_SPAN]) == 0 && v >= 0)
 					out->span_pct = v, have |= 4;
-				else if (strcmp(word, "sd") == 0 && v >= 0)
+				else if (strcmp(word, w[SB_REFERENCE_W_SD]) == 0 && v >= 0)
 					out->sd_pct = v, have |= 8;
 			}
 		}

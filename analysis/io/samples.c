@@ -10,21 +10,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "format/samples.h"
 #include "csv.h"
 #include "msg.h"
 #include "samples.h"
 
-const char *const sb_mode_name[SB_NMODES] = { "processes", "threads" };
+const char *const sb_mode_name[SB_NMODES] = { SB_SAMPLES_PROCESSES, SB_SAMPLES_THREADS };
 
+/* The columns read, of samples.csv's table (format/samples.h); the others are skipped. */
 enum { COL_MODE, COL_TASKS, COL_RUN, COL_PHASE, COL_OPS, COL_IDLE, NCOLS };
+static const enum sb_samples_col wanted[NCOLS] = {
+	SB_SAMPLES_COL_MODE, SB_SAMPLES_COL_TASKS, SB_SAMPLES_COL_RUN, SB_SAMPLES_COL_PHASE,
+	SB_SAMPLES_COL_RATE, SB_SAMPLES_COL_IDLE_ALL
+};
 
 
 /* The columns' places in the header line [h, he); -1 when one is missing. */
 static int read_header(const char *h, const char *he, int idx[NCOLS], const char **missing)
 {
-	static const char *const names[NCOLS] = {
-		"mode", "tasks", "run", "phase", "ops_per_s", "idle_all_pct"
-	};
 	int nf = 0;
 
 	for (int k = 0; k < NCOLS; k++)
@@ -34,14 +37,15 @@ static int read_header(const char *h, const char *he, int idx[NCOLS], const char
 		const char *fe = c ? c : he;
 
 		for (int k = 0; k < NCOLS; k++)
-			if ((size_t)(fe - h) == strlen(names[k]) && memcmp(h, names[k], (size_t)(fe - h)) == 0)
+			if ((size_t)(fe - h) == strlen(sb_samples_col_name[wanted[k]]) &&
+			    memcmp(h, sb_samples_col_name[wanted[k]], (size_t)(fe - h)) == 0)
 				idx[k] = nf;
 		nf++;
 		h = fe + 1;
 	}
 	for (int k = 0; k < NCOLS; k++)
 		if (idx[k] < 0) {
-			*missing = names[k];
+			*missing = sb_samples_col_name[wanted[k]];
 			return -1;
 		}
 	return nf;
@@ -79,9 +83,9 @@ static int parse_row(const struct sb_field f[NCOLS], struct sb_sample *smp, cons
 	     smp->idle > SB_VALUE_MAX))
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: idle_all_pct '%.*s' is not a non-negative number "
 			    "up to %g", where, SB_FIELD(f[COL_IDLE]), SB_VALUE_MAX);
-	if (sb_field_is(f[COL_PHASE], "warmup"))
+	if (sb_field_is(f[COL_PHASE], SB_SAMPLES_WARMUP))
 		return 0;
-	if (!sb_field_is(f[COL_PHASE], "measure"))
+	if (!sb_field_is(f[COL_PHASE], SB_SAMPLES_MEASURE))
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: phase '%.*s' is neither warmup nor measure",
 			    where, SB_FIELD(f[COL_PHASE]));
 	return 1;

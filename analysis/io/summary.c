@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,37 +16,45 @@
 #include "summary.h"
 
 /*
- * THE column table of summary.csv, in file order: the writer (sb_summary_write) writes
- * these columns and the reader (sb_summary_read) finds them by name. A per-mode column
- * is named the mode's name then its suffix ("threads_ci"). Adding a column: one row here
- * and its field in struct sb_summary_row.
+ * summary.csv's columns come from its one table (format/summary.h): the writer
+ * (sb_summary_write) writes them in its order and the reader (sb_summary_read)
+ * finds them by name; a field is a row's (tasks, linear, lkp_linear) or one of
+ * struct sb_summary_mode's, held as its kind says.
  */
-enum field { F_TASKS, F_MEAN, F_IDLE, F_LINEAR, F_STDDEV, F_CI, F_MIN, F_MAX, F_N, F_RUNS,
-	     F_PRECISION, F_PEAK, F_LKP_LINEAR, NFIELDS };
+enum field {
+	F_tasks, F_linear, F_lkp_linear,
+#define FIELD(member, kind) F_##member,
+	SB_SUMMARY_MODE_FIELDS(FIELD)
+#undef FIELD
+	NFIELDS
+};
+enum kind { K_ROW, K_MEAN, K_IDLE, K_STAT, K_COUNT, K_PEAK };
 
+/* A mode's field: its kind and place in struct sb_summary_mode (a row's, not listed: K_ROW). */
+static const struct {
+	enum kind kind;
+	size_t at;
+} fields[NFIELDS] = {
+#define FIELD(member, kind) [F_##member] = { K_##kind, offsetof(struct sb_summary_mode, member) },
+	SB_SUMMARY_MODE_FIELDS(FIELD)
+#undef FIELD
+};
+
+enum { MODE_ROW = -1, MODE_PROCESSES = SB_PROCESSES, MODE_THREADS = SB_THREADS };
 static const struct column {
 	const char *name;	/* the column, or the suffix after the mode's name */
 	int mode;		/* SB_PROCESSES, SB_THREADS, or -1: one column of the row */
 	enum field field;
 } columns[] = {
-	/* will-it-scale's six, which lkp-tests and plot.py read */
-	{ "tasks", -1, F_TASKS }, { "", SB_PROCESSES, F_MEAN }, { "_idle", SB_PROCESSES, F_IDLE },
-	{ "", SB_THREADS, F_MEAN }, { "_idle", SB_THREADS, F_IDLE }, { "linear", -1, F_LINEAR },
-	/* each mode's statistics */
-	{ "_stddev", SB_PROCESSES, F_STDDEV }, { "_ci", SB_PROCESSES, F_CI },
-	{ "_min", SB_PROCESSES, F_MIN }, { "_max", SB_PROCESSES, F_MAX }, { "_n", SB_PROCESSES, F_N },
-	{ "_stddev", SB_THREADS, F_STDDEV }, { "_ci", SB_THREADS, F_CI },
-	{ "_min", SB_THREADS, F_MIN }, { "_max", SB_THREADS, F_MAX }, { "_n", SB_THREADS, F_N },
-	{ "_runs", SB_PROCESSES, F_RUNS }, { "_precision", SB_PROCESSES, F_PRECISION },
-	{ "_runs", SB_THREADS, F_RUNS }, { "_precision", SB_THREADS, F_PRECISION },
-	{ "_peak", SB_PROCESSES, F_PEAK }, { "_peak", SB_THREADS, F_PEAK },
-	/* lkp-tests reads linear from the last field; 0 there means "unknown" to it */
-	{ "lkp_linear", -1, F_LKP_LINEAR },
+#define COLUMN(mode, member) { MODE_##mode < 0 ? #member : F_##member == F_mean ? "" : "_" #member, \
+			       MODE_##mode, F_##member },
+	SB_SUMMARY_COLUMNS(COLUMN)
+#undef COLUMN
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
 /* will-it-scale's six first: a file must start with them (the first six rows). */
-static const char *const wis_columns = "tasks,processes,processes_idle,threads,threads_idle,linear";
+static const char *const wis_columns = SB_SUMMARY_WIS_COLUMNS;
 
 /* The column's name into buf. */
 static const char *column_name(const struct column *c, char *buf, size_t len)
@@ -57,7 +66,18 @@ static const char *column_name(const struct column *c, char *buf, size_t len)
 /* Whether a field holds a whole number (counts, the peak mark). */
 static int whole_field(enum field f)
 {
-	return f == F_N || f == F_RUNS || f == F_PEAK;
+	return fields[f].kind == K_COUNT || fields[f].kind == K_PEAK;
+}
+
+/* Mode m's field f of row r */
+static void *field_at(struct sb_summary_row *r, int m, enum field f)
+{
+	return (char *)&r->mode[m] + fields[f].at;
+}
+
+static const void *field_in(const struct sb_summary_row *r, int m, enum field f)
+{
+	return (const char *)&r->mode[m] + fields[f].at;
 }
 
 static int summary_number(struct sb_field f, const char *where, const char *name, int whole,
@@ -119,34 +139,38 @@ static int summary_row(const struct sb_field *f, const int col[SB_NMODES][NFIELD
 	double v[SB_NMODES][NFIELDS];
 	int rc = summary_number(f[5], where, "linear", 0, &r->linear, err, errlen);
 
+	for (int m = 0; m < SB_NMODES; m++)
+		for (int k = 0; k < NFIELDS; k++)
+			v[m][k] = NAN;
 	for (size_t k = 0; k < NCOLUMNS && rc == 0; k++) {
 		const struct column *c = &columns[k];
 
 		if (c->mode < 0)
 			continue;
-		v[c->mode][c->field] = NAN;
 		if (col[c->mode][c->field] >= 0)
 			rc = summary_number(f[col[c->mode][c->field]], where,
 					    column_name(c, name, sizeof(name)), whole_field(c->field),
 					    &v[c->mode][c->field], err, errlen);
 	}
 	for (int m = 0; m < SB_NMODES && rc == 0; m++) {
-		double n = v[m][F_N], runs = v[m][F_RUNS], peak = v[m][F_PEAK];
+		double peak = v[m][F_peak];
 
 		if (!isnan(peak) && peak > SB_PEAK_BEST)
 			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: %s_peak '%.0f' is not 1 (plateau) or 2 (best)",
 				       where, sb_mode_name[m], peak);
-		r->mode[m].mean = v[m][F_MEAN];
-		r->mode[m].idle = v[m][F_IDLE];
-		r->mode[m].stddev = v[m][F_STDDEV];
-		r->mode[m].ci = v[m][F_CI];
-		r->mode[m].min = v[m][F_MIN];
-		r->mode[m].max = v[m][F_MAX];
-		r->mode[m].precision = v[m][F_PRECISION];
-		r->mode[m].n = isnan(n) ? 0 : (long)n;
+		for (int k = F_lkp_linear + 1; k < NFIELDS; k++) {
+			double x = v[m][k];
+
+			if (fields[k].kind == K_COUNT)
+				*(long *)field_at(r, m, k) = isnan(x) ? 0 : (long)x;
+			else if (fields[k].kind == K_PEAK)
+				*(int *)field_at(r, m, k) = col[m][k] < 0 ? SB_PEAK_UNKNOWN : isnan(x) ? SB_PEAK_NONE : (int)x;
+			else
+				*(double *)field_at(r, m, k) = x;
+		}
 		/* _runs came after _n (issue 11): before it, n was the runs when there was an interval */
-		r->mode[m].runs = !isnan(runs) ? (long)runs : isnan(n) ? 0 : !isnan(r->mode[m].ci) ? (long)n : 1;
-		r->mode[m].peak = col[m][F_PEAK] < 0 ? SB_PEAK_UNKNOWN : isnan(peak) ? SB_PEAK_NONE : (int)peak;
+		if (isnan(v[m][F_runs]))
+			r->mode[m].runs = isnan(v[m][F_n]) ? 0 : !isnan(r->mode[m].ci) ? r->mode[m].n : 1;
 	}
 	return rc;
 }
@@ -228,43 +252,40 @@ static void put_column(FILE *out, const struct column *c, const struct sb_summar
 {
 	int present = c->mode >= 0 && !isnan(r->mode[c->mode].mean);
 
-	switch (c->field) {
-	case F_TASKS:
-		fprintf(out, "%ld", zero ? 0 : r->tasks);
-		return;
-	case F_LINEAR:
-		return zero ? (void)fputs(",0", out) : put(out, r->linear);
-	case F_LKP_LINEAR:
-		if (zero || isnan(r->linear))
+	switch (fields[c->field].kind) {
+	case K_ROW:
+		if (c->field == F_tasks)
+			fprintf(out, "%ld", zero ? 0 : r->tasks);
+		else if (zero || (c->field == F_lkp_linear && isnan(r->linear)))
 			fputs(",0", out);
-		else
+		else if (c->field == F_lkp_linear)
 			fprintf(out, ",%.6f", r->linear);
+		else
+			put(out, r->linear);
 		return;
-	case F_MEAN:
-		return zero ? (void)fputs(",0", out) : put(out, r->mode[c->mode].mean);
-	case F_IDLE:
-		return zero ? (void)fputs(",100", out) : put(out, present ? r->mode[c->mode].idle : NAN);
-	case F_N:
-	case F_RUNS:
+	case K_MEAN:
+		return zero ? (void)fputs(",0", out) : put(out, *(const double *)field_in(r, c->mode, c->field));
+	case K_IDLE:
+		return zero ? (void)fputs(",100", out) :
+			      put(out, present ? *(const double *)field_in(r, c->mode, c->field) : NAN);
+	case K_STAT:
+		return put(out, zero || !present ? NAN : *(const double *)field_in(r, c->mode, c->field));
+	case K_COUNT:
 		if (zero || !present)
 			fputs(",", out);
 		else
-			fprintf(out, ",%ld", c->field == F_N ? r->mode[c->mode].n : r->mode[c->mode].runs);
+			fprintf(out, ",%ld", *(const long *)field_in(r, c->mode, c->field));
 		return;
-	case F_PEAK:
+	case K_PEAK: {
+		int peak = *(const int *)field_in(r, c->mode, c->field);
+
 		/* a number (2 best, 1 plateau): lkp-tests' parser drops a row that is not digits,
 		 * dots and commas */
-		if (zero || !present || r->mode[c->mode].peak <= SB_PEAK_NONE)
+		if (zero || !present || peak <= SB_PEAK_NONE)
 			fputs(",", out);
 		else
-			fprintf(out, ",%d", r->mode[c->mode].peak);
+			fprintf(out, ",%d", peak);
 		return;
-	default: {
-		const double *v[] = { [F_STDDEV] = &r->mode[c->mode].stddev, [F_CI] = &r->mode[c->mode].ci,
-				      [F_MIN] = &r->mode[c->mode].min, [F_MAX] = &r->mode[c->mode].max,
-				      [F_PRECISION] = &r->mode[c->mode].precision };
-
-		put(out, zero || !present ? NAN : *v[c->field]);
 	}
 	}
 }

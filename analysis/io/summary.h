@@ -6,21 +6,29 @@
 
 #include <stdio.h>
 
+#include "format/summary.h"
 #include "samples.h"
 
 /* `<mode>_peak` of summary.csv: the count with the highest mean, or another count of its plateau. */
 enum { SB_PEAK_UNKNOWN = -1, SB_PEAK_NONE = 0, SB_PEAK_PLATEAU = 1, SB_PEAK_BEST = 2 };
 
+/*
+ * One mode's values in a row, its fields from summary.csv's table (format/summary.h):
+ * mean, idle, stddev, ci, min, max, precision (NAN when empty); n (the values: the runs,
+ * or a single run's samples); runs (independent runs; from _n and _ci in older files);
+ * peak (SB_PEAK_*: UNKNOWN in a file without the column).
+ */
+struct sb_summary_mode {
+#define SB_SUMMARY_X_MEMBER(member, kind) SB_SUMMARY_TYPE_##kind member;
+	SB_SUMMARY_MODE_FIELDS(SB_SUMMARY_X_MEMBER)
+#undef SB_SUMMARY_X_MEMBER
+};
+
 /* One task count's row of summary.csv; NAN (n, runs 0) where a field is empty. */
 struct sb_summary_row {
 	long tasks;
 	double linear;
-	struct {
-		double mean, idle, stddev, ci, min, max, precision;
-		long n;		/* values: the runs, or a single run's samples */
-		long runs;	/* independent runs (_runs; from _n and _ci in older files) */
-		int peak;	/* SB_PEAK_*: UNKNOWN in a file without the column */
-	} mode[SB_NMODES];
+	struct sb_summary_mode mode[SB_NMODES];
 };
 
 /*

@@ -12,7 +12,9 @@
 #define CONF 95.0
 
 const char *const sb_points_mode_name[] = { "auto", "all", "topology", "list" };
-const char *const sb_origin_name[] = { "seed", "added", "given" };
+#define ORIGIN_NAME(id, name) name,
+const char *const sb_origin_name[] = { SB_POINTS_ORIGINS(ORIGIN_NAME) };
+#undef ORIGIN_NAME
 
 static int mode_rank(const struct sb_plan_conf *c, int mode)
 {

@@ -4,13 +4,16 @@
 
 #include <stddef.h>
 
+#include "format/points.h"
 #include "results.h"
 
 enum sb_points_mode { SB_POINTS_AUTO, SB_POINTS_ALL, SB_POINTS_TOPOLOGY, SB_POINTS_LIST };
 extern const char *const sb_points_mode_name[];	/* "auto", "all", "topology", "list" */
 
-/* Why a count is measured: points.csv's origin column. */
-enum sb_origin { SB_ORIGIN_SEED, SB_ORIGIN_ADDED, SB_ORIGIN_GIVEN };
+/* Why a count is measured: points.csv's origin column (SB_ORIGIN_SEED, _ADDED, _GIVEN: format/points.h). */
+#define SB_ORIGIN_X_ENUM(id, name) SB_ORIGIN_##id,
+enum sb_origin { SB_POINTS_ORIGINS(SB_ORIGIN_X_ENUM) };
+#undef SB_ORIGIN_X_ENUM
 extern const char *const sb_origin_name[];	/* "seed", "added", "given" */
 
 /* Auto measures every count of a range this short: the seeds would be most of it. */

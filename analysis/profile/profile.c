@@ -8,11 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "format/top.h"
 #include "msg.h"
 #include "profile.h"
 
 #define MAXFRAMES 1024
-#define TOP_HEADER "self_pct,children_pct,self_samples,children_samples,space,symbol,dso"
+#define TOP_HEADER SB_TOP_HEADER	/* format/top.h */
 
 
 static uint64_t hash_str(const char *s, int k)
@@ -561,7 +562,7 @@ int sb_prof_read_folded(struct sb_prof *p, FILE *in, const char *name, char *err
 
 int sb_prof_read_top(struct sb_prof *p, FILE *in, const char *name, char *err, size_t errlen)
 {
-	char *line = NULL, *f[8];
+	char *line = NULL, *f[SB_TOP_NCOLS + 1];
 	size_t cap = 0;
 	unsigned long lineno = 0;
 	ssize_t len;
@@ -587,26 +588,27 @@ int sb_prof_read_top(struct sb_prof *p, FILE *in, const char *name, char *err, s
 		}
 		if (line[0] == '\0')
 			continue;
-		if (sb_csv_split(line, f, 8) != 7) {
-			rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: want 7 fields", name, lineno);
+		if (sb_csv_split(line, f, SB_TOP_NCOLS + 1) != SB_TOP_NCOLS) {
+			rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: want %d fields", name, lineno, SB_TOP_NCOLS);
 			break;
 		}
-		self = strtod(f[0], &e1);
-		children = strtod(f[1], &e2);
-		if (*e1 || *e2 || e1 == f[0] || e2 == f[1] || self < 0 || children < 0 ||
-		    (strcmp(f[4], "kernel") != 0 && strcmp(f[4], "user") != 0)) {
+		self = strtod(f[SB_TOP_COL_SELF_PCT], &e1);
+		children = strtod(f[SB_TOP_COL_CHILDREN_PCT], &e2);
+		if (*e1 || *e2 || e1 == f[SB_TOP_COL_SELF_PCT] || e2 == f[SB_TOP_COL_CHILDREN_PCT] || self < 0 ||
+		    children < 0 || (strcmp(f[SB_TOP_COL_SPACE], SB_TOP_KERNEL) != 0 &&
+				     strcmp(f[SB_TOP_COL_SPACE], SB_TOP_USER) != 0)) {
 			rc = sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: bad row (percents, then space kernel or user)",
 				     name, lineno);
 			break;
 		}
-		s = sym_get(p, f[5], f[6], strcmp(f[4], "kernel") == 0);
+		s = sym_get(p, f[SB_TOP_COL_SYMBOL], f[SB_TOP_COL_DSO], strcmp(f[SB_TOP_COL_SPACE], SB_TOP_KERNEL) == 0);
 		if (s == NULL) {
 			rc = sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 			break;
 		}
 		s->self += self;
 		s->children += children;
-		p->top_samples += strtod(f[2], NULL);
+		p->top_samples += strtod(f[SB_TOP_COL_SELF_SAMPLES], NULL);
 		if (s->kernel)
 			p->kernel += self;
 	}

@@ -6,7 +6,7 @@
 #include "export.h"
 #include "profile.h"
 
-#define TOP_HEADER "self_pct,children_pct,self_samples,children_samples,space,symbol,dso"
+#include "format/top.h"
 
 /* ---- CSV ---- */
 
@@ -106,14 +106,37 @@ int sb_prof_write_top_csv(const struct sb_prof *p, FILE *out)
 
 	if (sb_prof_sorted(p, &v) != 0)
 		return -1;
-	fprintf(out, "%s\n", TOP_HEADER);
+	fprintf(out, "%s\n", SB_TOP_HEADER);
 	for (size_t i = 0; i < p->nsyms; i++) {
-		fprintf(out, "%.2f,%.2f,%.0f,%.0f,%s,", sb_prof_pct(p, v[i]->self),
-			sb_prof_pct(p, v[i]->children), p->pct_only ? 0 : v[i]->self,
-			p->pct_only ? 0 : v[i]->children, v[i]->kernel ? "kernel" : "user");
-		sb_csv_field(out, v[i]->name);
-		fputc(',', out);
-		sb_csv_field(out, v[i]->dso);
+		for (int k = 0; k < SB_TOP_NCOLS; k++) {
+			if (k)
+				fputc(',', out);
+			switch ((enum sb_top_col)k) {
+			case SB_TOP_COL_SELF_PCT:
+				fprintf(out, "%.2f", sb_prof_pct(p, v[i]->self));
+				break;
+			case SB_TOP_COL_CHILDREN_PCT:
+				fprintf(out, "%.2f", sb_prof_pct(p, v[i]->children));
+				break;
+			case SB_TOP_COL_SELF_SAMPLES:
+				fprintf(out, "%.0f", p->pct_only ? 0 : v[i]->self);
+				break;
+			case SB_TOP_COL_CHILDREN_SAMPLES:
+				fprintf(out, "%.0f", p->pct_only ? 0 : v[i]->children);
+				break;
+			case SB_TOP_COL_SPACE:
+				fputs(v[i]->kernel ? SB_TOP_KERNEL : SB_TOP_USER, out);
+				break;
+			case SB_TOP_COL_SYMBOL:
+				sb_csv_field(out, v[i]->name);
+				break;
+			case SB_TOP_COL_DSO:
+				sb_csv_field(out, v[i]->dso);
+				break;
+			case SB_TOP_NCOLS:
+				break;
+			}
+		}
 		fputc('\n', out);
 	}
 	free(v);

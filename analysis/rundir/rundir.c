@@ -84,34 +84,34 @@ static int resolve_dir(struct sb_run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* A line of meta: kept in order, and by its key's index when meta's table has it (others are skipped). */
 static int meta_key(void *ctx, const char *key, const char *val)
 {
 	struct sb_run *r = ctx;
-	struct {
-		const char *key;
-		const char **val;
-	} keys[] = {
-		{ "test", &r->test }, { "label", &r->label }, { "kernel", &r->kernel },
-		{ "host", &r->host }, { "status", &r->status }, { "run_id", &r->run_id },
-		{ "date", &r->date }, { "repeat", &r->repeat }, { "cpu_model", &r->cpu_model },
-		{ "topology", &r->topology }, { "hwloc_version", &r->hwloc_version },
-		{ "placement", &r->placement }, { "vm_accel", &r->vm_accel }, { "system", &r->system },
-		{ "host_name", &r->host_name }, { "host_cpu", &r->host_cpu },
-		{ "host_topology", &r->host_topology },
-		{ "params", &r->params }, { "period_ms", &r->period_ms },
-		{ "duration", &r->duration }, { "warmup", &r->warmup },
-		{ "sweep_host", &r->sweep_host }, { "sweep_pid", &r->sweep_pid },
-		{ "sweep_start", &r->sweep_start }, { "vm_rounds", &r->vm_rounds },
-	};
 
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-		if (strcmp(key, keys[k].key) == 0)
-			*keys[k].val = val;
-	if (strcmp(key, "reference_start") == 0)
-		sb_reference_parse(val, &r->ref_start);
-	else if (strcmp(key, "reference_end") == 0)
-		sb_reference_parse(val, &r->ref_end);
+	if (r->nmeta_lines == r->meta_cap) {
+		size_t cap = r->meta_cap ? 2 * r->meta_cap : 64;
+		struct sb_meta_line *l = realloc(r->meta_lines, cap * sizeof(*l));
+
+		if (l == NULL)
+			return -1;
+		r->meta_lines = l;
+		r->meta_cap = cap;
+	}
+	r->meta_lines[r->nmeta_lines].key = key;
+	r->meta_lines[r->nmeta_lines++].value = val;
+	for (int k = 0; k < SB_META_NKEYS; k++)
+		if (strcmp(key, sb_meta_key_name[k]) == 0) {
+			r->meta[k] = val;
+			break;
+		}
 	return 0;
+}
+
+/* Key k's value, else dflt */
+static const char *meta_or(const struct sb_run *r, enum sb_meta_id k, const char *dflt)
+{
+	return r->meta[k] ? r->meta[k] : dflt;
 }
 
 static int load_meta(struct sb_run *r, char *err, size_t errlen)
@@ -119,16 +119,39 @@ static int load_meta(struct sb_run *r, char *err, size_t errlen)
 	char *path = sb_path_join(r->dir, "meta");
 	int rc;
 
-	r->test = r->label = r->kernel = r->host = r->status = r->run_id = r->date = r->repeat = "";
-	r->vm_accel = r->system = r->host_name = r->host_cpu = r->host_topology = "";
-	r->cpu_model = r->topology = r->hwloc_version = r->placement = "";
-	r->params = r->period_ms = r->duration = r->warmup = NULL;	/* older runs lack them */
-	r->sweep_host = r->sweep_pid = r->sweep_start = r->vm_rounds = "";
 	if (path == NULL)
 		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	rc = sb_meta_read(path, meta_key, r, &r->meta_text, err, errlen);
 	free(path);
+	r->test = meta_or(r, SB_META_test, ""), r->label = meta_or(r, SB_META_label, "");
+	r->kernel = meta_or(r, SB_META_kernel, ""), r->host = meta_or(r, SB_META_host, "");
+	r->status = meta_or(r, SB_META_status, ""), r->run_id = meta_or(r, SB_META_run_id, "");
+	r->date = meta_or(r, SB_META_date, ""), r->repeat = meta_or(r, SB_META_repeat, "");
+	r->vm_accel = meta_or(r, SB_META_vm_accel, ""), r->system = meta_or(r, SB_META_system, "");
+	r->host_name = meta_or(r, SB_META_host_name, ""), r->host_cpu = meta_or(r, SB_META_host_cpu, "");
+	r->host_topology = meta_or(r, SB_META_host_topology, "");
+	r->cpu_model = meta_or(r, SB_META_cpu_model, ""), r->topology = meta_or(r, SB_META_topology, "");
+	r->hwloc_version = meta_or(r, SB_META_hwloc_version, ""), r->placement = meta_or(r, SB_META_placement, "");
+	/* older runs lack these: NULL */
+	r->params = r->meta[SB_META_params], r->period_ms = r->meta[SB_META_period_ms];
+	r->duration = r->meta[SB_META_duration], r->warmup = r->meta[SB_META_warmup];
+	r->sweep_host = meta_or(r, SB_META_sweep_host, ""), r->sweep_pid = meta_or(r, SB_META_sweep_pid, "");
+	r->sweep_start = meta_or(r, SB_META_sweep_start, "");
+	r->vm_rounds = meta_or(r, SB_META_vm_rounds, "");
+	if (r->meta[SB_META_reference_start])
+		sb_reference_parse(r->meta[SB_META_reference_start], &r->ref_start);
+	if (r->meta[SB_META_reference_end])
+		sb_reference_parse(r->meta[SB_META_reference_end], &r->ref_end);
 	return rc;
+}
+
+int sb_run_meta(const char *dir, struct sb_run *r, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	r->dir = strdup(dir);
+	if (r->dir == NULL)
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+	return load_meta(r, err, errlen);
 }
 
 static int mode_rank(const char *mode)
@@ -369,6 +392,7 @@ void sb_run_free(struct sb_run *r)
 	free(r->name);
 	free(r->test_owned);
 	free(r->meta_text);
+	free(r->meta_lines);
 	memset(r, 0, sizeof(*r));
 }
 

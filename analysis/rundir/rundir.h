@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "format/meta.h"
 #include "stats.h"
 #include "meta.h"
 #include "samples.h"
@@ -51,6 +52,13 @@ struct sb_run {
 	const char *vm_rounds;	/* runtest.sh with several --kernel: the rounds (run r of each kernel in round r); "" */
 	/* the reference loop at the testcase's start and end (meta's reference_start, reference_end) */
 	struct sb_reference_reading ref_start, ref_end;
+	/* meta whole: every key of its table (format/meta.h) by index, NULL when absent (the last
+	 * line of a key wins), and every line in file order, unknown keys too */
+	const char *meta[SB_META_NKEYS];
+	struct sb_meta_line {
+		const char *key, *value;
+	} *meta_lines;
+	size_t nmeta_lines, meta_cap;
 	char *meta_text;	/* storage of the meta values */
 	char *test_owned;	/* test name taken from the path when meta has none */
 	struct sb_point *pts;	/* sorted: processes, threads, other modes; tasks ascending */
@@ -65,6 +73,13 @@ struct sb_run {
 int sb_run_load(const char *arg, struct sb_run *r, char *err, size_t errlen);
 void sb_run_free(struct sb_run *r);
 const struct sb_point *sb_run_find(const struct sb_run *r, const char *mode, long tasks);
+
+/*
+ * Load a run directory's meta alone (dir/meta, no samples) into r's meta fields,
+ * meta and meta_lines (r->dir: a copy of dir): what a reader of meta and
+ * summary.csv takes. Returns 0; 2 (file:line) or 3 with a message in err.
+ */
+int sb_run_meta(const char *dir, struct sb_run *r, char *err, size_t errlen);
 
 /*
  * Pool src's runs into dst, for one side of a comparison measured by several

@@ -144,7 +144,7 @@ simulate() {
 		git show "$SIM_REV:analysis/plan/plan.c" >"$tmp/plan.c" || { log "auto_points.sh: no analysis/plan/plan.c at $SIM_REV"; exit 2; }
 		plan_c=$tmp/plan.c
 	fi
-	"${CC:-cc}" -std=gnu11 -O2 -Wall -Wextra -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -o "$tmp/sim" selftest/bench/auto_points_sim.c \
+	"${CC:-cc}" -std=gnu11 -O2 -Wall -Wextra -I. -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -Ianalysis/rundir -o "$tmp/sim" selftest/bench/auto_points_sim.c \
 		"$plan_c" analysis/curve/peak.c analysis/stat/stats.c analysis/msg/msg.c -lm ||
 		{ log "auto_points.sh: the simulation does not compile"; exit 3; }
 	log "auto_points.sh: simulation${SIM_REV:+ of plan.c at $SIM_REV}: ${*} to $max tasks, ${TRIALS:-50} sweeps a shape, --repeat 3, noise $noise%, disturbed runs ${DIST:-3}% of +-${DIST_SIZE:-25}% x 0.5-1.5"

@@ -25,7 +25,7 @@ main() {
 	trap 'rm -rf -- "$tmp"' EXIT
 	cd "$(dirname "$0")/../.."
 	make -s BUILD="$b" "$b/libsbanalysis.a" >&2
-	"${CC:-cc}" -std=gnu11 -O2 -Wall -Wextra -Ianalysis $(printf -- "-I%s " analysis/*/) -o "$tmp/sim" selftest/bench/bisect_sim.c "$b/libsbanalysis.a" -lm
+	"${CC:-cc}" -std=gnu11 -O2 -Wall -Wextra -I. -Ianalysis $(printf -- "-I%s " analysis/*/) -o "$tmp/sim" selftest/bench/bisect_sim.c "$b/libsbanalysis.a" -lm
 	echo "| change | run sd | right commit | wrong commit | ends refused | unresolved (skips) | runs a step (mean) | runs a step (max) | steps a bisect |"
 	echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for ch in $changes; do
