@@ -13,13 +13,13 @@ name=wis_umask1
 # The copy: the sources and a copy of this build (times kept: only the new testcase compiles).
 copy=$tmp/tree
 mkdir -p "$copy/selftest" "$copy/docs"
-cp -pR Makefile VERSION build-aux runner analysis tests "$copy/"
+cp -pR Makefile VERSION build-aux runner cli format analysis tests "$copy/"
 cp -p docs/TESTS.md "$copy/docs/"
 cp -p selftest/lib.sh selftest/tests_md.t "$copy/selftest/"
 cp -pR "$bb" "$copy/b"
 # a git checkout of the project's files (tests_md.t checks the testcases git tracks)
 if command -v git >/dev/null 2>&1; then
-	git init -q "$copy" && git -C "$copy" add Makefile VERSION build-aux runner analysis tests docs selftest
+	git init -q "$copy" && git -C "$copy" add Makefile VERSION build-aux runner cli format analysis tests docs selftest
 fi
 # will-it-scale's shape: system headers only, a plain comment, (*iterations)++, an unused nr.
 cat >"$copy/tests/$name.c" <<'EOF'
