@@ -174,12 +174,14 @@ main() {
 	# the same check finds a printer that computes: compare_report.o given a reference into curve/
 	printf '%s\n' "compare/compare_report.o curve/curve.o sb_curve_of_run" >"$T/planted"
 	like "$(bad_refs "$T/planted")" 'compare_report.o curve/curve.o' "a printer that reaches curve/ is found"
-	# and a fmt/ file that loads or computes: kcidb.o given references into rundir/, io/, stat/ and export/
+	# and a fmt/ file that loads or computes: kcidb.o given references into rundir/, io/, stat/, curve/, export/
 	printf '%s\n' "fmt/kcidb.o rundir/rundir.o sb_run_load" "fmt/kcidb.o io/samples.o sb_mode_name" \
-		"fmt/kcidb.o stat/stats.o sb_stats_compute" "fmt/kcidb.o export/ci_run.o sb_ci_load_all" \
-		"fmt/kcidb.o fmt/export.o sb_json_str" "fmt/kcidb.o msg/msg.o sb_die" >"$T/planted"
-	is "$(bad_refs "$T/planted" fmt | awk '{ print $2 }' | tr '\n' ' ')" "rundir/rundir.o io/samples.o stat/stats.o export/ci_run.o " \
-		"a fmt/ file that reaches rundir/, io/, stat/ or export/ is found (fmt/ and msg/ are not)"
+		"fmt/kcidb.o stat/stats.o sb_stats_compute" "fmt/kcidb.o curve/curve.o sb_curve_of_run" \
+		"fmt/kcidb.o export/ci_run.o sb_ci_load_all" "fmt/kcidb.o fmt/export.o sb_json_str" \
+		"fmt/kcidb.o msg/msg.o sb_die" >"$T/planted"
+	is "$(bad_refs "$T/planted" fmt | awk '{ print $2 }' | tr '\n' ' ')" \
+		"rundir/rundir.o io/samples.o stat/stats.o curve/curve.o export/ci_run.o " \
+		"a fmt/ file that reaches rundir/, io/, stat/, curve/ or export/ is found (fmt/ and msg/ are not)"
 
 	functions >"$T/fgraph"
 	w=$(walk "$T/fgraph" "$T/fdefs" sb_compare_runs)
