@@ -13,6 +13,7 @@
 
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "compare_runs.h"
+#include "bench_runs.h"
 #include "export.h"
 #include "msg.h"
 #include "number.h"

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "bench_runs.h"
+#include "ci_run.h"
 #include "export.h"
 #include "kcidb.h"
 #include "squad.h"
@@ -19,6 +21,7 @@
 #include "rate.h"
 #include "peak_label.h"
 #include "plot_data.h"
+#include "plot_model.h"
 #include "outpath.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "results.h"
@@ -541,6 +544,41 @@ static void finish_output(FILE *out, const char *out_path, char *tmp)
 	free(tmp);
 }
 
+/* --format kcidb, squad, gab, bencher and plot: the model built whole (export/), then printed (fmt/). */
+static void view(const struct args *a)
+{
+	char err[PATH_MAX + 512];
+	int rc;
+
+	if (a->kci) {
+		struct sb_ci_runs runs;
+
+		rc = sb_ci_load_all(a->ninputs, a->inputs, a->kci == FMT_KCIDB ? a->ko.commit : NULL, &runs, err,
+				    sizeof(err));
+		if (rc == 0)
+			rc = a->kci == FMT_KCIDB ? sb_kcidb_write(stdout, &runs, &a->ko, err, sizeof(err)) :
+				sb_squad_write(stdout, &runs, a->ko.gate, err, sizeof(err));
+		sb_ci_free_all(&runs);
+	} else if (a->export) {
+		struct sb_bench b;
+
+		rc = sb_bench_load(a->ninputs, a->inputs, &b, err, sizeof(err));
+		if (rc == 0)
+			sb_export_print(stdout, &b, (enum sb_export)(a->export - 1));
+		sb_bench_free(&b);
+	} else {
+		struct sb_plot p;
+
+		rc = sb_plot_build(a->input, &p);
+		sb_plot_print(stdout, &p);	/* the records before a failed check too */
+		snprintf(err, sizeof(err), "%s", p.err);
+		sb_plot_free(&p);
+	}
+	if (rc != 0)
+		sb_die(rc, "%s", err);
+	finish_output(stdout, NULL, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -557,25 +595,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	parse_args(argc, argv, &a);
-	if (a.kci) {
-		rc = a.kci == FMT_KCIDB ? sb_kcidb_write(stdout, a.ninputs, a.inputs, &a.ko, err, sizeof(err)) :
-			sb_squad_write(stdout, a.ninputs, a.inputs, a.ko.gate, err, sizeof(err));
-		if (rc != 0)
-			sb_die(rc, "%s", err);
-		finish_output(stdout, NULL, NULL);
-		return SB_EXIT_OK;
-	}
-	if (a.export) {
-		rc = sb_export_runs(stdout, a.ninputs, a.inputs, (enum sb_export)(a.export - 1), err,
-				    sizeof(err));
-		if (rc != 0)
-			sb_die(rc, "%s", err);
-		finish_output(stdout, NULL, NULL);
-		return SB_EXIT_OK;
-	}
-	if (a.plot) {
-		sb_plot_data(stdout, a.input);
-		finish_output(stdout, NULL, NULL);
+	if (a.kci || a.export || a.plot) {
+		view(&a);
 		return SB_EXIT_OK;
 	}
 	in_path = a.input;

@@ -6,18 +6,15 @@
 
 enum sb_export { SB_EXPORT_GAB, SB_EXPORT_BENCHER };
 
+struct sb_bench;
+
 /*
  * One list (gab) or object (bencher) of every point (test, mode, tasks) of
- * the runs in dirs[0..n-1] (meta and summary.csv): the value is the
- * run-level mean, the range its confidence interval (absent below 2 runs;
- * Bencher's lower bound cut at 0). Two runs of one test are named apart by
- * their labels. Nothing is written unless all read. Returns 0; 2 or 3 with
- * a message in err.
+ * b (export/bench_runs.h's model, loaded whole): the value is the run-level
+ * mean, the range its confidence interval (absent below 2 runs; Bencher's
+ * lower bound cut at 0), a run named apart by the model's label.
  */
-int sb_export_runs(FILE *out, int n, char **dirs, enum sb_export f, char *err, size_t errlen);
-
-/* The test= of a run directory's meta (or of a test directory's latest run); 0, or 2 when none. */
-int sb_export_test_of(const char *dir, char *test, size_t len);
+void sb_export_print(FILE *out, const struct sb_bench *b, enum sb_export f);
 
 /*
  * Several lists (gab) or objects (bencher) as this module and compare_report

@@ -1,4 +1,4 @@
-/* The KCIDB v5.3 writer: a checkout and a build per kernel, a test per sweep, per point and for the gate. */
+/* The KCIDB v5.3 writer: a checkout and a build per kernel, a test per sweep, per point and for the gate, from the exports' model (export/ci_run.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +19,6 @@ int sb_kcidb_id_ok(const char *id)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
 			return 0;
 	return 1;
-}
-
-/* The checkout's and the build's local ids: the kernel (uname -srvm) and the commit. */
-static void kernel_key(const struct sb_ci_run *c, const char *commit, char *key, size_t len)
-{
-	unsigned long long h = sb_ci_hash(SB_CI_HASH0, c->r.kernel);
-
-	h = sb_ci_hash(sb_ci_hash(h, "|"), commit);
-	snprintf(key, len, "%016llx", h);
 }
 
 static const char *commit_of(const struct sb_ci_run *c, const struct sb_kci_opts *o)
@@ -57,14 +48,11 @@ static void write_builds(FILE *out, const struct sb_ci_run *runs, int n, const s
 
 	fputs(checkouts ? "  \"checkouts\": [" : "  \"builds\": [", out);
 	for (int i = 0; i < n; i++) {
-		char key[17], other[17];
+		const char *key = runs[i].build_key;
 		int seen = 0;
 
-		kernel_key(&runs[i], commit_of(&runs[i], o), key, sizeof(key));
-		for (int j = 0; j < i && !seen; j++) {
-			kernel_key(&runs[j], commit_of(&runs[j], o), other, sizeof(other));
-			seen = strcmp(key, other) == 0;
-		}
+		for (int j = 0; j < i && !seen; j++)
+			seen = strcmp(key, runs[j].build_key) == 0;
 		if (seen)
 			continue;
 		fprintf(out, "%s\n    {\"id\": \"%s:%s\", \"origin\": \"%s\"", first ? "" : ",", o->origin,
@@ -94,21 +82,17 @@ static void write_builds(FILE *out, const struct sb_ci_run *runs, int n, const s
 /* The fields every test of run c shares: build, start, environment (the testbed). */
 static void test_common(FILE *out, const struct sb_ci_run *c, const struct sb_kci_opts *o)
 {
-	char key[17];
-
-	if (o->build_id) {
+	if (o->build_id)
 		field(out, "build_id", o->build_id);
-	} else {
-		kernel_key(c, commit_of(c, o), key, sizeof(key));
-		fprintf(out, ", \"build_id\": \"%s:%s\"", o->origin, key);
-	}
+	else
+		fprintf(out, ", \"build_id\": \"%s:%s\"", o->origin, c->build_key);
 	fprintf(out, ", \"origin\": \"%s\"", o->origin);
 	if (c->r.date && *c->r.date)
 		field(out, "start_time", c->r.date);
 	fputs(", \"environment\": {\"comment\": ", out);
-	sb_json_str(out, sb_ci_testbed(c));
+	sb_json_str(out, c->testbed);
 	fputs(", \"misc\": {\"testbed\": ", out);
-	sb_json_str(out, sb_ci_testbed(c));
+	sb_json_str(out, c->testbed);
 	fputs(", \"host\": ", out);
 	sb_json_str(out, c->r.host ? c->r.host : "");
 	fputs(", \"cpu_model\": ", out);
@@ -140,7 +124,7 @@ static const char *status_word(enum sb_ci_outcome oc)
 static void point_test(FILE *out, const struct sb_ci_run *c, const char *mode, long tasks,
 		       const struct sb_curve_point *p, const struct sb_kci_opts *o)
 {
-	enum sb_ci_outcome oc = sb_ci_outcome(c);
+	enum sb_ci_outcome oc = c->outcome;
 
 	fprintf(out, ",\n    {\"id\": \"%s:%s.%s.%s.%ld\"", o->origin, c->r.test, c->key, mode, tasks);
 	fprintf(out, ", \"path\": \"scalebench.%s.%s.%ld\", \"status\": \"%s\"", c->r.test, mode, tasks,
@@ -173,7 +157,7 @@ static void point_test(FILE *out, const struct sb_ci_run *c, const char *mode, l
 /* The sweep's own test, then a test per point (and the point a failed sweep stopped at). */
 static void run_tests(FILE *out, const struct sb_ci_run *c, const struct sb_kci_opts *o, int first)
 {
-	enum sb_ci_outcome oc = sb_ci_outcome(c);
+	enum sb_ci_outcome oc = c->outcome;
 	int failed_seen = 0;
 
 	fprintf(out, "%s\n    {\"id\": \"%s:%s.%s\", \"path\": \"scalebench.%s\", \"status\": \"%s\"",
@@ -191,11 +175,11 @@ static void run_tests(FILE *out, const struct sb_ci_run *c, const struct sb_kci_
 		for (size_t i = 0; i < c->cv[m].n; i++) {
 			const struct sb_curve_point *p = &c->cv[m].pt[i];
 
-			point_test(out, c, sb_mode_name[m], p->tasks, p, o);
-			if (strcmp(c->failed_mode, sb_mode_name[m]) == 0 && p->tasks == c->failed_tasks)
+			point_test(out, c, c->cv[m].mode, p->tasks, p, o);
+			if (strcmp(c->failed_mode, c->cv[m].mode) == 0 && p->tasks == c->failed_tasks)
 				failed_seen = 1;
 		}
-	if (oc != SB_CI_DONE && !failed_seen && sb_ci_plain(c->failed_mode) && c->failed_tasks > 0)
+	if (oc != SB_CI_DONE && !failed_seen && c->failed_plain)
 		point_test(out, c, c->failed_mode, c->failed_tasks, NULL, o);
 }
 
@@ -214,7 +198,7 @@ static int check_runs(const struct sb_ci_run *runs, int n, const struct sb_kci_o
 		      size_t errlen)
 {
 	for (int i = 0; i < n; i++) {
-		if (!sb_ci_plain(runs[i].r.test)) {
+		if (!runs[i].test_plain) {
 			snprintf(err, errlen, "%s: test '%s' is not a KCIDB path segment ([A-Za-z0-9_-])",
 				 runs[i].r.dir, runs[i].r.test);
 			return SB_EXIT_USAGE;
@@ -228,27 +212,24 @@ static int check_runs(const struct sb_ci_run *runs, int n, const struct sb_kci_o
 	return 0;
 }
 
-int sb_kcidb_write(FILE *out, int n, char **dirs, const struct sb_kci_opts *o, char *err,
+int sb_kcidb_write(FILE *out, const struct sb_ci_runs *all, const struct sb_kci_opts *o, char *err,
 		   size_t errlen)
 {
-	struct sb_ci_run *runs;
-	int loaded, rc = sb_ci_load_all(n, dirs, &runs, &loaded, err, errlen);
+	const struct sb_ci_run *runs = all->run;
+	int n = all->n, rc = check_runs(runs, n, o, err, errlen);
 
-	if (rc == 0)
-		rc = check_runs(runs, n, o, err, errlen);
-	if (rc == 0) {
-		fputs("{\n  \"version\": {\"major\": 5, \"minor\": 3},\n", out);
-		if (!o->checkout_id && !o->build_id)
-			write_builds(out, runs, n, o, 1);
-		if (!o->build_id)
-			write_builds(out, runs, n, o, 0);
-		fputs("  \"tests\": [", out);
-		for (int i = 0; i < n; i++)
-			run_tests(out, &runs[i], o, i == 0);
-		if (o->gate >= 0)
-			gate_test(out, &runs[0], o);
-		fputs("\n  ]\n}\n", out);
-	}
-	sb_ci_free_all(runs, loaded);
-	return rc;
+	if (rc != 0)
+		return rc;
+	fputs("{\n  \"version\": {\"major\": 5, \"minor\": 3},\n", out);
+	if (!o->checkout_id && !o->build_id)
+		write_builds(out, runs, n, o, 1);
+	if (!o->build_id)
+		write_builds(out, runs, n, o, 0);
+	fputs("  \"tests\": [", out);
+	for (int i = 0; i < n; i++)
+		run_tests(out, &runs[i], o, i == 0);
+	if (o->gate >= 0)
+		gate_test(out, &runs[0], o);
+	fputs("\n  ]\n}\n", out);
+	return 0;
 }

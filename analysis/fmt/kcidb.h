@@ -16,13 +16,17 @@ struct sb_kci_opts {
 /* Whether id is a KCIDB object id: "<origin>:<anything but NUL>", origin [a-z0-9_]+. */
 int sb_kcidb_id_ok(const char *id);
 
+struct sb_ci_runs;
+
 /*
- * The runs dirs[0..n-1] as one KCIDB v5.3 report on out: a checkout and a build
- * per kernel (unless o names existing ones), a test per testcase for the sweep,
- * one per point (status DONE, number in ops/s), a gate test when o->gate >= 0.
- * Nothing is written unless all read. Returns 0; 2 or 3 with a message in err.
+ * The runs all (export/ci_run.h's model, loaded whole with o->commit) as one
+ * KCIDB v5.3 report on out: a checkout and a build per kernel (unless o names
+ * existing ones), a test per testcase for the sweep, one per point (status
+ * DONE, number in ops/s), a gate test when o->gate >= 0. Nothing is written
+ * when a run does not fit (a test name that is no path segment; --gate over
+ * two testcases). Returns 0; 2 with a message in err.
  */
-int sb_kcidb_write(FILE *out, int n, char **dirs, const struct sb_kci_opts *o, char *err,
+int sb_kcidb_write(FILE *out, const struct sb_ci_runs *all, const struct sb_kci_opts *o, char *err,
 		   size_t errlen);
 
 #endif

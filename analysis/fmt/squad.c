@@ -1,4 +1,4 @@
-/* The SQUAD writer: every point's run means as a metric, the sweep (and gate) as tests, the run's metadata. */
+/* The SQUAD writer: every point's run means as a metric, the sweep (and gate) as tests, the run's metadata, from the exports' model (export/ci_run.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,21 +11,17 @@
 /* "scalebench/<test>/<mode>/<tasks>": [each run's mean] for a complete sweep's points. */
 static int metrics(FILE *out, const struct sb_ci_run *c, int first)
 {
-	if (sb_ci_outcome(c) != SB_CI_DONE)
+	if (c->outcome != SB_CI_DONE)
 		return first;
 	for (int m = 0; m < SB_NMODES; m++)
 		for (size_t i = 0; i < c->cv[m].n; i++) {
-			const struct sb_curve_point *p = &c->cv[m].pt[i];
-			const double *v;
-			size_t nv = 0;
+			const double *v = c->means[m][i].v;
+			size_t nv = c->means[m][i].n;
 
-			if (p->p == NULL)
-				continue;
-			v = sb_point_run_means(p->p, &nv);
 			if (nv == 0)
 				continue;
 			fprintf(out, "%s\n    \"scalebench/%s/%s/%ld\": [", first ? "" : ",", c->r.test,
-				sb_mode_name[m], p->tasks);
+				c->cv[m].mode, c->cv[m].pt[i].tasks);
 			for (size_t k = 0; k < nv; k++) {
 				if (k)
 					fputs(", ", out);
@@ -44,18 +40,12 @@ static void meta_str(FILE *out, const char *key, const char *value)
 }
 
 /* SQUAD's metadata: strings only; job_id from the runs' keys (the same runs, the same id). */
-static void metadata(FILE *out, const struct sb_ci_run *runs, int n)
+static void metadata(FILE *out, const struct sb_ci_run *runs, int n, const char *job_id)
 {
-	unsigned long long h = SB_CI_HASH0;
-	char id[64];
-
-	for (int i = 0; i < n; i++)
-		h = sb_ci_hash(sb_ci_hash(h, runs[i].key), "|");
-	snprintf(id, sizeof(id), "scalebench-%016llx", h);
 	fputs("  \"metadata\": {\n    \"job_id\": ", out);
-	sb_json_str(out, id);
+	sb_json_str(out, job_id);
 	meta_str(out, "datetime", runs[0].r.date);
-	meta_str(out, "testbed", sb_ci_testbed(&runs[0]));
+	meta_str(out, "testbed", runs[0].testbed);
 	meta_str(out, "kernel", runs[0].r.kernel);
 	meta_str(out, "commit", runs[0].commit);
 	meta_str(out, "cpu_model", runs[0].r.cpu_model);
@@ -84,15 +74,15 @@ static void metadata(FILE *out, const struct sb_ci_run *runs, int n)
 static int check_runs(const struct sb_ci_run *runs, int n, char *err, size_t errlen)
 {
 	for (int i = 0; i < n; i++) {
-		if (!sb_ci_plain(runs[i].r.test)) {
+		if (!runs[i].test_plain) {
 			snprintf(err, errlen, "%s: test '%s' is not a SQUAD name ([A-Za-z0-9_-])", runs[i].r.dir,
 				 runs[i].r.test);
 			return SB_EXIT_USAGE;
 		}
-		if (strcmp(sb_ci_testbed(&runs[i]), sb_ci_testbed(&runs[0])) != 0) {
+		if (strcmp(runs[i].testbed, runs[0].testbed) != 0) {
 			snprintf(err, errlen, "%s and %s: two testbeds (%s, %s) are two SQUAD environments: "
 				 "export them into separate files", runs[0].r.dir, runs[i].r.dir,
-				 sb_ci_testbed(&runs[0]), sb_ci_testbed(&runs[i]));
+				 runs[0].testbed, runs[i].testbed);
 			return SB_EXIT_USAGE;
 		}
 		for (int j = 0; j < i; j++)
@@ -106,8 +96,10 @@ static int check_runs(const struct sb_ci_run *runs, int n, char *err, size_t err
 	return 0;
 }
 
-static void write_all(FILE *out, const struct sb_ci_run *runs, int n, int gate)
+static void write_all(FILE *out, const struct sb_ci_runs *all, int gate)
 {
+	const struct sb_ci_run *runs = all->run;
+	int n = all->n;
 	int first = 1;
 
 	fputs("{\n  \"metrics\": {", out);
@@ -117,27 +109,23 @@ static void write_all(FILE *out, const struct sb_ci_run *runs, int n, int gate)
 	fputs("  \"tests\": {", out);
 	for (int i = 0; i < n; i++)
 		fprintf(out, "%s\n    \"scalebench/%s/sweep\": \"%s\"", i ? "," : "", runs[i].r.test,
-			sb_ci_outcome(&runs[i]) == SB_CI_DONE ? "pass" : "fail");
+			runs[i].outcome == SB_CI_DONE ? "pass" : "fail");
 	if (gate >= 0)
 		fprintf(out, ",\n    \"scalebench/%s/gate\": \"%s\"", runs[0].r.test, gate == 0 ? "pass" : "fail");
 	fputs("\n  },\n", out);
-	metadata(out, runs, n);
+	metadata(out, runs, n, all->job_id);
 	fputs("}\n", out);
 }
 
-int sb_squad_write(FILE *out, int n, char **dirs, int gate, char *err, size_t errlen)
+int sb_squad_write(FILE *out, const struct sb_ci_runs *all, int gate, char *err, size_t errlen)
 {
-	struct sb_ci_run *runs;
-	int loaded, rc = sb_ci_load_all(n, dirs, &runs, &loaded, err, errlen);
+	int rc = check_runs(all->run, all->n, err, errlen);
 
-	if (rc == 0)
-		rc = check_runs(runs, n, err, errlen);
-	if (rc == 0 && gate >= 0 && n > 1) {
+	if (rc == 0 && gate >= 0 && all->n > 1) {
 		snprintf(err, errlen, "--gate judges one testcase: give one run directory");
 		rc = SB_EXIT_USAGE;
 	}
 	if (rc == 0)
-		write_all(out, runs, n, gate);
-	sb_ci_free_all(runs, loaded);
+		write_all(out, all, gate);
 	return rc;
 }

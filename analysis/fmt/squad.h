@@ -5,14 +5,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct sb_ci_runs;
+
 /*
- * The runs dirs[0..n-1] (one testbed: SQUAD files results by environment) as
+ * The runs all (export/ci_run.h's model; one testbed: SQUAD files results by environment) as
  * {"metrics": {"scalebench/<test>/<mode>/<tasks>": [run means]}, "tests":
  * {"scalebench/<test>/sweep": "pass"|"fail", "scalebench/<test>/gate": ...},
  * "metadata": {job_id, datetime, ... strings}}. A sweep that is not complete
  * has no metric. gate: -1 none, else sb-compare's exit status (0 pass, else
- * fail). Nothing is written unless all read. Returns 0; 2 or 3 with err.
+ * fail). Nothing is written when the runs do not fit. Returns 0; 2 with err.
  */
-int sb_squad_write(FILE *out, int n, char **dirs, int gate, char *err, size_t errlen);
+int sb_squad_write(FILE *out, const struct sb_ci_runs *all, int gate, char *err, size_t errlen);
 
 #endif

@@ -247,6 +247,8 @@ cases() {
 		printf 'sum%d.plot\tsb-summary --format plot %s\n' "$n" "$d"
 		printf 'sum%d.gab\tsb-summary --format gab %s\n' "$n" "$d"
 		printf 'sum%d.bencher\tsb-summary --format bencher %s\n' "$n" "$d"
+		printf 'sum%d.kcidb\tsb-summary --format kcidb %s\n' "$n" "$d"
+		printf 'sum%d.squad\tsb-summary --format squad %s\n' "$n" "$d"
 		printf 'sum%d.point\tsb-summary --point processes:2 %s\n' "$n" "$d"
 		printf 'sum%d.values\tsb-summary --point threads:1 --values %s\n' "$n" "$d"
 		printf 'sum%d.prof\tsb-profile points %s/summary.csv processes 1,2,peak,max\n' "$n" "$d"
@@ -255,6 +257,16 @@ cases() {
 	done
 	printf 'sum.many\tsb-summary --format gab %s %s %s\n' "$c/compare-sum/unix1/latest" "$S/a-20260101T000000" "$c/real/getppid1/latest"
 	printf 'sum.manyb\tsb-summary --format bencher %s %s\n' "$c/compare-sum/unix1/base-20260101T000000" \
+		"$c/compare-sum/unix1/new-20260102T000000"
+	printf 'sum.kcimany\tsb-summary --format kcidb --origin ci_lab --commit %s %s %s %s\n' \
+		0123456789abcdef0123456789abcdef01234567 "$c/compare-sum/unix1/latest" "$S/a-20260101T000000" "$c/real/getppid1/latest"
+	printf 'sum.kcigate\tsb-summary --format kcidb --gate 1 --checkout-id x:1 %s %s\n' \
+		"$c/compare-sum/unix1/base-20260101T000000" "$c/compare-sum/unix1/new-20260102T000000"
+	printf 'sum.kcibuild\tsb-summary --format kcidb --build-id x:2 --gate 0 %s\n' "$S/a-20260101T000000"
+	printf 'sum.kcitwotests\tsb-summary --format kcidb --gate 0 %s %s\n' "$S/a-20260101T000000" "$c/real/getppid1/latest"
+	printf 'sum.squadmany\tsb-summary --format squad %s %s\n' "$c/compare-sum/unix1/latest" "$c/real/getppid1/latest"
+	printf 'sum.squadgate\tsb-summary --format squad --gate 1 %s\n' "$c/real/getppid1/latest"
+	printf 'sum.squadtwo\tsb-summary --format squad %s %s\n' "$c/compare-sum/unix1/base-20260101T000000" \
 		"$c/compare-sum/unix1/new-20260102T000000"
 	printf 'sum.testdir\tsb-summary --table %s\n' "$R"
 	printf 'sum.noargs\tsb-summary\n'
@@ -333,6 +345,8 @@ cases() {
 			printf 'hist.%s.changes.%s\tsb-history --db %s changes --format %s\n' "$db" "$f" "$H/$db.db" "$f"
 		done
 	done
+	printf 'hist.otava\tsb-history --db %s export histsim1 --format otava\n' "$H/aa.db"
+	printf 'hist.otavaall\tsb-history --db %s export histsim1 --format otava --points all\n' "$H/step.db"
 	printf 'hist.list.one\tsb-history --db %s list histsim2\n' "$H/step.db"
 	printf 'hist.list.none\tsb-history --db %s list nosuch\n' "$H/step.db"
 	printf 'hist.show.version\tsb-history --db %s show histsim1 --order version\n' "$H/step.db"
