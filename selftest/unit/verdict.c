@@ -1,5 +1,6 @@
 /* The verdict module (analysis/stat/verdict.c) and sb_curve_value fed fixed values: every figure they give, printed. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,22 +129,26 @@ static int curve(int argc, char **argv)
 {
 	static struct side s[MAXV];
 	const double *v[MAXV];
-	size_t n[MAXV], runs = (size_t)number(argv[3]), npts = 0, got;
-	enum sb_curve_rule rule = !strcmp(argv[2], "any") ? SB_CURVE_ANY :
-				  !strcmp(argv[2], "used") ? SB_CURVE_USED : SB_CURVE_EVERY;
+	size_t runs = (size_t)number(argv[2]), npts = 0, got, bad;
 	double out[MAXV];
 
-	for (int i = 4; i < argc && npts < MAXV; i++, npts++) {
+	for (int i = 3; i < argc && npts < MAXV; i++, npts++) {
 		parse_side(argv[i], &s[npts]);
 		v[npts] = s[npts].sw[0].v;
-		n[npts] = s[npts].sw[0].n;
+		if (s[npts].sw[0].n < runs)
+			runs = s[npts].sw[0].n;
 	}
 	if (runs > MAXV)
 		runs = MAXV;
-	got = sb_curve_value(v, n, npts, runs, rule, out);
+	got = sb_curve_value(v, npts, runs, out, &bad);
 	printf("runs %zu\n", got);
-	for (size_t k = 0; k < got; k++)
-		printf("%.6g\n", out[k]);
+	for (size_t k = 0; k < runs; k++)
+		if (isnan(out[k]))
+			printf("none\n");
+		else
+			printf("%.6g\n", out[k]);
+	if (bad < npts)
+		printf("bad point %zu\n", bad + 1);
 	return got ? 0 : 1;
 }
 
@@ -153,9 +158,9 @@ int main(int argc, char **argv)
 		return verdict(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "spread"))
 		return spread(argc, argv);
-	if (argc >= 5 && !strcmp(argv[1], "curve"))
+	if (argc >= 4 && !strcmp(argv[1], "curve"))
 		return curve(argc, argv);
 	fprintf(stderr, "usage: unit_verdict ratio|log|diff CONF ALPHA BASE X [TAU] | spread SIDE... | "
-			"curve any|used|every RUNS POINT...\n");
+			"curve RUNS POINT...\n");
 	return 2;
 }
