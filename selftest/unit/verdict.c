@@ -1,11 +1,13 @@
-/* The verdict module (analysis/stat/verdict.c) and sb_curve_value fed fixed values: every figure they give, printed. */
+/* The verdict module (analysis/stat/verdict.c), sb_curve_value and bisect's target values fed fixed values: every figure they give, printed. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisect/point.h"
 #include "curve_value.h"
+#include "rundir/rundir.h"
 #include "verdict.h"
 
 /*
@@ -152,6 +154,31 @@ static int curve(int argc, char **argv)
 	return got ? 0 : 1;
 }
 
+/* sb-bisect's values of TARGET in run directory DIR (sb_target_values): each value, then its note or error. */
+static int target(char **argv)
+{
+	struct sb_target t;
+	struct sb_run r;
+	char err[1024] = "";
+	double *v = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (sb_target_parse(argv[3], &t, err, sizeof(err)) != 0 || sb_run_load(argv[2], &r, err, sizeof(err)) != 0) {
+		printf("error %s\n", err);
+		return 2;
+	}
+	rc = sb_target_values(&t, &r, &v, &n, err, sizeof(err));
+	printf("exit %d values %zu\n", rc, n);
+	for (size_t k = 0; k < n; k++)
+		printf("%.6g\n", v[k]);
+	if (*err)
+		printf("say %s\n", err);
+	free(v);
+	sb_run_free(&r);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 6 && (!strcmp(argv[1], "ratio") || !strcmp(argv[1], "log") || !strcmp(argv[1], "diff")))
@@ -160,7 +187,9 @@ int main(int argc, char **argv)
 		return spread(argc, argv);
 	if (argc >= 4 && !strcmp(argv[1], "curve"))
 		return curve(argc, argv);
+	if (argc == 4 && !strcmp(argv[1], "target"))
+		return target(argv);
 	fprintf(stderr, "usage: unit_verdict ratio|log|diff CONF ALPHA BASE X [TAU] | spread SIDE... | "
-			"curve RUNS POINT...\n");
+			"curve RUNS POINT... | target DIR TARGET\n");
 	return 2;
 }
