@@ -8,7 +8,7 @@
 #include "exit.h"
 #include "msg.h"
 
-/* Into pr->curve_note: mode's curve on side base (1) or new leaves out left of its runs, r's run means naming why. */
+/* Into pr->curve_note: the mode's curve of side base (1) or new (0) leaves out left of its runs; r: the first point holding one. */
 static void note_left_out(struct pair *pr, const char *mode, int base, size_t left, size_t runs, const struct row *r)
 {
 	size_t len = strlen(pr->curve_note);
