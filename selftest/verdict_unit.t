@@ -4,7 +4,7 @@
 # t(0.8, 4) = 0.9410); the digits are the module's, the same as compare, history show and bisect printed.
 . "$(dirname "$0")/lib.sh"
 U=$B/selftest/unit_verdict
-plan 21
+plan 22
 
 # v ARGS...: the module's figures as one line ("word faster|estimate 10|..."), with its exit code
 v() {
@@ -76,10 +76,13 @@ is "$(v spread 1,2,3 4,6 5)" "spread 1.1547" "spread: pooled over the sides with
 rc=0; out=$(v spread 5 6) || rc=$?
 is "$rc:$out" "1:spread nan" "spread: no side with 2 values, no spread"
 
-# The curve as one number a run: the mean log over the points; the three rules on a non-positive mean.
-is "$(v curve used 2 1,4 4,16,-1)" "runs 2|0.693147|2.07944" "curve: (log 1 + log 4) / 2, (log 4 + log 16) / 2 for the 2 runs used"
-rc=0; out=$(v curve every 2 1,4 4,16,-1) || rc=$?
-is "$rc:$out" "1:runs 0" "curve, compare's rule: a non-positive mean in any run, no curve value"
-rc=0; out=$(v curve used 2 1,0 4,16) || rc=$?
-is "$rc:$out" "1:runs 0" "curve, history's rule: a non-positive mean among the runs used, no curve value"
-is "$(v curve any 2 1,0 4,16)" "runs 2|0.693147|-inf" "curve, bisect's rule: no check (log 0 is -inf)"
+# The curve as one number a run: the mean log over the points. One rule for compare, history and
+# bisect: a run with a mean at some point of 0, below 0 or not finite has no value ("none"), the
+# others keep theirs, and the first point holding such a run is named.
+is "$(v curve 2 1,4 4,16,-1)" "runs 2|0.693147|2.07944" "curve: (log 1 + log 4) / 2, (log 4 + log 16) / 2; a third run not used is not looked at"
+is "$(v curve 3 1,4,2 4,16,-1)" "runs 2|0.693147|2.07944|none|bad point 2" \
+	"curve: a negative run mean: that run has no value, the others keep theirs, the point is named"
+is "$(v curve 2 1,0 4,16)" "runs 1|0.693147|none|bad point 1" "curve: a run mean of 0: that run has no value"
+is "$(v curve 2 1,4 4,inf 2,nan)" "runs 1|0.693147|none|bad point 2" "curve: a run mean not finite: no value"
+rc=0; out=$(v curve 2 0,-1 4,16) || rc=$?
+is "$rc:$out" "1:runs 0|none|none|bad point 1" "curve: no run with a value: none, and exit 1"

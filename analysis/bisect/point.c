@@ -79,11 +79,12 @@ const char *sb_target_str(const struct sb_target *t, char *buf, size_t len)
 	return buf;
 }
 
-/* One value a run index: exp(mean over the mode's points of log(run i's mean)). */
+/* One value a run index: exp(mean over the mode's points of log(run i's mean)); a run without one left out, named in err. */
 static int curve_values(const struct sb_target *t, const struct sb_run *r, double **v, size_t *n,
 			char *err, size_t errlen)
 {
-	size_t runs = 0, npts = 0, *pn;
+	size_t runs = 0, npts = 0, got, bad;
+	const struct sb_point **pp;
 	const double **pv;
 
 	for (size_t i = 0; i < r->npts; i++) {
@@ -100,24 +101,30 @@ static int curve_values(const struct sb_target *t, const struct sb_run *r, doubl
 	if (npts == 0)
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: no %s points for curve:%s", r->dir, t->mode, t->mode);
 	pv = calloc(npts, sizeof(*pv));
-	pn = calloc(npts, sizeof(*pn));
-	if (!pv || !pn || !(*v = calloc(runs, sizeof(**v)))) {
+	pp = calloc(npts, sizeof(*pp));
+	if (!pv || !pp || !(*v = calloc(runs, sizeof(**v)))) {
 		free(pv);
-		free(pn);
+		free(pp);
 		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	}
 	for (size_t i = 0, m = 0; i < r->npts; i++)
 		if (strcmp(r->pts[i].mode, t->mode) == 0) {
-			pv[m] = r->pts[i].means.v;
-			pn[m++] = r->pts[i].means.n;
+			pp[m] = &r->pts[i];
+			pv[m++] = r->pts[i].means.v;
 		}
-	/* bisect's rule: no positivity check (curve_value.h) */
-	sb_curve_value(pv, pn, npts, runs, SB_CURVE_ANY, *v);
+	got = sb_curve_value(pv, npts, runs, *v, &bad);
+	if (bad < npts)
+		snprintf(err, errlen, "%s: %zu of its %zu runs have no curve value (a run's mean at %s:%ld is not "
+			 "positive: 0, below 0 or not finite): left out as failed measurements",
+			 r->dir, runs - got, runs, pp[bad]->mode, pp[bad]->tasks);
 	free(pv);
-	free(pn);
-	for (size_t k = 0; k < runs; k++)
+	free(pp);
+	if (got == 0)
+		return SB_EXIT_FAIL;
+	sb_curve_value_pack(*v, runs);
+	for (size_t k = 0; k < got; k++)
 		(*v)[k] = exp((*v)[k]);
-	*n = runs;
+	*n = got;
 	return 0;
 }
 
@@ -128,6 +135,8 @@ int sb_target_values(const struct sb_target *t, const struct sb_run *r, double *
 
 	*v = NULL;
 	*n = 0;
+	if (errlen)
+		*err = 0;
 	if (t->kind == SB_T_CURVE)
 		return curve_values(t, r, v, n, err, errlen);
 	p = sb_run_find(r, t->mode, t->tasks);

@@ -27,8 +27,12 @@ const char *sb_target_str(const struct sb_target *t, char *buf, size_t len);
  * The target's independent values in run r, malloc'd into *v: the point's run
  * means (sb_point_values, runs only), or for a curve one value a run index:
  * the geometric mean over the mode's counts of that run's means (as compare's
- * curve). Returns 0; 2 with a message when r lacks the point or has fewer than
- * SB_INDEPENDENT_RUNS runs of it; 3 when memory runs out.
+ * curve). A run with no curve value (its mean at some count is 0, below 0 or
+ * not finite: curve_value.h) is a failed measurement, never a number: it is
+ * left out and err names the point (a note to say; err is "" otherwise).
+ * Returns 0; 1 with a message when no run has a curve value; 2 with a
+ * message when r lacks the point or has fewer than SB_INDEPENDENT_RUNS runs
+ * of it; 3 when memory runs out.
  */
 int sb_target_values(const struct sb_target *t, const struct sb_run *r, double **v, size_t *n,
 		     char *err, size_t errlen);

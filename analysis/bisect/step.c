@@ -72,7 +72,8 @@ static int same(const char *a, const char *b)
 /*
  * The values of target t in the run directory dir into *v (*n of them): a
  * complete sweep of the good end's testcase; with shape, of its parameters and
- * run shape too. 0, or -1 with why in err.
+ * run shape too. 0, SB_EXIT_FAIL with why in err when no run has a value (a
+ * failed measurement), or another nonzero code with why in err.
  */
 static int values_of(const struct step_ctx *c, const char *dir, int shape, double **v, size_t *n, char *err,
 		     size_t errlen, char *boot)
@@ -91,8 +92,9 @@ static int values_of(const struct step_ctx *c, const char *dir, int shape, doubl
 				       same(r.placement, g->placement)))
 		rc = -1, snprintf(err, errlen, "%s: its testcase parameters or run shape (period, duration, warmup, "
 				  "placement) are not the good end's %s", dir, g->dir);
-	if (rc == 0 && sb_target_values(&c->t, &r, v, n, err, errlen) != 0)
-		rc = -1;
+	/* a run without a curve value left out: said for this step's and the ends' sweeps (boot given) */
+	if (rc == 0 && (rc = sb_target_values(&c->t, &r, v, n, err, errlen)) == 0 && *err && boot)
+		sb_bisect_say("%s", err);
 	if (rc == 0 && boot)
 		boot_of(&r, boot, 64);
 	sb_run_free(&r);
@@ -420,7 +422,7 @@ static int more_runs(struct step_ctx *c)
 	const char *f[6];
 	double *v = NULL;
 	size_t n = 0;
-	int rc;
+	int rc, got = 0;
 
 	if (!args)
 		return SB_BISECT_ABORT;
@@ -433,7 +435,9 @@ static int more_runs(struct step_ctx *c)
 	else if (rc != 0)
 		sb_bisect_say("runtest.sh failed (exit %d): stopping the bisect", rc), rc = SB_BISECT_ABORT;
 	/* the sweep checked before it goes into the log: a line there is reused by every later step */
-	if (rc == 0 && values_of(c, dir, 0, &v, &n, err, sizeof(err), c->boot[2]) != 0)
+	if (rc == 0 && (got = values_of(c, dir, 0, &v, &n, err, sizeof(err), c->boot[2])) == SB_EXIT_FAIL)
+		sb_bisect_say("%s: the measurement failed at %.12s: skip", err, c->sha), rc = SB_BISECT_SKIP;
+	else if (rc == 0 && got != 0)
 		sb_bisect_say("runtest.sh's sweep does not load: %s: stopping the bisect", err), rc = SB_BISECT_ABORT;
 	if (rc == 0) {
 		f[0] = "sweep", f[1] = c->sha, f[2] = c->tstr, f[3] = dir, f[4] = c->o->good, f[5] = c->o->bad;

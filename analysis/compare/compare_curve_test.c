@@ -8,20 +8,36 @@
 #include "exit.h"
 #include "msg.h"
 
+/* Into pr->curve_note: the mode's curve of side base (1) or new (0) leaves out left of its runs; r: the first point holding one. */
+static void note_left_out(struct pair *pr, const char *mode, int base, size_t left, size_t runs, const struct row *r)
+{
+	size_t len = strlen(pr->curve_note);
+	const struct sb_run *run = base ? pr->base : pr->x;
+	const struct sb_point *p = base ? r->b : r->x;
+
+	if (len < sizeof(pr->curve_note) - 400)
+		snprintf(pr->curve_note + len, sizeof(pr->curve_note) - len,
+			 "%sthe %s curve of %s leaves out %zu of its %zu runs: a run's mean at %s:%ld is not "
+			 "positive (0, below 0 or not finite), so that run has no curve value", len ? "; " : "",
+			 mode, run->name, left, runs, p->mode, p->tasks);
+}
+
 /*
- * One side's curve values (log, sb_curve_value with compare's rule) of the
- * rows [i, end) compared on run means, into g[0..runs-1]. Returns 0, -1 (a
- * non-positive run mean: no curve) or SB_EXIT_ENV (memory).
+ * One side's curve values (log, sb_curve_value) of the rows [i, end)
+ * compared on run means: those of the runs that have one, packed into
+ * g[0..*got-1]; a run left out is named in pr's curve note. Returns 0 or
+ * SB_EXIT_ENV (memory).
  */
-static int side_curve(const struct pair *pr, size_t i, size_t end, size_t npts, int base, size_t runs,
-		      double *g)
+static int side_curve(struct pair *pr, size_t i, size_t end, size_t npts, int base, size_t runs,
+		      double *g, size_t *got)
 {
 	const double **v = calloc(npts, sizeof(*v));
-	size_t *n = calloc(npts, sizeof(*n)), m = 0, got;
+	const struct row **rw = calloc(npts, sizeof(*rw));
+	size_t m = 0, bad;
 
-	if (v == NULL || n == NULL) {
+	if (v == NULL || rw == NULL) {
 		free(v);
-		free(n);
+		free(rw);
 		return SB_EXIT_ENV;
 	}
 	for (size_t k = i; k < end; k++) {
@@ -29,37 +45,50 @@ static int side_curve(const struct pair *pr, size_t i, size_t end, size_t npts, 
 
 		if (r->v == V_NA || !r->means)
 			continue;
-		v[m] = base ? r->bv->v : r->xv->v;
-		n[m++] = base ? r->bv->n : r->xv->n;
+		rw[m] = r;
+		v[m++] = base ? r->bv->v : r->xv->v;
 	}
-	got = sb_curve_value(v, n, npts, runs, SB_CURVE_EVERY, g);
+	*got = sb_curve_value(v, npts, runs, g, &bad);
+	if (bad < npts)
+		note_left_out(pr, rw[bad]->b->mode, base, runs - *got, runs, rw[bad]);
+	sb_curve_value_pack(g, runs);
 	free(v);
-	free(n);
-	return got == runs ? 0 : -1;
+	free(rw);
+	return 0;
 }
 
-/* The curve test of rows [i, end) into ct: the verdict module on both sides' curve values. 0, -1 (none), SB_EXIT_ENV. */
-static int curve_test_of(const struct pair *pr, size_t i, size_t end, size_t npts, size_t n0, size_t n,
+/*
+ * The curve test of rows [i, end) into ct: the verdict module on both sides'
+ * curve values, of the runs that have one. 0, -1 (none: a side with fewer
+ * than 2 such runs), SB_EXIT_ENV.
+ */
+static int curve_test_of(struct pair *pr, size_t i, size_t end, size_t npts, size_t n0, size_t n,
 			 double conf, struct curve_test *ct)
 {
 	double *g = calloc(n0 + n, sizeof(*g));
-	struct sb_vsweep b = { g, n0, 0, 0, NULL, -1 }, x = { g + n0, n, 0, 0, NULL, -1 };
+	size_t got0 = 0, got = 0;
+	struct sb_vsweep b = { g, 0, 0, 0, NULL, -1 }, x = { NULL, 0, 0, 0, NULL, -1 };
 	struct sb_vquery q = { { &b, 1 }, { &x, 1 }, SB_VT_LOG, conf, 0, SB_DRIFT_NONE_INIT };
 	int rc;
 
 	if (g == NULL)
 		return SB_EXIT_ENV;
-	rc = side_curve(pr, i, end, npts, 1, n0, g);
+	rc = side_curve(pr, i, end, npts, 1, n0, g, &got0);
 	if (rc == 0)
-		rc = side_curve(pr, i, end, npts, 0, n, g + n0);
+		rc = side_curve(pr, i, end, npts, 0, n, g + n0, &got);
+	if (rc == 0 && (got0 < 2 || got < 2))
+		rc = -1;
+	b.n = got0;
+	x.v = g + n0;
+	x.n = got;
 	if (rc == 0 && sb_verdict(&q, &ct->vd) != 0)
 		rc = SB_EXIT_ENV;
 	free(g);
 	if (rc != 0)
 		return rc;
 	ct->npts = npts;
-	ct->n0 = n0;
-	ct->n = n;
+	ct->n0 = got0;
+	ct->n = got;
 	ct->change = ct->vd.estimate;
 	ct->lo = ct->vd.lo;
 	ct->hi = ct->vd.hi;
@@ -70,7 +99,8 @@ static int curve_test_of(const struct pair *pr, size_t i, size_t end, size_t npt
 /*
  * The curve of each mode with 2 or more points compared on run means: the
  * first n0 (n) run means of every point a side, n0 (n) the fewest any point
- * has. Returns 0, or 3 when memory runs out.
+ * has, of which the runs with a curve value count (pr->curve_note names the
+ * others). Returns 0, or 3 when memory runs out.
  */
 int sb_cmp_curve_tests(struct pair *pr, const struct sb_cmp_opts *o)
 {

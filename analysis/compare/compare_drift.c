@@ -297,7 +297,7 @@ static int curve_sweeps(const struct sb_cmp_drift *d, int s, const struct pair *
 	*k = 0;
 	for (int i = 0; i < nsw && i < MAXSWEEPS; i++) {
 		const double *v[1024];
-		size_t n[1024], npts = 0, runs = SIZE_MAX;
+		size_t npts = 0, runs = SIZE_MAX, got;
 
 		for (size_t j = 0; j < pr->nrows && npts < 1024; j++) {
 			const struct row *r = &pr->rows[j];
@@ -310,16 +310,16 @@ static int curve_sweeps(const struct sb_cmp_drift *d, int s, const struct pair *
 			sv = d->nsw[s] ? (p ? &p->means : NULL) : s ? r->xv : r->bv;
 			if (!sv || sv->n == 0)
 				return -1;
-			v[npts] = sv->v;
-			n[npts++] = sv->n;
+			v[npts++] = sv->v;
 			runs = sv->n < runs ? sv->n : runs;
 		}
-		if (npts == 0 || used + runs > cap ||
-		    sb_curve_value(v, n, npts, runs, SB_CURVE_USED, vals + used) != runs)
+		/* the runs with a curve value (a run left out is named in the curve test's note) */
+		if (npts == 0 || used + runs > cap || sb_curve_value(v, npts, runs, vals + used, NULL) == 0)
 			return -1;
-		out[(*k)++] = (struct sb_vsweep){ vals + used, runs, 0, 0, boots[i],
+		got = sb_curve_value_pack(vals + used, runs);
+		out[(*k)++] = (struct sb_vsweep){ vals + used, got, 0, 0, boots[i],
 			order_of(d->nsw[s] ? &d->sw[s][i] : s ? pr->x : pr->base) };
-		used += runs;
+		used += got;
 	}
 	return 0;
 }

@@ -45,7 +45,7 @@ struct row {
  */
 struct curve_test {
 	const char *mode;
-	size_t npts, n0, n;	/* points in it; runs used a side (the fewest any point has) */
+	size_t npts, n0, n;	/* points in it; runs used a side (of the fewest any point has, those with a curve value) */
 	struct sb_vresult vd;	/* the verdict module's (SB_VT_LOG); vd.tt on the log values */
 	double change, lo, hi;	/* % change and its conf% interval (vd's) */
 	double detectable;	/* % (100 x the log ratio) detectable at the gate's level; NAN */
@@ -68,6 +68,7 @@ struct pair {
 	const struct sb_point *only[2][12];	/* the first points base (0) or x (1) has and the other lacks */
 	size_t nonly[2];			/* how many there are (only the first 12 are named) */
 	char bimodal[1024];	/* a side's values fall in two groups (compare_bimodal.c), "" */
+	char curve_note[1024];	/* runs a curve test left out: no curve value (compare_curve_test.c), "" */
 };
 
 /* A mode's peak and efficiency in one run (compare_curves.c, from curve/). */

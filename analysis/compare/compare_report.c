@@ -7,7 +7,7 @@
 #include "rate.h"
 #include "compare_priv.h"
 
-/* Each pair whose system checks differ, then each whose reference loop ran at another speed, then each with values in two groups: a note (text: "Note: ...", markdown: a quote). */
+/* Each pair whose system checks differ, then each whose reference loop ran at another speed, then each with values in two groups, then each whose curve test left runs out: a note (text: "Note: ...", markdown: a quote). */
 static void print_system_notes(const struct ctx *c, int md)
 {
 	for (int i = 0; i < c->nruns - 1; i++) {
@@ -26,6 +26,9 @@ static void print_system_notes(const struct ctx *c, int md)
 	for (int i = 0; i < c->nruns - 1; i++)
 		if (c->pairs[i].bimodal[0])
 			fprintf(c->out, "\n%s %s.\n", md ? "> **Note:**" : "Note:", c->pairs[i].bimodal);
+	for (int i = 0; i < c->nruns - 1; i++)
+		if (c->pairs[i].curve_note[0])
+			fprintf(c->out, "\n%s %s.\n", md ? "> **Note:**" : "Note:", c->pairs[i].curve_note);
 }
 
 static const char *verdict_word(const struct row *r)

@@ -5,24 +5,19 @@
 #include <stddef.h>
 
 /*
- * What a non-positive point mean does. The three callers had three rules and
- * keep them for now (byte-identical output); issue 48 wants one later: a run
- * with a non-positive point mean has no curve value.
+ * One rule for every caller: run k has a curve value only when its mean at
+ * every point is positive and finite; a run with a mean of 0, below 0 or not
+ * finite at some point has none (its log is not a number), and the other
+ * runs keep theirs. For each run index k < runs, out[k] is the mean over the
+ * npts points of log(v[i][k]) (log ops/s, whose exp is the geometric mean of
+ * run k's point means), or NAN when run k has no value. Every point holds at
+ * least runs values. *bad (when bad is not NULL) is the index of the first
+ * point holding a run without a value, or npts when every run has one.
+ * Returns how many runs have a value (0 when npts or runs is 0).
  */
-enum sb_curve_rule {
-	SB_CURVE_ANY,	/* sb-bisect: no check (the log of a non-positive mean is not a number) */
-	SB_CURVE_USED,	/* sb-history: a non-positive value among the runs used: no curve value */
-	SB_CURVE_EVERY,	/* compare: a non-positive value among any run of the points: no curve value */
-};
+size_t sb_curve_value(const double *const *v, size_t npts, size_t runs, double *out, size_t *bad);
 
-/*
- * For each run index k < runs, the mean over the npts points of
- * log(v[i][k]) into out[k]: log ops/s, whose exp is the geometric mean of
- * run k's point means. n[i] is point i's count of values (runs is at most
- * the smallest). Returns runs, or 0 when npts or runs is 0 or the rule finds
- * a non-positive value (out is then not to be read).
- */
-size_t sb_curve_value(const double *const *v, const size_t *n, size_t npts, size_t runs,
-		      enum sb_curve_rule rule, double *out);
+/* The runs with a value moved to the front of out[0..runs-1], in order; returns how many. */
+size_t sb_curve_value_pack(double *out, size_t runs);
 
 #endif

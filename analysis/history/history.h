@@ -148,9 +148,11 @@ void sb_hist_series_free(struct sb_hist_series *s, size_t ns);
 
 /*
  * A mode's curve in one sweep: run k's value is exp(mean over the counts
- * tasks[0..nt-1] of log(run k's mean)), for the runs every count has. Writes
- * at most cap values to out; returns how many (0 when a count is missing or
- * a value is not positive, or memory runs out).
+ * tasks[0..nt-1] of log(run k's mean)), for the runs every count has and
+ * that have a curve value (a run with a mean of 0, below 0 or not finite at
+ * some count has none: curve_value.h; that point is a failed point, named by
+ * changes and show). Writes at most cap values to out; returns how many (0
+ * when a count is missing, no run has a value, or memory runs out).
  */
 size_t sb_hist_curve(const struct sb_hist *h, const struct sb_hist_sweep *s, int mode,
 		     const long *tasks, size_t nt, double *out, size_t cap);

@@ -65,13 +65,12 @@ size_t sb_hist_curve(const struct sb_hist *h, const struct sb_hist_sweep *s, int
 		     const long *tasks, size_t nt, double *out, size_t cap)
 {
 	const double **v;
-	size_t runs = cap, *n;
+	size_t runs = cap;
 
 	if (nt == 0)
 		return 0;
 	v = calloc(nt, sizeof(*v));
-	n = calloc(nt, sizeof(*n));
-	for (size_t i = 0; v && n && i < nt; i++) {
+	for (size_t i = 0; v && i < nt; i++) {
 		const struct sb_hist_point *p = find_point(h, s, mode, tasks[i]);
 
 		if (p == NULL) {
@@ -79,13 +78,11 @@ size_t sb_hist_curve(const struct sb_hist *h, const struct sb_hist_sweep *s, int
 			break;
 		}
 		v[i] = h->obs + p->off;
-		n[i] = p->n;
 		runs = p->n < runs ? p->n : runs;
 	}
-	/* history's rule: a non-positive value among the runs used, no curve value (curve_value.h) */
-	runs = v && n ? sb_curve_value(v, n, nt, runs, SB_CURVE_USED, out) : 0;
+	/* the runs with a curve value (curve_value.h); the point failed is named as a failed point */
+	runs = v && sb_curve_value(v, nt, runs, out, NULL) > 0 ? sb_curve_value_pack(out, runs) : 0;
 	free(v);
-	free(n);
 	for (size_t k = 0; k < runs; k++)
 		out[k] = exp(out[k]);
 	return runs;

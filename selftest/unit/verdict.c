@@ -1,10 +1,13 @@
-/* The verdict module (analysis/stat/verdict.c) and sb_curve_value fed fixed values: every figure they give, printed. */
+/* The verdict module (analysis/stat/verdict.c), sb_curve_value and bisect's target values fed fixed values: every figure they give, printed. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisect/point.h"
 #include "curve_value.h"
+#include "rundir/rundir.h"
 #include "verdict.h"
 
 /*
@@ -128,23 +131,52 @@ static int curve(int argc, char **argv)
 {
 	static struct side s[MAXV];
 	const double *v[MAXV];
-	size_t n[MAXV], runs = (size_t)number(argv[3]), npts = 0, got;
-	enum sb_curve_rule rule = !strcmp(argv[2], "any") ? SB_CURVE_ANY :
-				  !strcmp(argv[2], "used") ? SB_CURVE_USED : SB_CURVE_EVERY;
+	size_t runs = (size_t)number(argv[2]), npts = 0, got, bad;
 	double out[MAXV];
 
-	for (int i = 4; i < argc && npts < MAXV; i++, npts++) {
+	for (int i = 3; i < argc && npts < MAXV; i++, npts++) {
 		parse_side(argv[i], &s[npts]);
 		v[npts] = s[npts].sw[0].v;
-		n[npts] = s[npts].sw[0].n;
+		if (s[npts].sw[0].n < runs)
+			runs = s[npts].sw[0].n;
 	}
 	if (runs > MAXV)
 		runs = MAXV;
-	got = sb_curve_value(v, n, npts, runs, rule, out);
+	got = sb_curve_value(v, npts, runs, out, &bad);
 	printf("runs %zu\n", got);
-	for (size_t k = 0; k < got; k++)
-		printf("%.6g\n", out[k]);
+	for (size_t k = 0; k < runs; k++)
+		if (isnan(out[k]))
+			printf("none\n");
+		else
+			printf("%.6g\n", out[k]);
+	if (bad < npts)
+		printf("bad point %zu\n", bad + 1);
 	return got ? 0 : 1;
+}
+
+/* sb-bisect's values of TARGET in run directory DIR (sb_target_values): each value, then its note or error. */
+static int target(char **argv)
+{
+	struct sb_target t;
+	struct sb_run r;
+	char err[1024] = "";
+	double *v = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (sb_target_parse(argv[3], &t, err, sizeof(err)) != 0 || sb_run_load(argv[2], &r, err, sizeof(err)) != 0) {
+		printf("error %s\n", err);
+		return 2;
+	}
+	rc = sb_target_values(&t, &r, &v, &n, err, sizeof(err));
+	printf("exit %d values %zu\n", rc, n);
+	for (size_t k = 0; k < n; k++)
+		printf("%.6g\n", v[k]);
+	if (*err)
+		printf("say %s\n", err);
+	free(v);
+	sb_run_free(&r);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -153,9 +185,11 @@ int main(int argc, char **argv)
 		return verdict(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "spread"))
 		return spread(argc, argv);
-	if (argc >= 5 && !strcmp(argv[1], "curve"))
+	if (argc >= 4 && !strcmp(argv[1], "curve"))
 		return curve(argc, argv);
+	if (argc == 4 && !strcmp(argv[1], "target"))
+		return target(argv);
 	fprintf(stderr, "usage: unit_verdict ratio|log|diff CONF ALPHA BASE X [TAU] | spread SIDE... | "
-			"curve any|used|every RUNS POINT...\n");
+			"curve RUNS POINT... | target DIR TARGET\n");
 	return 2;
 }
