@@ -23,8 +23,6 @@
 #include "rundir/rundir.h"
 
 #define ERRLEN 1024
-/* --format otava: export's own, after the reports' formats */
-#define SB_FMT_OTAVA ((enum sb_hist_format)(SB_FMT_JSON + 1))
 
 static const char usage_head[] =
 	"usage: sb-history add [--partial] RUNDIR...     sweeps into the history (again: no change)\n"
@@ -60,7 +58,7 @@ struct opts {
 	double timeout_s;
 	int order;		/* enum sb_hist_order */
 	int column;		/* enum sb_hist_column */
-	int format;		/* enum sb_hist_format */
+	const char *format;	/* a name of show's or changes' table (history.h), or otava (export) */
 	double alpha;
 	long min_seg;
 	struct sb_drift_report_opts drift;
@@ -94,14 +92,23 @@ static void set_min_segment(void *opts, const struct sb_cli_opt *row, const char
 	o->min_seg_given = 1;
 }
 
+/* --format F: a name of show's or changes' table, or otava (export's); each command checks its own. */
+static void set_format(void *opts, const struct sb_cli_opt *row, const char *v, int value)
+{
+	(void)row;
+	(void)value;
+	if (!sb_hist_format_in(sb_show_format, v) && !sb_hist_format_in(sb_changes_format, v) && strcmp(v, "otava") != 0)
+		usage_error("--format: unknown value '%s'", v);
+	((struct opts *)opts)->format = v;
+}
+
+/* --format's help, from the tables (history/formats.c) */
+static char format_help[256];
+
 static const struct sb_cli_choice orders[] = {
 	{ "time", SB_ORDER_TIME }, { "version", SB_ORDER_VERSION }, { "commits", SB_ORDER_COMMITS }, { NULL, 0 },
 };
 static const struct sb_cli_choice columns[] = { { "label", SB_COL_LABEL }, { "kernel", SB_COL_KERNEL }, { NULL, 0 } };
-static const struct sb_cli_choice formats[] = {
-	{ "text", SB_FMT_TEXT }, { "markdown", SB_FMT_MARKDOWN }, { "csv", SB_FMT_CSV }, { "json", SB_FMT_JSON },
-	{ "otava", SB_FMT_OTAVA }, { NULL, 0 },
-};
 static const struct sb_cli_choice testbed[] = { { "testbed", 1 }, { NULL, 0 } };
 static const struct sb_cli_choice all[] = { { "all", 1 }, { NULL, 0 } };
 
@@ -132,7 +139,7 @@ static const struct sb_cli_opt table[] = {
 	FLAG("any-params", any_params,
 	     "one series across the testcase's params (an experiment that\n"
 	     "changes a param on purpose); by default params split series"),
-	CHOICE("format", "F", format, formats, "text (default), markdown, csv (show), json"),
+	{ .name = "format", .arg = "F", .kind = SB_CLI_CALL, .set = set_format, .help = format_help },
 	FLAG("partial", partial, "add, rebuild: take interrupted sweeps too"),
 	TEXT("results", "DIR", results, "rebuild: the results directory (default: the history's)"),
 	ONLY("by", "testbed", by_testbed, testbed, "--by: only 'testbed'",
@@ -200,7 +207,7 @@ static void parse(int argc, char **argv, struct opts *o)
 
 	*o = (struct opts){ .timeout_s = 60, .alpha = 0.05, .min_seg = 2,
 			    .drift = { .run_cost = 1.35, .sweep_cost = 1.2, .reboot_cost = 90, .target = 2 },
-			    .drift_pct = -1 };
+			    .drift_pct = -1, .format = "text" };
 	o->pos = calloc((size_t)argc + 1, sizeof(*o->pos));
 	if (o->pos == NULL)
 		sb_die(SB_EXIT_ENV, "out of memory");
@@ -496,6 +503,7 @@ static int cmd_list(struct opts *o, char *err, size_t errlen)
 static int cmd_show(struct opts *o, char *err, size_t errlen)
 {
 	struct sb_show_opts so = { o->format, o->by_testbed, o->kernel, o->drift_pct };
+	char words[128];
 	struct sb_hist h;
 	int rc;
 
@@ -503,8 +511,12 @@ static int cmd_show(struct opts *o, char *err, size_t errlen)
 		usage_error("%s", "show: give one TESTCASE");
 	if (o->kernel && !o->by_testbed)
 		usage_error("%s", "--kernel goes with --by testbed");
-	if (o->format == SB_FMT_OTAVA)
+	if (strcmp(o->format, "otava") == 0)
 		usage_error("%s", "--format otava goes with export");
+	if (!sb_hist_format_in(sb_show_format, o->format)) {
+		sb_hist_format_words(sb_show_format, words, sizeof(words));
+		usage_error("show: --format %s", words);
+	}
 	if ((rc = load(o, o->pos + 1, 1, &h, err, errlen)) != 0)
 		return rc;
 	if (h.nsw == 0)
@@ -518,11 +530,14 @@ static int cmd_show(struct opts *o, char *err, size_t errlen)
 static int cmd_changes(struct opts *o, char *err, size_t errlen)
 {
 	struct sb_changes_opts co = { o->format, o->since, { o->alpha, (size_t)o->min_seg }, o->min_seg_given };
+	char words[128];
 	struct sb_hist h;
 	int rc;
 
-	if (o->format == SB_FMT_CSV || o->format == SB_FMT_OTAVA)
-		usage_error("%s", "changes: --format text, markdown or json");
+	if (!sb_hist_format_in(sb_changes_format, o->format)) {
+		sb_hist_format_words(sb_changes_format, words, sizeof(words));
+		usage_error("changes: --format %s", words);
+	}
 	if ((rc = load(o, o->pos + 1, (size_t)o->npos - 1, &h, err, errlen)) != 0)
 		return rc;
 	rc = sb_hist_changes(stdout, &h, &co, err, errlen);
@@ -538,7 +553,7 @@ static int cmd_export(struct opts *o, char *err, size_t errlen)
 
 	if (o->npos != 2)
 		usage_error("%s", "export: give one TESTCASE");
-	if (o->format != SB_FMT_OTAVA)
+	if (strcmp(o->format, "otava") != 0)
 		usage_error("%s", "export: --format otava (the one export format)");
 	if ((rc = load(o, o->pos + 1, 1, &h, err, errlen)) != 0)
 		return rc;
@@ -597,7 +612,7 @@ static int cmd_drift(struct opts *o, char *err, size_t errlen)
 	struct sb_hist h;
 	int rc;
 
-	if (o->format != SB_FMT_TEXT)
+	if (strcmp(o->format, "text") != 0)
 		usage_error("%s", "drift: --format text only");
 	if (o->advise)
 		return drift_advise(o, err, errlen);
@@ -635,6 +650,7 @@ int main(int argc, char **argv)
 		printf("sb-history (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
 		return 0;
 	}
+	sb_hist_format_help(format_help, sizeof(format_help));
 	parse(argc - 1, argv + 1, &o);
 	if (o.npos == 0)
 		usage_error("%s", "no command given (add, rebuild, list, show, changes, export, drift or migrate)");

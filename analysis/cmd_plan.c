@@ -14,6 +14,7 @@
 #include "exit.h"
 #include "cli.h"
 #include "plan.h"
+#include "plan_files.h"
 #include "plan_sweep.h"
 #include "plan_text.h"
 #include "results.h"
@@ -40,318 +41,6 @@ static const char usage_text[] =
 static void usage_error(const char *msg)
 {
 	sb_usage_die("see sb-plan --help", "%s", msg);
-}
-
-static void *xrealloc(void *p, size_t n, size_t size)
-{
-	p = realloc(p, n * size);
-	if (!p)
-		sb_die(SB_EXIT_ENV, "out of memory");
-	return p;
-}
-
-static int mode_of(const char *s, size_t len)
-{
-	for (int m = 0; m < SB_NMODES; m++)
-		if (strlen(sb_mode_name[m]) == len && strncmp(sb_mode_name[m], s, len) == 0)
-			return m;
-	return -1;
-}
-
-static unsigned long number(const char *what, const char *s, const char *where)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!*s || *end || errno || *s == '-')
-		sb_die(SB_EXIT_USAGE, "%s: %s: '%s' is not a whole number", where, what, s);
-	return v;
-}
-
-static long snumber(const char *what, const char *s, const char *where)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!*s || *end || errno)
-		sb_die(SB_EXIT_USAGE, "%s: %s: '%s' is not a number", where, what, s);
-	return v;
-}
-
-/* "1,2,4" -> a malloc'd array (empty string: none). */
-static unsigned long *list(const char *what, const char *s, size_t *n, const char *where)
-{
-	unsigned long *v = NULL;
-	char *copy = strdup(s), *tok, *save = NULL;
-
-	if (!copy)
-		sb_die(SB_EXIT_ENV, "out of memory");
-	*n = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		v = xrealloc(v, *n + 1, sizeof(*v));
-		v[(*n)++] = number(what, tok, where);
-	}
-	free(copy);
-	return v;
-}
-
-static void set_modes(struct sb_plan_conf *c, const char *s, const char *where)
-{
-	c->nmodes = 0;
-	while (*s) {
-		size_t len = strcspn(s, ",");
-		int m = mode_of(s, len);
-
-		if (m < 0 || c->nmodes == SB_NMODES)
-			sb_die(SB_EXIT_USAGE, "%s: modes: unknown mode in '%s'", where, s);
-		c->modes[c->nmodes++] = m;
-		s += len + (s[len] == ',');
-	}
-}
-
-struct conf_ctx {
-	struct sb_plan_conf *c;
-	const char *path;
-	long shape[SB_PLAN_NSHAPE];	/* SB_PLAN_SHAPE_*: one run's shape; -1 when not given */
-};
-
-/* plan.conf's keys (format/plan_conf.h): where each value goes in struct sb_plan_conf */
-enum kind { K_MODES, K_POINTS_MODE, K_LIST, K_ULONG, K_UINT, K_INT, K_LONG, K_SHAPE };
-#define AT_MODES(m) 0
-#define AT_POINTS_MODE(m) offsetof(struct sb_plan_conf, m)
-#define AT_LIST(m) offsetof(struct sb_plan_conf, m)
-#define AT_ULONG(m) offsetof(struct sb_plan_conf, m)
-#define AT_UINT(m) offsetof(struct sb_plan_conf, m)
-#define AT_INT(m) offsetof(struct sb_plan_conf, m)
-#define AT_LONG(m) offsetof(struct sb_plan_conf, m)
-#define AT_SHAPE(i) (i)
-#define N_LIST(m) offsetof(struct sb_plan_conf, n##m)	/* a list's count: n<member> */
-#define N_MODES(m) 0
-#define N_POINTS_MODE(m) 0
-#define N_ULONG(m) 0
-#define N_UINT(m) 0
-#define N_INT(m) 0
-#define N_LONG(m) 0
-#define N_SHAPE(m) 0
-static const struct conf_key {
-	const char *key;
-	enum kind kind;
-	int empty;		/* an empty value is dflt */
-	long dflt;
-	size_t at;		/* offsetof the member (K_SHAPE: the shape's index) */
-	size_t n_at;		/* K_LIST: offsetof its count */
-} conf_keys[] = {
-#define KEY(key, kind, empty, dflt, m) { key, K_##kind, empty, dflt, AT_##kind(m), N_##kind(m) },
-	SB_PLAN_CONF_KEYS(KEY)
-#undef KEY
-};
-/* Key t's value v into x (a list replaces the one before: the last line of a key wins). */
-static void conf_set(struct conf_ctx *x, const struct conf_key *t, const char *v)
-{
-	char *c = (char *)x->c;
-	const char *k = t->key, *w = x->path;
-	int dflt = t->empty && !*v;
-
-	switch (t->kind) {
-	case K_MODES:
-		set_modes(x->c, v, w);
-		break;
-	case K_POINTS_MODE:
-		for (int i = 0; i <= SB_POINTS_LIST; i++)
-			if (strcmp(v, sb_points_mode_name[i]) == 0) {
-				x->c->points_mode = (enum sb_points_mode)i;
-				return;
-			}
-		sb_die(SB_EXIT_USAGE, "%s: points_mode: '%s' is not auto, all, topology or list", w, v);
-	case K_LIST:
-		free(*(unsigned long **)(c + t->at));
-		*(unsigned long **)(c + t->at) = list(k, v, (size_t *)(c + t->n_at), w);
-		break;
-	case K_ULONG:
-		*(unsigned long *)(c + t->at) = dflt ? (unsigned long)t->dflt : number(k, v, w);
-		break;
-	case K_UINT:
-		*(unsigned *)(c + t->at) = dflt ? (unsigned)t->dflt : (unsigned)number(k, v, w);
-		break;
-	case K_INT:
-		*(int *)(c + t->at) = dflt ? (int)t->dflt : (int)number(k, v, w);
-		break;
-	case K_LONG:
-		*(long *)(c + t->at) = dflt ? t->dflt : snumber(k, v, w);
-		break;
-	case K_SHAPE:
-		x->shape[t->at] = dflt ? t->dflt : snumber(k, v, w);
-		break;
-	}
-}
-
-/* One line of plan.conf: a key of its table, else an error (one sweep writes the file and reads it). */
-static int conf_key(void *ctx, const char *k, const char *v)
-{
-	struct conf_ctx *x = ctx;
-
-	for (size_t i = 0; i < sizeof(conf_keys) / sizeof(conf_keys[0]); i++)
-		if (strcmp(k, conf_keys[i].key) == 0) {
-			conf_set(x, &conf_keys[i], v);
-			return 0;
-		}
-	sb_die(SB_EXIT_USAGE, "%s: unknown key '%s' (not one of plan.conf's: format/plan_conf.h)", x->path, k);
-	return SB_EXIT_USAGE;
-}
-
-static void conf_read(const char *path, struct sb_plan_conf *c, char **text)
-{
-	struct conf_ctx x = { c, path, { 0 } };
-	char err[PATH_MAX + 256];
-	int rc;
-
-	memset(c, 0, sizeof(*c));
-	c->seed = -1;
-	c->min = 1;
-	c->step = 1;
-	c->min_runs = c->max_runs = 1;
-	c->max_points = SB_PLAN_MAX_POINTS;
-	for (int i = 0; i < SB_PLAN_NSHAPE; i++)
-		x.shape[i] = -1;
-	rc = sb_meta_read(path, conf_key, &x, text, err, sizeof(err));
-	if (rc != 0)
-		sb_die(rc, "%s", err);
-	/* one run's estimate: its warmup (auto: at its cap; at least: its window), the samples
-	 * measured, the start and stop */
-	if (x.shape[SB_PLAN_SHAPE_SAMPLES] >= 0 && x.shape[SB_PLAN_SHAPE_PERIOD_MS] >= 0) {
-		long rest = x.shape[SB_PLAN_SHAPE_SAMPLES] * x.shape[SB_PLAN_SHAPE_PERIOD_MS] + (x.shape[SB_PLAN_SHAPE_OVERHEAD_MS] > 0 ? x.shape[SB_PLAN_SHAPE_OVERHEAD_MS] : 0);
-
-		c->run_ms = (x.shape[SB_PLAN_SHAPE_WARMUP_MAX_MS] >= 0 ? x.shape[SB_PLAN_SHAPE_WARMUP_MAX_MS] : (x.shape[SB_PLAN_SHAPE_WARMUP_SAMPLES] > 0 ? x.shape[SB_PLAN_SHAPE_WARMUP_SAMPLES] : 0) * x.shape[SB_PLAN_SHAPE_PERIOD_MS]) + rest;
-		if (x.shape[SB_PLAN_SHAPE_WARMUP_MAX_MS] >= 0 && x.shape[SB_PLAN_SHAPE_WARMUP_MIN_MS] >= 0 && x.shape[SB_PLAN_SHAPE_WARMUP_MIN_MS] <= x.shape[SB_PLAN_SHAPE_WARMUP_MAX_MS])
-			c->run_min_ms = x.shape[SB_PLAN_SHAPE_WARMUP_MIN_MS] + rest;
-	}
-	if (c->min_runs < 1 || c->max_runs < c->min_runs)
-		sb_die(SB_EXIT_USAGE, "%s: min_runs %u and max_runs %u: need 1 <= min_runs <= max_runs", path,
-		       c->min_runs, c->max_runs);
-}
-
-static void conf_free(struct sb_plan_conf *c, char *text)
-{
-	free(c->given);
-	free(c->topo);
-	free(c->extra);
-	free(text);
-}
-
-/* ---- the state file: the plan between two calls ---- */
-
-static void state_write(const struct sb_plan *plan, const char *path)
-{
-	char *tmp;
-	FILE *f;
-
-	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-		sb_die(SB_EXIT_ENV, "out of memory");
-	f = fopen(tmp, "w");
-	if (!f)
-		sb_die(SB_EXIT_ENV, "cannot write %s: %s", tmp, strerror(errno));
-	sb_msg_remove_on_die(tmp);
-	fprintf(f, "modes=");
-	for (size_t m = 0; m < plan->c.nmodes; m++)
-		fprintf(f, "%s%s", m ? "," : "", sb_mode_name[plan->c.modes[m]]);
-	fprintf(f, "\nround=%lu\nelapsed_ms=%ld\nstart_ms=%ld\nallow_ms=%ld\nrefined=%d,%d\nqueue=", plan->round,
-		plan->elapsed_ms, plan->start_ms, plan->allow_ms, plan->refined[0], plan->refined[1]);
-	for (size_t i = 0; i < plan->nq; i++)
-		fprintf(f, "%s%zu", i ? "," : "", plan->queue[i]);
-	fputc('\n', f);
-	for (size_t i = 0; i < plan->np; i++) {
-		const struct sb_plan_point *p = &plan->p[i];
-
-		fprintf(f, "point=%s,%lu,%s,%u,%ld,%d,%d,%s\n", sb_mode_name[p->mode], p->tasks,
-			sb_origin_name[p->origin], p->runs, p->ms, p->done, p->met, p->reason);
-	}
-	fputs("end=\n", f);	/* the last line: a file without it was cut short */
-	if (fflush(f) == EOF || ferror(f) || fclose(f) == EOF)
-		sb_die(SB_EXIT_ENV, "cannot write %s: %s", tmp, strerror(errno));
-	if (rename(tmp, path) < 0)
-		sb_die(SB_EXIT_ENV, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-	sb_msg_remove_on_die(NULL);
-	free(tmp);
-}
-
-struct state_ctx {
-	struct sb_plan *plan;
-	const char *path;
-	int end;	/* the end line was read */
-};
-
-static int state_key(void *ctx, const char *k, const char *v)
-{
-	struct state_ctx *x = ctx;
-	struct sb_plan *plan = x->plan;
-	const char *w = x->path;
-
-	if (x->end)
-		sb_die(SB_EXIT_USAGE, "%s: a line after the end line", w);
-	if (strcmp(k, "end") == 0) {
-		x->end = 1;
-	} else if (strcmp(k, "modes") == 0) {
-		set_modes(&plan->c, v, w);
-	} else if (strcmp(k, "round") == 0) {
-		plan->round = number(k, v, w);
-	} else if (strcmp(k, "elapsed_ms") == 0) {
-		plan->elapsed_ms = snumber(k, v, w);
-	} else if (strcmp(k, "allow_ms") == 0) {
-		plan->allow_ms = snumber(k, v, w);
-	} else if (strcmp(k, "start_ms") == 0) {
-		plan->start_ms = snumber(k, v, w);
-	} else if (strcmp(k, "refined") == 0) {
-		if (sscanf(v, "%d,%d", &plan->refined[0], &plan->refined[1]) != 2)
-			sb_die(SB_EXIT_USAGE, "%s: refined: '%s'", w, v);
-	} else if (strcmp(k, "queue") == 0) {
-		unsigned long *q = list(k, v, &plan->nq, w);
-
-		plan->queue = xrealloc(plan->queue, plan->nq ? plan->nq : 1, sizeof(*plan->queue));
-		for (size_t i = 0; i < plan->nq; i++)
-			plan->queue[i] = q[i];
-		free(q);
-	} else if (strcmp(k, "point") == 0) {
-		struct sb_plan_point p = { 0 };
-		char mode[32], origin[16];
-		int used = 0;
-
-		if (sscanf(v, "%31[^,],%lu,%15[^,],%u,%ld,%d,%d,%n", mode, &p.tasks, origin, &p.runs, &p.ms,
-			   &p.done, &p.met, &used) != 7 || used == 0 ||
-		    (p.mode = mode_of(mode, strlen(mode))) < 0)
-			sb_die(SB_EXIT_USAGE, "%s: point: malformed '%s'", w, v);
-		p.origin = strcmp(origin, "seed") == 0 ? SB_ORIGIN_SEED :
-			   strcmp(origin, "added") == 0 ? SB_ORIGIN_ADDED : SB_ORIGIN_GIVEN;
-		snprintf(p.reason, sizeof(p.reason), "%s", v + used);
-		p.mean = p.var = NAN;
-		if (plan->np == plan->cap) {
-			plan->cap = plan->cap ? plan->cap * 2 : 64;
-			plan->p = xrealloc(plan->p, plan->cap, sizeof(*plan->p));
-		}
-		plan->p[plan->np++] = p;
-	}
-	return 0;
-}
-
-static void state_read(const char *path, struct sb_plan *plan, char **text)
-{
-	struct state_ctx x = { plan, path, 0 };
-	char err[PATH_MAX + 256];
-	int rc;
-
-	plan->np = plan->nq = 0;
-	rc = sb_meta_read(path, state_key, &x, text, err, sizeof(err));
-	if (rc != 0)
-		sb_die(rc, "%s", err);
-	/* an empty or cut-short state must not read as a plan with nothing left to run */
-	if (!x.end)
-		sb_die(SB_EXIT_USAGE, "%s: cut short (no end line): not a whole sb-plan state", path);
-	for (size_t i = 0; i < plan->nq; i++)
-		if (plan->queue[i] >= plan->np)
-			sb_die(SB_EXIT_USAGE, "%s: queue: no point %zu", path, plan->queue[i]);
 }
 
 /* ---- the run directory: the points' run means, points.csv ---- */
@@ -450,9 +139,9 @@ static int cmd_plan(const char *conf, const char *sweep)
 	char *text = NULL;
 	unsigned long last = 0;
 
-	conf_read(conf, &plan.c, &text);
+	sb_plan_conf_read(conf, &plan.c, &text);
 	if (plan.c.nmodes == 0)
-		set_modes(&plan.c, "processes", conf);	/* the counts are the same in every mode */
+		sb_plan_set_modes(&plan.c, "processes", conf);	/* the counts are the same in every mode */
 	start(&plan);
 	sb_plan_estimate(&plan, &e);
 	printf("points=");
@@ -482,7 +171,7 @@ static int cmd_plan(const char *conf, const char *sweep)
 	}
 	sb_plan_print_texts(&plan, &e);
 	sb_plan_free(&plan);
-	conf_free(&plan.c, text);
+	sb_plan_conf_free(&plan.c, text);
 	return SB_EXIT_OK;
 }
 
@@ -497,7 +186,7 @@ static void set_number(void *opts, const struct sb_cli_opt *row, const char *v, 
 
 	(void)value;
 	snprintf(k, sizeof(k), "--%s", row->name);
-	*(long *)((char *)opts + row->field) = snumber(k, v, "sb-plan");
+	*(long *)((char *)opts + row->field) = sb_plan_snumber(k, v, "sb-plan");
 }
 
 static void set_now(void *opts, const struct sb_cli_opt *row, const char *v, int value)
@@ -575,9 +264,9 @@ static int cmd_init(const char *conf, const char *state, const struct opts *o)
 	struct sb_plan plan = { 0 };
 	char *text = NULL;
 
-	conf_read(conf, &plan.c, &text);
+	sb_plan_conf_read(conf, &plan.c, &text);
 	if (o->modes)
-		set_modes(&plan.c, o->modes, "--modes");
+		sb_plan_set_modes(&plan.c, o->modes, "--modes");
 	start(&plan);
 	plan.allow_ms = plan.c.adaptive ? o->allow : -1;
 	plan.start_ms = o->now;
@@ -590,14 +279,14 @@ static int cmd_init(const char *conf, const char *state, const struct opts *o)
 		plan.allow_ms = plan.c.adaptive ? allow : -1;
 		sweep_io(1, o->sweep, &sw);
 	}
-	state_write(&plan, state);
+	sb_plan_state_write(&plan, state);
 	if (o->run_dir)
 		points_write(&plan, o->run_dir);
 	printf("points ");
 	print_counts(stdout, &plan);
 	putchar('\n');
 	sb_plan_free(&plan);
-	conf_free(&plan.c, text);
+	sb_plan_conf_free(&plan.c, text);
 	return SB_EXIT_OK;
 }
 
@@ -613,9 +302,9 @@ static int cmd_next(const char *conf, const char *state, const struct opts *o)
 
 	if (!o->run_dir)
 		usage_error("next needs --run-dir");
-	conf_read(conf, &plan.c, &text);
+	sb_plan_conf_read(conf, &plan.c, &text);
 	plan.start_ms = -1;
-	state_read(state, &plan, &stext);
+	sb_plan_state_read(state, &plan, &stext);
 	load_values(&plan, o->run_dir);
 	if (o->elapsed >= 0)
 		plan.elapsed_ms = o->elapsed;
@@ -634,7 +323,7 @@ static int cmd_next(const char *conf, const char *state, const struct opts *o)
 			ms = sb_plan_time_ms(t1) - sb_plan_time_ms(t0);	/* when the run started and ended */
 		else if (n == 3 && t0[strspn(t0, "0123456789")] == '\0')
 			ms = strtol(t0, NULL, 10);
-		if (ms < 0 || (m = mode_of(mode, strlen(mode))) < 0)
+		if (ms < 0 || (m = sb_plan_mode_of(mode, strlen(mode))) < 0)
 			sb_usage_die("see sb-plan --help", "--ran: '%s' is not MODE:TASKS:MS or MODE:TASKS:T0:T1", o->ran);
 		if (o->sweep)
 			sb_plan_sweep_ran(&sw, ms);
@@ -647,7 +336,7 @@ static int cmd_next(const char *conf, const char *state, const struct opts *o)
 	rc = sb_plan_next(&plan, &i);
 	if (rc == SB_EXIT_ENV)
 		sb_die(SB_EXIT_ENV, "out of memory");
-	state_write(&plan, state);
+	sb_plan_state_write(&plan, state);
 	if (o->sweep) {
 		sweep_io(1, o->sweep, &sw);
 		per_run = sb_plan_sweep_per_run(&sw), later = sw.later, left = sb_plan_sweep_left(&sw);
@@ -670,7 +359,7 @@ static int cmd_next(const char *conf, const char *state, const struct opts *o)
 		sb_plan_eta_ms(&plan, per_run > 0 ? per_run : plan.c.run_ms, later, left) / 1000);
 	printf("\nprogress [%zu/%zu points, %s left]\n", sb_plan_done_count(&plan), plan.np, eta);
 	sb_plan_free(&plan);
-	conf_free(&plan.c, text);
+	sb_plan_conf_free(&plan.c, text);
 	free(stext);
 	return SB_EXIT_OK;
 }

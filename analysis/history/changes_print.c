@@ -1,6 +1,7 @@
 /* sb-history changes' printer: the change points, failed points, detectable range and verdict of the built model (changes.c). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "export.h"
 #include "history_priv.h"
@@ -92,13 +93,13 @@ static void print_json(FILE *out, const struct sb_hist *h, const struct found *f
  * out of the series, a measurement that failed; those at or after --since
  * gate as a regression does.
  */
-static void print_failed(FILE *out, const struct changes_model *m, enum sb_hist_format fmt)
+static void print_failed(FILE *out, const struct changes_model *m, int json, int md)
 {
 	for (size_t i = 0; i < m->nfailed; i++) {
 		const struct failed_point *fp = &m->failed[i];
 		const struct sb_hist_sweep *s = fp->s;
 
-		if (fmt == SB_FMT_JSON) {
+		if (json) {
 			json_series_head(out, s, i > 0);
 			fputs(", \"point\": ", out);
 			sb_json_str(out, fp->pt);
@@ -111,11 +112,11 @@ static void print_failed(FILE *out, const struct changes_model *m, enum sb_hist_
 			fprintf(out, ", \"gates\": %s}", fp->gates ? "true" : "false");
 		} else {
 			fprintf(out, "%s%s%s%s %s on %s: FAILED at %s (%.10s): a run measured no progress (0 ops/s)%s\n",
-				fmt == SB_FMT_MARKDOWN ? "- " : "", s->test, *s->params ? " [" : "", s->params,
+				md ? "- " : "", s->test, *s->params ? " [" : "", s->params,
 				fp->pt, s->tb_name, s->column, s->date, fp->gates ? "" : " (before --since)");
 		}
 	}
-	if (fmt == SB_FMT_JSON && m->nfailed > 0)
+	if (json && m->nfailed > 0)
 		fputs("\n", out);
 }
 
@@ -149,35 +150,76 @@ static void print_detectable(FILE *out, const double *r, int md)
 	fputs("\n", out);
 }
 
+/* ---- the formats: a printer each, and the table of them by name ---- */
+
+static void changes_json(FILE *out, const struct sb_hist *h, const struct changes_model *m,
+			 const struct sb_changes_opts *o)
+{
+	print_json(out, h, m->f, m->nf, o, m->ns, m->nreg);
+	fputs(", \"detectable_pct\": {\"points\": ", out);
+	json_range(out, m->det);
+	fputs(", \"curves\": ", out);
+	json_range(out, m->det + 2);
+	fputs("}, \"failed\": [", out);
+	print_failed(out, m, 1, 0);
+	fputs("]}\n", out);
+}
+
+/* text and markdown: the change points, failed points, detectable range and verdict in words */
+static void print_words(FILE *out, const struct sb_hist *h, const struct changes_model *m,
+			const struct sb_changes_opts *o, int md)
+{
+	size_t nreg = m->nreg, nfail = m->nfail, nf = m->nf;
+
+	fprintf(out, "%s%zu series over %zu sweeps in %zu group%s (testcase x params x testbed); false "
+		"alarms held at %g%% over all of them%s\n%s", md ? "" : "", m->ns, h->nsw, h->ngroups,
+		h->ngroups == 1 ? "" : "s", 100 * o->cp.alpha, nf ? ":" : ": no change point",
+		md && nf ? "\n" : "");
+	print_text(out, m->f, nf, md);
+	print_failed(out, m, 0, md);
+	print_detectable(out, m->det, md);
+	fprintf(out, "%sVerdict: %s: %zu regression%s%s%s still hold%s at the newest kernel", md ? "\n" : "",
+		nreg ? "REGRESSION" : nfail ? "FAILED" : "no regression", nreg, nreg == 1 ? "" : "s",
+		o->since ? " at or after " : "", o->since ? o->since : "", nreg == 1 ? "s" : "");
+	if (nfail)
+		fprintf(out, "; %zu failed point%s%s%s", nfail, nfail == 1 ? "" : "s",
+			o->since ? " at or after " : "", o->since ? o->since : "");
+	fputs("\n", out);
+}
+
+static void changes_text(FILE *out, const struct sb_hist *h, const struct changes_model *m,
+			 const struct sb_changes_opts *o)
+{
+	print_words(out, h, m, o, 0);
+}
+
+static void changes_markdown(FILE *out, const struct sb_hist *h, const struct changes_model *m,
+			     const struct sb_changes_opts *o)
+{
+	print_words(out, h, m, o, 1);
+}
+
+/* changes' formats: a new one is a printer above and a row here (and its words in docs/HISTORY.md) */
+static const struct {
+	const char *name;
+	void (*print)(FILE *out, const struct sb_hist *h, const struct changes_model *m,
+		      const struct sb_changes_opts *o);
+} formats[] = {
+	{ "text", changes_text },
+	{ "markdown", changes_markdown },
+	{ "json", changes_json },
+};
+
+const char *sb_changes_format(size_t i)
+{
+	return i < sizeof(formats) / sizeof(formats[0]) ? formats[i].name : NULL;
+}
+
+/* m in o's format (one of the table's: sb-history checks it first) */
 void sb_changes_print(FILE *out, const struct sb_hist *h, const struct changes_model *m,
 		      const struct sb_changes_opts *o)
 {
-	if (o->format == SB_FMT_JSON) {
-		print_json(out, h, m->f, m->nf, o, m->ns, m->nreg);
-		fputs(", \"detectable_pct\": {\"points\": ", out);
-		json_range(out, m->det);
-		fputs(", \"curves\": ", out);
-		json_range(out, m->det + 2);
-		fputs("}, \"failed\": [", out);
-		print_failed(out, m, SB_FMT_JSON);
-		fputs("]}\n", out);
-	} else {
-		int md = o->format == SB_FMT_MARKDOWN;
-		size_t nreg = m->nreg, nfail = m->nfail, nf = m->nf;
-
-		fprintf(out, "%s%zu series over %zu sweeps in %zu group%s (testcase x params x testbed); false "
-			"alarms held at %g%% over all of them%s\n%s", md ? "" : "", m->ns, h->nsw, h->ngroups,
-			h->ngroups == 1 ? "" : "s", 100 * o->cp.alpha, nf ? ":" : ": no change point",
-			md && nf ? "\n" : "");
-		print_text(out, m->f, nf, md);
-		print_failed(out, m, o->format);
-		print_detectable(out, m->det, md);
-		fprintf(out, "%sVerdict: %s: %zu regression%s%s%s still hold%s at the newest kernel", md ? "\n" : "",
-			nreg ? "REGRESSION" : nfail ? "FAILED" : "no regression", nreg, nreg == 1 ? "" : "s",
-			o->since ? " at or after " : "", o->since ? o->since : "", nreg == 1 ? "s" : "");
-		if (nfail)
-			fprintf(out, "; %zu failed point%s%s%s", nfail, nfail == 1 ? "" : "s",
-				o->since ? " at or after " : "", o->since ? o->since : "");
-		fputs("\n", out);
-	}
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcmp(o->format, formats[i].name) == 0)
+			formats[i].print(out, h, m, o);
 }

@@ -277,10 +277,22 @@ void sb_drift_lookup_point(const struct sb_drift_lookup *l, const char *mode, lo
 
 /* ---- show.c and changes.c: the reports ---- */
 
-enum sb_hist_format { SB_FMT_TEXT, SB_FMT_MARKDOWN, SB_FMT_CSV, SB_FMT_JSON };
+/*
+ * A report's formats by name, each declared once, in its printer's table
+ * (show_print.c, changes_print.c): the i-th name, NULL past the last. The
+ * first is the default; sb-history's --format takes what either table names.
+ */
+const char *sb_show_format(size_t i);
+const char *sb_changes_format(size_t i);
+/* formats.c: whether name is one of table's (sb_show_format or sb_changes_format) */
+int sb_hist_format_in(const char *(*table)(size_t), const char *name);
+/* table's names as words on buf: "text, markdown or json" */
+void sb_hist_format_words(const char *(*table)(size_t), char *buf, size_t len);
+/* --format's help on buf: "text (default), markdown, csv (show), json" */
+void sb_hist_format_help(char *buf, size_t len);
 
 struct sb_show_opts {
-	enum sb_hist_format format;
+	const char *format;	/* one of sb_show_format's names */
 	int by_testbed;		/* columns are testbeds, for one kernel */
 	const char *kernel;	/* --by testbed: that column key (NULL: the newest) */
 	double drift_pct;	/* --drift: a sweep's offset sd, %; < 0: learned from the history */
@@ -291,7 +303,7 @@ int sb_hist_show(FILE *out, const struct sb_hist *h, const struct sb_show_opts *
 		 size_t errlen);
 
 struct sb_changes_opts {
-	enum sb_hist_format format;
+	const char *format;	/* one of sb_changes_format's names */
 	const char *since;	/* KERNEL (a column, release or commit) or DATE (YYYY-MM-DD); NULL */
 	struct sb_cp_opts cp;
 	int min_seg_given;	/* --min-segment given: a selection no series of which is 2 segments long is refused */

@@ -288,39 +288,92 @@ static void json_table_head(FILE *out, const struct table *t, int first, int by_
 	fputs(", \"unit\": \"ops/s\", \"higher_is_better\": true, \"rows\": [\n", out);
 }
 
-/* The tables of m in o's format; 0, or -1 when memory runs out. */
-int sb_show_print(FILE *out, const struct sb_hist *h, const struct show_model *m, const struct sb_show_opts *o)
+/* ---- the formats: a printer each, and the table of them by name ---- */
+
+/* text and markdown: each table as a titled grid */
+static int print_grids(FILE *out, const struct sb_hist *h, const struct show_model *m, const struct sb_show_opts *o,
+		       int md)
 {
 	int rc = 0;
 
-	if (o->format == SB_FMT_CSV)
-		fputs("test,params,testbed,column,index,date,mode,tasks,sweeps,runs,mean,ci95,vs_first_pct,"
-		      "vs_first_interval_pct,vs_first,vs_first_detectable_pct,vs_previous_pct,"
-		      "vs_previous_interval_pct,vs_previous,vs_previous_detectable_pct\n", out);
 	for (size_t i = 0; i < m->nt && rc == 0; i++) {
 		const struct show_table *st = &m->tabs[i];
 		struct grid g = { 0 };
 
-		if (o->format == SB_FMT_CSV || o->format == SB_FMT_JSON) {
-			if (o->format == SB_FMT_JSON)
-				json_table_head(out, &m->t[i], i == 0, o->by_testbed);
-			rc = print_records(out, h, &m->t[i], st->r, st->nr, o->format == SB_FMT_JSON, &st->jd);
-			if (o->format == SB_FMT_JSON)
-				fputs("]}", out);
-		} else if ((rc = fill_grid(&m->t[i], st->names, st->nr, o->format == SB_FMT_MARKDOWN, &st->jd,
-					   &g)) == 0) {
+		if ((rc = fill_grid(&m->t[i], st->names, st->nr, md, &st->jd, &g)) == 0) {
 			if (i > 0)
 				fputc('\n', out);
-			title(out, h, &m->t[i], o, o->format == SB_FMT_MARKDOWN, st->drift_words);
+			title(out, h, &m->t[i], o, md, st->drift_words);
 			fputc('\n', out);
-			if (o->format == SB_FMT_MARKDOWN)
+			if (md)
 				print_md(out, &g);
 			else
 				print_text(out, &g);
 		}
 		free_grid(&g);
 	}
-	if (rc == 0 && o->format == SB_FMT_JSON)
+	return rc;
+}
+
+static int show_text(FILE *out, const struct sb_hist *h, const struct show_model *m, const struct sb_show_opts *o)
+{
+	return print_grids(out, h, m, o, 0);
+}
+
+static int show_markdown(FILE *out, const struct sb_hist *h, const struct show_model *m,
+			 const struct sb_show_opts *o)
+{
+	return print_grids(out, h, m, o, 1);
+}
+
+static int show_csv(FILE *out, const struct sb_hist *h, const struct show_model *m, const struct sb_show_opts *o)
+{
+	int rc = 0;
+
+	(void)o;
+	fputs("test,params,testbed,column,index,date,mode,tasks,sweeps,runs,mean,ci95,vs_first_pct,"
+	      "vs_first_interval_pct,vs_first,vs_first_detectable_pct,vs_previous_pct,"
+	      "vs_previous_interval_pct,vs_previous,vs_previous_detectable_pct\n", out);
+	for (size_t i = 0; i < m->nt && rc == 0; i++)
+		rc = print_records(out, h, &m->t[i], m->tabs[i].r, m->tabs[i].nr, 0, &m->tabs[i].jd);
+	return rc;
+}
+
+static int show_json(FILE *out, const struct sb_hist *h, const struct show_model *m, const struct sb_show_opts *o)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < m->nt && rc == 0; i++) {
+		json_table_head(out, &m->t[i], i == 0, o->by_testbed);
+		rc = print_records(out, h, &m->t[i], m->tabs[i].r, m->tabs[i].nr, 1, &m->tabs[i].jd);
+		fputs("]}", out);
+	}
+	if (rc == 0)
 		fputs("\n]}\n", out);
 	return rc;
+}
+
+/* show's formats: a new one is a printer above and a row here (and its words in docs/HISTORY.md) */
+static const struct {
+	const char *name;
+	int (*print)(FILE *out, const struct sb_hist *h, const struct show_model *m, const struct sb_show_opts *o);
+} formats[] = {
+	{ "text", show_text },
+	{ "markdown", show_markdown },
+	{ "csv", show_csv },
+	{ "json", show_json },
+};
+
+const char *sb_show_format(size_t i)
+{
+	return i < sizeof(formats) / sizeof(formats[0]) ? formats[i].name : NULL;
+}
+
+/* The tables of m in o's format; 0, or -1 when memory runs out (or the format is none of the table's). */
+int sb_show_print(FILE *out, const struct sb_hist *h, const struct show_model *m, const struct sb_show_opts *o)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcmp(o->format, formats[i].name) == 0)
+			return formats[i].print(out, h, m, o);
+	return -1;
 }
