@@ -6,7 +6,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 R=$tmp/results
 DB=$R/history.db
-plan 22
+plan 26
 
 hrun "$R" unix1 6.1 1 1 >/dev/null
 hrun "$R" unix1 6.2 2 1 >/dev/null
@@ -52,6 +52,19 @@ run "$H" --db "$DB" show unix1 --by testbed --kernel 6.1
 like "$out" '^point +box$' "--kernel: another kernel"
 run "$H" --db "$DB" show pipe1
 is "$rc" 2 "a testcase the history lacks: exit 2"
+
+# The formats: each a row of its printer's table (show_print.c, changes_print.c); --format's help and
+# each command's refusal come from those tables, none falls back to text
+like "$("$H" --help)" '--format F +text \(default\), markdown, csv \(show\), json' "--help: the formats, from the tables"
+run "$H" --db "$DB" changes --format csv
+is "$rc:$err" "2:sb-history: changes: --format text, markdown or json
+try 'sb-history --help'" "changes: a format of show's alone is refused, its own named"
+run "$H" --db "$DB" show unix1 --format otava
+is "$rc:$err" "2:sb-history: --format otava goes with export
+try 'sb-history --help'" "show: export's format is refused"
+run "$H" --db "$DB" show unix1 --format tsv
+is "$rc:$err" "2:sb-history: --format: unknown value 'tsv'
+try 'sb-history --help'" "a format no table has: exit 2"
 
 # --any-params: the columns that ran other params are named under the title
 P=$tmp/params
