@@ -132,8 +132,8 @@ ANALYSIS_OBJ := $(patsubst analysis/%.c,$(BUILD)/obj/analysis/%.o,$(ANALYSIS_SRC
 ANALYSIS_LIB := $(BUILD)/libsbanalysis.a
 ANALYSIS_TOOLS := $(patsubst analysis/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard analysis/cmd_*.c))
 ANALYSIS_HEADERS := $(wildcard analysis/*.h analysis/*/*.h cli/*.h format/*.h)
-# Each folder's headers by their bare name ("results.h", "stats.h"): a file moving folder edits no include.
-ANALYSIS_CFLAGS := -I. -Ianalysis $(patsubst %/,-I%,$(sort $(dir $(wildcard analysis/*/*.h)))) -Icli
+# Includes name their folder ("stat/stats.h", "rundir/rundir.h"; a header of the same folder by its bare name): the include path is analysis/ itself.
+ANALYSIS_CFLAGS := -I. -Ianalysis -Icli
 # SQLite (the history's index, analysis/history/) is linked into the tools that use it only.
 SQLITE_TOOLS := $(BUILD)/bin/sb-history $(BUILD)/bin/sb-bisect $(BUILD)/bin/sb-compare
 
@@ -169,7 +169,7 @@ $(BUILD)/obj/vm/%.o: vm/%.c $(HEADERS) $(SWEEP_HEADERS)
 
 $(BUILD)/obj/machine/%.o: machine/%.c $(HEADERS) $(MACHINE_HEADERS) analysis/stat/stats.h analysis/fmt/rate.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -Imachine -Ianalysis/stat -Ianalysis/fmt -c -o $@ $<
+	$(CC) $(CFLAGS) $(SB_CFLAGS) $(HARNESS_CFLAGS) -Imachine -Ianalysis -c -o $@ $<
 
 $(CLI_OBJ): cli/cli.c cli/cli.h
 	@mkdir -p $(@D)

@@ -11,11 +11,11 @@
 
 #include "bisect/bisect.h"
 #include "cli.h"
-#include "exit.h"
+#include "msg/exit.h"
 #include "bisect/child.h"
 #include "bisect/steps.h"
-#include "msg.h"
-#include "results.h"
+#include "msg/msg.h"
+#include "io/results.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 
 static const char usage_head[] =

@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
-#include "compare_runs.h"
-#include "bench_runs.h"
-#include "export.h"
-#include "msg.h"
-#include "number.h"
-#include "ministat.h"
+#include "compare/compare_runs.h"
+#include "export/bench_runs.h"
+#include "fmt/export.h"
+#include "msg/msg.h"
+#include "io/number.h"
+#include "stat/ministat.h"
 #include "cli.h"
 
 #define PROG "compare"

@@ -15,10 +15,10 @@
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 #include "cli.h"
 #include "history/history.h"
-#include "otava.h"
-#include "exit.h"
-#include "msg.h"
-#include "stats.h"
+#include "fmt/otava.h"
+#include "msg/exit.h"
+#include "msg/msg.h"
+#include "stat/stats.h"
 #include "io/number.h"
 #include "rundir/rundir.h"
 

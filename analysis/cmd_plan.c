@@ -10,14 +10,14 @@
 #include <unistd.h>
 
 #include "format/plan_conf.h"
-#include "msg.h"
-#include "exit.h"
+#include "msg/msg.h"
+#include "msg/exit.h"
 #include "cli.h"
-#include "plan.h"
-#include "plan_files.h"
-#include "plan_sweep.h"
-#include "plan_text.h"
-#include "results.h"
+#include "plan/plan.h"
+#include "plan/plan_files.h"
+#include "plan/plan_sweep.h"
+#include "plan/plan_text.h"
+#include "io/results.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
 
 #define PROG "sb-plan"

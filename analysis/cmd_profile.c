@@ -10,17 +10,17 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "export.h"
+#include "fmt/export.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
-#include "msg.h"
-#include "peak_label.h"
-#include "curve.h"
-#include "rate.h"
-#include "outpath.h"
-#include "profile.h"
-#include "profile_diff.h"
-#include "profile_run.h"
-#include "results.h"
+#include "msg/msg.h"
+#include "curve/peak_label.h"
+#include "curve/curve.h"
+#include "fmt/rate.h"
+#include "io/outpath.h"
+#include "profile/profile.h"
+#include "profile/profile_diff.h"
+#include "profile/profile_run.h"
+#include "io/results.h"
 
 #define PROG "sb-profile"
 #define ERRLEN 1024

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "msg.h"
-#include "exit.h"
+#include "msg/msg.h"
+#include "msg/exit.h"
 #include "cli.h"
 #include "rundir/facts.h"
 #include "rundir/keys.h"

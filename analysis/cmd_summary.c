@@ -11,20 +11,20 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "bench_runs.h"
-#include "ci_run.h"
-#include "export.h"
-#include "kcidb.h"
-#include "squad.h"
-#include "msg.h"
-#include "curve.h"
-#include "rate.h"
-#include "peak_label.h"
-#include "plot_data.h"
-#include "plot_model.h"
-#include "outpath.h"
+#include "export/bench_runs.h"
+#include "export/ci_run.h"
+#include "fmt/export.h"
+#include "fmt/kcidb.h"
+#include "fmt/squad.h"
+#include "msg/msg.h"
+#include "curve/curve.h"
+#include "fmt/rate.h"
+#include "curve/peak_label.h"
+#include "fmt/plot_data.h"
+#include "export/plot_model.h"
+#include "io/outpath.h"
 #include "sb_version.h"	/* generated: $(BUILD)/gen */
-#include "results.h"
+#include "io/results.h"
 
 #define PROG "sb-summary"
 #define CONF 95.0

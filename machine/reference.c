@@ -4,9 +4,9 @@
 #include <time.h>
 
 #include "format/reference.h"
-#include "rate.h"
+#include "fmt/rate.h"
 #include "reference.h"
-#include "stats.h"
+#include "stat/stats.h"
 #include "util.h"
 
 /*

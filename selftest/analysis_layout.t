@@ -59,4 +59,19 @@ else
 	skip "pkg-config with hwloc needed"
 fi
 
+# includes written with their folder (issue 48): an analysis header of another folder is named
+# "folder/x.h" (the include path is analysis/ itself), so a reader sees where it lives and no
+# per-folder -I can hide two headers of one name
+bare=
+for f in analysis/*.c analysis/*/*.[ch] machine/*.[ch]; do
+	for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"/]*\)".*/\1/p' "$f"); do
+		[ -e "$(dirname "$f")/$h" ] && continue
+		set -- analysis/*/"$h"
+		[ -e "$1" ] && bare="$bare $f:$h"
+	done
+done
+is "$bare" "" "an analysis header of another folder is included with its folder"
+is "$(make -s -pn 2>/dev/null | sed -n 's/^ANALYSIS_CFLAGS := //p' | grep -o -- '-Ianalysis/[a-z]*' | tr '\n' ' ')" "" \
+	"the Makefile gives analysis/ no per-folder -I"
+
 done_testing

@@ -2,8 +2,8 @@
 #include <math.h>
 
 #include "bisect/decide.h"
-#include "stats.h"
-#include "verdict.h"
+#include "stat/stats.h"
+#include "stat/verdict.h"
 
 const char *const sb_verdict_name[4] = { "more runs", "good", "bad", "cannot tell" };
 

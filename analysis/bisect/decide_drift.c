@@ -2,8 +2,8 @@
 #include <math.h>
 
 #include "bisect/decide_drift.h"
-#include "stats.h"
-#include "verdict.h"
+#include "stat/stats.h"
+#include "stat/verdict.h"
 
 int sb_gap_check_drift(const struct sb_drift_side *good, const struct sb_drift_side *bad,
 		       const struct sb_drift *d, struct sb_gap *out)

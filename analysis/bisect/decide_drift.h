@@ -3,7 +3,7 @@
 #define SCALEBENCH_BISECT_DECIDE_DRIFT_H
 
 #include "bisect/decide.h"
-#include "drift.h"
+#include "stat/drift.h"
 
 /*
  * Whether the good and bad ends, each one sweep or several, differ with the

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "bisect/point.h"
-#include "curve_value.h"
-#include "exit.h"
-#include "msg.h"
+#include "curve/curve_value.h"
+#include "msg/exit.h"
+#include "msg/msg.h"
 
 static int mode_ok(const char *m)
 {

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "results.h"
+#include "io/results.h"
 
 enum sb_target_kind { SB_T_POINT, SB_T_PEAK, SB_T_CURVE };
 

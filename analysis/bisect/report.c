@@ -8,10 +8,10 @@
 #include "bisect/bisect.h"
 #include "bisect/child.h"
 #include "bisect/steps.h"
-#include "exit.h"
-#include "results.h"
-#include "stats.h"
-#include "verdict.h"
+#include "msg/exit.h"
+#include "io/results.h"
+#include "stat/stats.h"
+#include "stat/verdict.h"
 
 /* What the report knows from git bisect log. */
 struct blog {

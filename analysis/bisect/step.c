@@ -10,9 +10,9 @@
 #include "bisect/child.h"
 #include "bisect/decide_drift.h"
 #include "bisect/steps.h"
-#include "exit.h"
-#include "history.h"
-#include "results.h"
+#include "msg/exit.h"
+#include "history/history.h"
+#include "io/results.h"
 
 #define BATCH 2		/* runs a sweep: SB_INDEPENDENT_RUNS, so each sweep has run means */
 

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "bisect/steps.h"
-#include "exit.h"
-#include "msg.h"
+#include "msg/exit.h"
+#include "msg/msg.h"
 
 /* The whole file into a malloc'd string ("" when absent); NULL with errno on failure. */
 static char *slurp(const char *path)

@@ -8,7 +8,7 @@
 
 #include "bisect/bisect.h"
 #include "bisect/child.h"
-#include "exit.h"
+#include "msg/exit.h"
 
 void sb_bisect_say(const char *fmt, ...)
 {

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bimodal.h"
-#include "rate.h"
+#include "stat/bimodal.h"
+#include "fmt/rate.h"
 #include "compare_priv.h"
 
 #define MAXV 256	/* sb_bimodal's own limit */

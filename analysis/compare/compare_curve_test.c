@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "compare_priv.h"
-#include "curve_value.h"
-#include "exit.h"
-#include "msg.h"
+#include "curve/curve_value.h"
+#include "msg/exit.h"
+#include "msg/msg.h"
 
 /* Into pr->curve_note: the mode's curve of side base (1) or new (0) leaves out left of its runs; r: the first point holding one. */
 static void note_left_out(struct pair *pr, const char *mode, int base, size_t left, size_t runs, const struct row *r)

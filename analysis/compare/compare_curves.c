@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curve.h"
-#include "exit.h"
+#include "curve/curve.h"
+#include "msg/exit.h"
 #include "compare_priv.h"
 
 /* Run r's mode at point k as a peak row; 0, or SB_EXIT_ENV (memory). */

@@ -8,12 +8,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "msg.h"
-#include "history.h"
+#include "msg/msg.h"
+#include "history/history.h"
 #include "compare_priv.h"
-#include "verdict.h"
-#include "rank.h"
-#include "curve_value.h"
+#include "stat/verdict.h"
+#include "stat/rank.h"
+#include "curve/curve_value.h"
 
 #define MAXSWEEPS 64
 

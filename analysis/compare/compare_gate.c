@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "compare_priv.h"
-#include "exit.h"
+#include "msg/exit.h"
 
 /* The level the gate tests one of its family's points (curves) at when nothing has changed. */
 static double gate_level(const struct ctx *c, int curve)

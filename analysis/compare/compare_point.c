@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msg.h"
+#include "msg/msg.h"
 #include "compare_priv.h"
 
 static int parse_point(const char *spec, char *mode, size_t mlen, long *tasks)

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "compare_runs.h"
-#include "results.h"
-#include "stats.h"
-#include "verdict.h"
+#include "io/results.h"
+#include "stat/stats.h"
+#include "stat/verdict.h"
 
 /*
  * Private to compare/: cmd_compare sees only compare_runs.h. Compute, then

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "rate.h"
+#include "fmt/rate.h"
 #include "compare_priv.h"
 
 /* 100 x (larger / smaller - 1): how far apart two rates are, in %, whichever is larger. */

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "rate.h"
+#include "fmt/export.h"
+#include "fmt/rate.h"
 #include "compare_priv.h"
 
 /* Each pair whose system checks differ, then each whose reference loop ran at another speed, then each with values in two groups, then each whose curve test left runs out: a note (text: "Note: ...", markdown: a quote). */

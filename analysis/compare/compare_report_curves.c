@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "rate.h"
+#include "fmt/rate.h"
 #include "compare_priv.h"
 
 static void print_lkp_scalability(const struct ctx *c)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msg.h"
+#include "msg/msg.h"
 #include "compare_priv.h"
 
 /*

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "ministat.h"
+#include "stat/ministat.h"
 
 /* GAB and BENCHER: the change of every point as dashboard JSON (export.h's formats). */
 enum sb_cmp_format { SB_CMP_TEXT, SB_CMP_MARKDOWN, SB_CMP_CSV, SB_CMP_GAB, SB_CMP_BENCHER };

@@ -5,7 +5,7 @@
 
 #include "curve.h"
 #include "peak.h"
-#include "stats.h"
+#include "stat/stats.h"
 
 /* The peak and plateau of cv from pp[0..cv->n-1] (cv's points as sb_peak_find sees them). */
 static void mark_peak(struct sb_curve *cv, const struct sb_peak_point *pp)

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "results.h"
+#include "io/results.h"
 
 /* The plateau is summary.csv's: at 95% whatever a report's --conf says, so that every report agrees. */
 #define SB_CURVE_CONF 95.0

@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "peak.h"
-#include "stats.h"
+#include "stat/stats.h"
 
 int sb_peak_same(const struct sb_peak_point *a, const struct sb_peak_point *b, double conf)
 {

@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "peak_label.h"
-#include "stats.h"
+#include "stat/stats.h"
 
 char *sb_peak_label(char *buf, size_t len, unsigned long best, unsigned long lo, unsigned long hi,
 		    size_t runs, double conf)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bench_runs.h"
-#include "exit.h"
+#include "msg/exit.h"
 
 static void keep(char *dst, size_t size, const char *v)
 {

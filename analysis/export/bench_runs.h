@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "results.h"
+#include "io/results.h"
 
 /* One run: its meta's names and summary.csv's rows. */
 struct sb_bench_run {

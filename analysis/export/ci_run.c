@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ci_run.h"
-#include "exit.h"
+#include "msg/exit.h"
 
 /* A 64-bit FNV-1a hash of s, continuing from h (start with HASH0). */
 #define HASH0 0xcbf29ce484222325ULL

@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 
-#include "curve.h"
-#include "results.h"
+#include "curve/curve.h"
+#include "io/results.h"
 
 /* What a run's status makes of its points: complete DONE; failed FAILED; interrupted, abandoned, running ERROR. */
 enum sb_ci_outcome { SB_CI_DONE, SB_CI_FAILED, SB_CI_ERROR };

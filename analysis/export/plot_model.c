@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "curve.h"
-#include "exit.h"
-#include "peak_label.h"
+#include "curve/curve.h"
+#include "msg/exit.h"
+#include "curve/peak_label.h"
 #include "plot_model.h"
 
 /* What the records take from meta's lines (the last line of a key counts). */

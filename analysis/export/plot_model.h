@@ -5,7 +5,7 @@
 #include <limits.h>
 #include <stddef.h>
 
-#include "results.h"
+#include "io/results.h"
 
 /* A mode's best count, its plateau lo..hi (task counts) and sb_peak_label's words. */
 struct sb_plot_peak {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_runs.h"
+#include "export/bench_runs.h"
 #include "export.h"
 
 /* s as a JSON string: quotes, backslashes and control characters escaped. */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "plot_data.h"
-#include "plot_model.h"
+#include "export/plot_model.h"
 
 static void put_plot(FILE *out, double v)
 {

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ci_run.h"
-#include "exit.h"
+#include "export/ci_run.h"
+#include "msg/exit.h"
 #include "export.h"
 #include "squad.h"
 

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exit.h"
+#include "msg/exit.h"
 #include "history/changepoint.h"
-#include "stats.h"
+#include "stat/stats.h"
 
 /*
  * The model (docs/HISTORY.md "The method"): in one series, run r of sweep i is

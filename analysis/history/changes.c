@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exit.h"
+#include "msg/exit.h"
 #include "history_priv.h"
-#include "msg.h"
+#include "msg/msg.h"
 
 /* Shaped like a date (it starts YYYY-): then it must be a whole, real one. */
 static int date_shaped(const char *s)

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "export.h"
+#include "fmt/export.h"
 #include "history_priv.h"
 
 static void print_text(FILE *out, const struct found *f, size_t nf, int md)

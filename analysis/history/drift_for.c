@@ -6,8 +6,8 @@
 #include <sqlite3.h>
 
 #include "history.h"
-#include "msg.h"
-#include "rundir.h"
+#include "msg/msg.h"
+#include "rundir/rundir.h"
 
 struct sb_drift_lookup {
 	struct sb_hist h;

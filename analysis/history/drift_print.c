@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "history_priv.h"
-#include "verdict.h"
+#include "stat/verdict.h"
 
 static void print_est(FILE *out, const struct sb_drift_est *e)
 {

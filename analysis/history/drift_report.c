@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "history_priv.h"
-#include "msg.h"
-#include "stats.h"
-#include "verdict.h"
+#include "msg/msg.h"
+#include "stat/stats.h"
+#include "stat/verdict.h"
 
 /* The runs inside series se's sweeps of shape sh. */
 static void add_runs(const struct sb_hist_series *se, const struct sb_hist_drift *d, size_t sh, struct figures *f)

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "changepoint.h"
-#include "drift.h"
+#include "stat/drift.h"
 
 struct sqlite3;
 

@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "history.h"
-#include "exit.h"
-#include "msg.h"
-#include "results.h"
+#include "msg/exit.h"
+#include "msg/msg.h"
+#include "io/results.h"
 
 enum { Q_TESTBED, Q_TESTBED_ID, Q_FIND, Q_DELETE, Q_SWEEP, Q_POINT, Q_OBS, NQ };
 

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "history.h"
-#include "exit.h"
-#include "msg.h"
+#include "msg/exit.h"
+#include "msg/msg.h"
 
 /* [1]: one testcase's (through the index on sweep.test), [0]: every one */
 static const char *const q_sweeps[2] = {

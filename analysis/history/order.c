@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "history.h"
-#include "exit.h"
-#include "msg.h"
+#include "msg/exit.h"
+#include "msg/msg.h"
 
 /* "v6.10.1-rc3-amd64" -> its numbers, and the rc (or a large number for a release): *end after them. */
 static int kver_parse(const char *s, long num[4], long *rc, const char **end)

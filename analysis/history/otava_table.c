@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "exit.h"
-#include "otava.h"
+#include "msg/exit.h"
+#include "fmt/otava.h"
 
 /* The mean of sweep i's per-run values in series s, NAN when the series lacks the sweep. */
 static double series_value(const struct sb_hist_series *s, size_t sweep)

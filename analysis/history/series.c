@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curve_value.h"
-#include "exit.h"
+#include "curve/curve_value.h"
+#include "msg/exit.h"
 #include "history.h"
 
 struct key {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exit.h"
+#include "msg/exit.h"
 #include "history.h"
-#include "msg.h"
+#include "msg/msg.h"
 #include "show_priv.h"
 
 /* ---- the tables ---- */

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rate.h"
-#include "export.h"
+#include "fmt/rate.h"
+#include "fmt/export.h"
 #include "show_priv.h"
 
 /* ---- words ---- */

@@ -3,7 +3,7 @@
 #define SCALEBENCH_SHOW_PRIV_H
 
 #include "history.h"
-#include "verdict.h"
+#include "stat/verdict.h"
 
 /* The level a pair of columns is compared at, over the pair's whole family (compare's). */
 #define SHOW_CONF 95

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "history.h"
-#include "exit.h"
-#include "msg.h"
+#include "msg/exit.h"
+#include "msg/msg.h"
 
 /*
  * migrations[v] takes a database of schema v to v + 1, in the transaction

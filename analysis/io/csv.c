@@ -17,7 +17,7 @@
 
 #include "csv.h"
 #include "number.h"
-#include "msg.h"
+#include "msg/msg.h"
 
 char *sb_path_join(const char *dir, const char *name)
 {

@@ -15,7 +15,7 @@
 #include "format/reference.h"
 #include "csv.h"
 #include "meta.h"
-#include "msg.h"
+#include "msg/msg.h"
 #include "number.h"
 
 int sb_meta_read(const char *path, sb_meta_fn fn, void *ctx, char **text, char *err,

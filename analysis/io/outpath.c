@@ -3,7 +3,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "msg.h"
+#include "msg/msg.h"
 #include "outpath.h"
 
 static const char *kind(mode_t m)

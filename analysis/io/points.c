@@ -12,7 +12,7 @@
 
 #include "format/points.h"
 #include "csv.h"
-#include "msg.h"
+#include "msg/msg.h"
 #include "points.h"
 
 /* Whether origin is one of points.csv's (seed, added, given). */

@@ -4,7 +4,7 @@
 
 #include "meta.h"
 #include "points.h"
-#include "rundir.h"
+#include "rundir/rundir.h"
 #include "samples.h"
 #include "summary.h"
 

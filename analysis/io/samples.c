@@ -12,7 +12,7 @@
 
 #include "format/samples.h"
 #include "csv.h"
-#include "msg.h"
+#include "msg/msg.h"
 #include "samples.h"
 
 const char *const sb_mode_name[SB_NMODES] = { SB_SAMPLES_PROCESSES, SB_SAMPLES_THREADS };

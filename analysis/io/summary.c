@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "csv.h"
-#include "msg.h"
+#include "msg/msg.h"
 #include "summary.h"
 
 /*

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "msg.h"
-#include "peak.h"
+#include "msg/msg.h"
+#include "curve/peak.h"
 #include "plan.h"
-#include "stats.h"
+#include "stat/stats.h"
 
 #define CONF 95.0
 

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "format/points.h"
-#include "results.h"
+#include "io/results.h"
 
 enum sb_points_mode { SB_POINTS_AUTO, SB_POINTS_ALL, SB_POINTS_TOPOLOGY, SB_POINTS_LIST };
 extern const char *const sb_points_mode_name[];	/* "auto", "all", "topology", "list" */

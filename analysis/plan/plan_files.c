@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "format/plan_conf.h"
-#include "msg.h"
-#include "exit.h"
+#include "msg/msg.h"
+#include "msg/exit.h"
 #include "plan.h"
 #include "plan_files.h"
-#include "results.h"
+#include "io/results.h"
 
 static void *xrealloc(void *p, size_t n, size_t size)
 {

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "msg.h"
+#include "msg/msg.h"
 #include "plan_sweep.h"
-#include "results.h"
+#include "io/results.h"
 
 
 struct ctx {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "format/top.h"
-#include "msg.h"
+#include "msg/msg.h"
 #include "profile.h"
 
 #define MAXFRAMES 1024

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
+#include "fmt/export.h"
 #include "profile.h"
 #include "profile_diff.h"
 

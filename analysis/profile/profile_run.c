@@ -6,14 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ministat.h"
-#include "msg.h"
+#include "stat/ministat.h"
+#include "msg/msg.h"
 #include "profile.h"
 #include "profile_diff.h"
 #include "profile_run.h"
-#include "results.h"
-#include "stats.h"
-#include "verdict.h"
+#include "io/results.h"
+#include "stat/stats.h"
+#include "stat/verdict.h"
 
 int sb_prof_point_cmp(const void *a, const void *b)
 {

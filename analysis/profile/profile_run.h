@@ -7,7 +7,7 @@
 
 #include "profile.h"
 #include "profile_diff.h"
-#include "results.h"
+#include "io/results.h"
 
 /* The confidence level of a point's verdict, as sb-compare's default. */
 #define SB_PROF_CONF 95.0

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
+#include "fmt/export.h"
 #include "profile.h"
 
 #include "format/top.h"

@@ -7,7 +7,7 @@
 #endif
 
 #include "facts.h"
-#include "meta.h"
+#include "io/meta.h"
 
 /* PRETTY_NAME of /etc/os-release, unquoted, into buf; 0 when there is none */
 static int os_name(char *buf, size_t size)

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "csv.h"
-#include "msg.h"
-#include "meta.h"
+#include "io/csv.h"
+#include "msg/msg.h"
+#include "io/meta.h"
 #include "rundir.h"
 
 struct sb_run_acc {

@@ -5,9 +5,9 @@
 #include <stddef.h>
 
 #include "format/meta.h"
-#include "stats.h"
-#include "meta.h"
-#include "samples.h"
+#include "stat/stats.h"
+#include "io/meta.h"
+#include "io/samples.h"
 
 struct sb_run_acc;		/* per-run sums while loading */
 

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "msg.h"
-#include "results.h"
+#include "msg/msg.h"
+#include "io/results.h"
 #include "rundir/keys.h"
 #include "rundir/writer.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "exit.h"
+#include "msg/exit.h"
 #include "ministat.h"
 
 /* Index = OR of the set numbers (1..7) plotted in a cell: x and + together give '*'. */

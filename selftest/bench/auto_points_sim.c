@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "peak.h"
-#include "plan.h"
-#include "stats.h"
+#include "curve/peak.h"
+#include "plan/plan.h"
+#include "stat/stats.h"
 
 #define MAXN 4096
 #define RUNS 3		/* --repeat 3, as the benchmark's default RUN_ARGS */

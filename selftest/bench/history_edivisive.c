@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "history_edivisive.h"
-#include "stats.h"
+#include "stat/stats.h"
 
 /* q-hat of the split of m[lo, hi) at k: the energy distance between the two sides, scaled by their sizes */
 static double qhat(const double *m, size_t lo, size_t k, size_t hi)

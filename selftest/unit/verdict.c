@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "bisect/point.h"
-#include "curve_value.h"
+#include "curve/curve_value.h"
 #include "rundir/rundir.h"
-#include "verdict.h"
+#include "stat/verdict.h"
 
 /*
  * usage: unit_verdict ratio|log|diff CONF ALPHA BASE X [TAU [median]]
