@@ -26,6 +26,8 @@ struct sb_hist_drift {
 	size_t *slot;				/* series -> its testbed's slot */
 	size_t *bed_sweeps;			/* [slot * nshapes + S]: sweeps of each testbed and shape */
 	size_t nbeds;
+	struct sb_drift_sweep *sweeps;		/* every series' sweeps (sb_hist_series_sweeps), series i's from off[i] */
+	size_t *off;
 };
 
 char *sb_hist_shape_name(const char *duration, const char *warmup, const char *period_ms)
@@ -78,6 +80,8 @@ void sb_hist_drift_free(struct sb_hist_drift *d)
 	free(d->bed);
 	free(d->slot);
 	free(d->bed_sweeps);
+	free(d->sweeps);
+	free(d->off);
 	free(d);
 }
 
@@ -168,7 +172,7 @@ static int series_est(const struct sb_hist_drift *d, const struct sb_hist_series
 		      size_t nskip, struct sb_drift_sweep *all, struct sb_drift_sweep *buf,
 		      struct sb_drift_est (*est)[2])
 {
-	sb_hist_series_sweeps(d->h, se, all);
+	memcpy(all, &d->sweeps[d->off[se - d->s]], se->n * sizeof(*all));
 	for (size_t q = 0; q < nskip; q++)
 		for (size_t i = 0; i < se->n; i++)
 			if (se->sw[i] == skip[q])
@@ -201,6 +205,33 @@ static struct sb_drift_est (*own_without(const struct sb_hist_drift *d, const st
 	return est;
 }
 
+/* Every series' sweeps, once: the estimates without a column pair's sweeps start from them. */
+static int all_sweeps(struct sb_hist_drift *d)
+{
+	size_t n = 0;
+
+	if (!(d->off = calloc(d->ns + 1, sizeof(*d->off))))
+		return -1;
+	for (size_t i = 0; i < d->ns; i++) {
+		d->off[i] = n;
+		n += d->s[i].n;
+	}
+	if (!(d->sweeps = calloc(n + 1, sizeof(*d->sweeps))))
+		return -1;
+	for (size_t i = 0; i < d->ns; i++)
+		sb_hist_series_sweeps(d->h, &d->s[i], &d->sweeps[d->off[i]]);
+	return 0;
+}
+
+/* Does series se have a sweep marked in mark (one flag a sweep of h)? */
+static int has_marked(const struct sb_hist_series *se, const unsigned char *mark)
+{
+	for (size_t i = 0; i < se->n; i++)
+		if (mark[se->sw[i]])
+			return 1;
+	return 0;
+}
+
 int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, size_t ns,
 		      struct sb_hist_drift **out)
 {
@@ -221,7 +252,7 @@ int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, s
 	d->bed = calloc(ns * m + 1, sizeof(*d->bed));
 	d->slot = calloc(ns + 1, sizeof(*d->slot));
 	d->bed_sweeps = calloc(ns * m + 1, sizeof(*d->bed_sweeps));
-	if (!d->est || !d->bed || !d->slot || !d->bed_sweeps || testbed_slots(d) < 0)
+	if (!d->est || !d->bed || !d->slot || !d->bed_sweeps || testbed_slots(d) < 0 || all_sweeps(d) < 0)
 		goto oom;
 	for (size_t i = 0; i < ns; i++) {
 		if ((e = own_without(d, &s[i], NULL, 0)) == NULL)
@@ -406,19 +437,35 @@ struct sb_drift_est (*sb_hist_drift_pool_without(const struct sb_hist_drift *d, 
 						 size_t nskip))[2]
 {
 	struct sb_drift_est (*pool)[2] = calloc(d->nshapes + 1, sizeof(*pool)), (*e)[2];
+	unsigned char *mark = calloc(d->h->nsw + 1, 1);
 
-	for (size_t i = 0; pool && i < d->ns; i++) {
+	for (size_t q = 0; mark && q < nskip; q++)
+		if (skip[q] < d->h->nsw)
+			mark[skip[q]] = 1;
+	for (size_t i = 0; pool && mark && i < d->ns; i++) {
+		int mine;
+
 		if (d->slot[i] != d->slot[si])
 			continue;
-		if ((e = own_without(d, &d->s[i], skip, nskip)) == NULL) {
+		mine = has_marked(&d->s[i], mark);
+		/* a series without the skipped sweeps: its estimate is the one made at the start */
+		e = mine ? own_without(d, &d->s[i], skip, nskip) : &d->est[i * d->nshapes];
+		if (!e) {
 			free(pool);
+			free(mark);
 			return NULL;
 		}
 		for (size_t sh = 0; sh < d->nshapes; sh++)
 			for (int c = 0; c < 2; c++)
 				sb_drift_pool(&pool[sh][c], &e[sh][c]);
-		free(e);
+		if (mine)
+			free(e);
 	}
+	if (!mark) {
+		free(pool);
+		pool = NULL;
+	}
+	free(mark);
 	return pool;
 }
 
