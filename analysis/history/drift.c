@@ -28,6 +28,8 @@ struct sb_hist_drift {
 	size_t nbeds;
 	struct sb_drift_sweep *sweeps;		/* every series' sweeps (sb_hist_series_sweeps), series i's from off[i] */
 	size_t *off;
+	size_t *order;				/* [ooff[si * nshapes + S]...]: sb_drift_series_order of each series and shape */
+	size_t *ooff, *on;
 };
 
 char *sb_hist_shape_name(const char *duration, const char *warmup, const char *period_ms)
@@ -82,6 +84,9 @@ void sb_hist_drift_free(struct sb_hist_drift *d)
 	free(d->bed_sweeps);
 	free(d->sweeps);
 	free(d->off);
+	free(d->order);
+	free(d->ooff);
+	free(d->on);
 	free(d);
 }
 
@@ -178,12 +183,15 @@ static int series_est(const struct sb_hist_drift *d, const struct sb_hist_series
 			if (se->sw[i] == skip[q])
 				all[i].n = 0;
 	for (size_t sh = 0; sh < d->nshapes; sh++) {
-		size_t k = 0;
+		size_t k = 0, o = (size_t)(se - d->s) * d->nshapes + sh;
 
 		for (size_t i = 0; i < se->n; i++)
 			if (d->swshape[se->sw[i]] == sh)
 				buf[k++] = all[i];
-		if (sb_drift_series(buf, k, est[sh]) < 0)
+		/* the sweeps' order of differences, once per series and shape: no sort again */
+		if (d->order && sb_drift_series_sorted(buf, k, &d->order[d->ooff[o]], d->on[o], est[sh]) < 0)
+			return -1;
+		if (!d->order && sb_drift_series(buf, k, est[sh]) < 0)
 			return -1;
 	}
 	return 0;
@@ -223,6 +231,48 @@ static int all_sweeps(struct sb_hist_drift *d)
 	return 0;
 }
 
+/* The order of each series' and shape's differences (sb_drift_series_order), after all_sweeps. */
+static int all_orders(struct sb_hist_drift *d)
+{
+	size_t m = d->nshapes, at = 0, most = 0;
+	struct sb_drift_sweep *buf;
+	size_t *order, *ooff, *on;
+
+	for (size_t si = 0; si < d->ns; si++)
+		most = d->s[si].n > most ? d->s[si].n : most;
+	order = calloc(d->off[d->ns ? d->ns - 1 : 0] + (d->ns ? d->s[d->ns - 1].n : 0) + 1, sizeof(*order));
+	ooff = calloc(d->ns * m + 1, sizeof(*ooff));
+	on = calloc(d->ns * m + 1, sizeof(*on));
+	buf = malloc((most + 1) * sizeof(*buf));
+	for (size_t si = 0; order && ooff && on && buf && si < d->ns; si++)
+		for (size_t sh = 0; sh < m; sh++) {
+			const struct sb_hist_series *se = &d->s[si];
+			size_t k = 0, n;
+
+			for (size_t i = 0; i < se->n; i++)
+				if (d->swshape[se->sw[i]] == sh)
+					buf[k++] = d->sweeps[d->off[si] + i];
+			if ((n = sb_drift_series_order(buf, k, &order[at])) == (size_t)-1)
+				goto fail;
+			ooff[si * m + sh] = at;
+			on[si * m + sh] = n;
+			at += n;
+		}
+	if (!order || !ooff || !on || !buf)
+		goto fail;
+	free(buf);
+	d->order = order;
+	d->ooff = ooff;
+	d->on = on;
+	return 0;
+fail:
+	free(order);
+	free(ooff);
+	free(on);
+	free(buf);
+	return -1;
+}
+
 /* Does series se have a sweep marked in mark (one flag a sweep of h)? */
 static int has_marked(const struct sb_hist_series *se, const unsigned char *mark)
 {
@@ -256,7 +306,7 @@ int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, s
 		goto oom;
 	for (size_t i = 0; i < ns; i++) {
 		if ((e = own_without(d, &s[i], NULL, 0)) == NULL)
-			goto oom;
+			goto oom;	/* sorted here, d->order not yet made */
 		for (size_t sh = 0; sh < d->nshapes; sh++)
 			for (int c = 0; c < 2; c++) {
 				d->est[i * m + sh][c] = e[sh][c];
@@ -264,6 +314,8 @@ int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, s
 			}
 		free(e);
 	}
+	if (all_orders(d) < 0)
+		goto oom;
 	*out = d;
 	return 0;
 oom:
