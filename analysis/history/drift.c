@@ -488,18 +488,20 @@ void sb_hist_drift_testbed(const struct sb_hist_drift *d, size_t si, const char 
 struct sb_drift_est (*sb_hist_drift_pool_without(const struct sb_hist_drift *d, size_t si, const size_t *skip,
 						 size_t nskip))[2]
 {
-	struct sb_drift_est (*pool)[2] = calloc(d->nshapes + 1, sizeof(*pool)), (*e)[2];
+	/* the pool by shape, then every series' own estimates without the sweeps (_of_without reads them) */
+	struct sb_drift_est (*pool)[2] = calloc(d->nshapes + 1 + d->ns * d->nshapes, sizeof(*pool)), (*e)[2];
 	unsigned char *mark = calloc(d->h->nsw + 1, 1);
 
 	for (size_t q = 0; mark && q < nskip; q++)
 		if (skip[q] < d->h->nsw)
 			mark[skip[q]] = 1;
 	for (size_t i = 0; pool && mark && i < d->ns; i++) {
-		int mine;
+		int mine = has_marked(&d->s[i], mark);	/* a row's series may be another testbed's: its own, too */
 
-		if (d->slot[i] != d->slot[si])
+		if (d->slot[i] != d->slot[si] && !mine) {
+			memcpy(pool[d->nshapes + 1 + i * d->nshapes], d->est[i * d->nshapes], d->nshapes * sizeof(*pool));
 			continue;
-		mine = has_marked(&d->s[i], mark);
+		}
 		/* a series without the skipped sweeps: its estimate is the one made at the start */
 		e = mine ? own_without(d, &d->s[i], skip, nskip) : &d->est[i * d->nshapes];
 		if (!e) {
@@ -508,8 +510,11 @@ struct sb_drift_est (*sb_hist_drift_pool_without(const struct sb_hist_drift *d, 
 			return NULL;
 		}
 		for (size_t sh = 0; sh < d->nshapes; sh++)
-			for (int c = 0; c < 2; c++)
-				sb_drift_pool(&pool[sh][c], &e[sh][c]);
+			for (int c = 0; c < 2; c++) {
+				if (d->slot[i] == d->slot[si])
+					sb_drift_pool(&pool[sh][c], &e[sh][c]);
+				pool[d->nshapes + 1 + i * d->nshapes + sh][c] = e[sh][c];
+			}
 		if (mine)
 			free(e);
 	}
@@ -525,12 +530,14 @@ int sb_hist_drift_of_without(const struct sb_hist_drift *d, size_t si, const cha
 			     const size_t *skip, size_t nskip, const struct sb_drift_est (*pool)[2],
 			     const struct sb_drift *base, struct sb_drift *out)
 {
-	struct sb_drift_est (*own)[2] = own_without(d, &d->s[si], skip, nskip);
+	/* pool (made with this skip) has the series' own estimates without them: made once for all its rows */
+	struct sb_drift_est (*own)[2] = pool ? NULL : own_without(d, &d->s[si], skip, nskip);
 	struct view v;
 
-	if (!own)
+	if (!pool && !own)
 		return -1;
-	v = view_of(d, si, (const struct sb_drift_est (*)[2])own, pool);
+	v = view_of(d, si, pool ? &pool[d->nshapes + 1 + si * d->nshapes] : (const struct sb_drift_est (*)[2])own,
+		    pool);
 	shape = shape_of(d, si, shape);
 	drift_from(&v, shape_index(d, shape), shape, across, base, out);
 	free(own);
