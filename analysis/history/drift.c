@@ -302,11 +302,12 @@ int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, s
 	d->bed = calloc(ns * m + 1, sizeof(*d->bed));
 	d->slot = calloc(ns + 1, sizeof(*d->slot));
 	d->bed_sweeps = calloc(ns * m + 1, sizeof(*d->bed_sweeps));
-	if (!d->est || !d->bed || !d->slot || !d->bed_sweeps || testbed_slots(d) < 0 || all_sweeps(d) < 0)
+	if (!d->est || !d->bed || !d->slot || !d->bed_sweeps || testbed_slots(d) < 0 || all_sweeps(d) < 0 ||
+	    all_orders(d) < 0)	/* each series' one sort: every estimate below walks its order */
 		goto oom;
 	for (size_t i = 0; i < ns; i++) {
 		if ((e = own_without(d, &s[i], NULL, 0)) == NULL)
-			goto oom;	/* sorted here, d->order not yet made */
+			goto oom;
 		for (size_t sh = 0; sh < d->nshapes; sh++)
 			for (int c = 0; c < 2; c++) {
 				d->est[i * m + sh][c] = e[sh][c];
@@ -314,8 +315,6 @@ int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, s
 			}
 		free(e);
 	}
-	if (all_orders(d) < 0)
-		goto oom;
 	*out = d;
 	return 0;
 oom:
