@@ -1,6 +1,6 @@
 #!/bin/bash
 # compare_stats.t: the analysis/stat/stats.h API (shared by compare and the runtest summary) on known vectors.
-# Built here from analysis/stat/stats.c itself, so it does not depend on how the build dir was compiled.
+# Built here from analysis/stat/stats.c and tquantile.c themselves, so it does not depend on how the build dir was compiled.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 tmp=$(mktemp -d)
@@ -181,7 +181,7 @@ int main(void)
 	return 0;
 }
 EOF
-if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -I. -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -o "$tmp/t" "$tmp/t.c" analysis/stat/stats.c -lm \
+if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -I. -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -o "$tmp/t" "$tmp/t.c" analysis/stat/stats.c analysis/stat/tquantile.c -lm \
 	2>"$tmp/cc.err"; then
 	echo "1..1"
 	echo "not ok 1 - compile the stats test"

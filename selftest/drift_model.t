@@ -209,7 +209,7 @@ int main(void)
 EOF
 
 if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -Ianalysis/stat -o "$tmp/t" "$tmp/t.c" \
-	analysis/stat/drift.c analysis/stat/stats.c analysis/stat/rank.c analysis/stat/bimodal.c -lm 2>"$tmp/cc.err"; then
+	analysis/stat/drift.c analysis/stat/stats.c analysis/stat/tquantile.c analysis/stat/rank.c analysis/stat/bimodal.c -lm 2>"$tmp/cc.err"; then
 	echo "1..1"
 	echo "not ok 1 - the drift model's test program builds"
 	sed 's/^/# /' "$tmp/cc.err"
