@@ -491,13 +491,6 @@ double sb_student_cdf(double t, double df)
 	return t > 0 ? 1.0 - tail : tail;
 }
 
-double sb_detectable(double se, double df, double alpha, double power)
-{
-	if (!(df > 0) || !(alpha > 0) || !(alpha < 1) || !(power > 0) || !(power < 1))
-		return NAN;
-	return (sb_student_quantile(1 - alpha / 2, df) + sb_student_quantile(power, df)) * se;
-}
-
 int sb_ttest2(size_t n0, double mean0, double var0, size_t n, double mean, double var,
 	      struct sb_ttest *out)
 {

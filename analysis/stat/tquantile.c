@@ -1,4 +1,4 @@
-/* Student's t quantile: the bisection on the distribution function, and the same bits found with a fraction of its steps. */
+/* Student's t quantile (the bisection on the distribution function, and the same bits in a fraction of its steps) and the detectable change. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -154,4 +154,11 @@ double sb_student_quantile_bisect(double q, double df)
 	if (q < 0.5)
 		return -sb_student_quantile_bisect(1 - q, df);
 	return quantile_bisect(q, df);
+}
+
+double sb_detectable(double se, double df, double alpha, double power)
+{
+	if (!(df > 0) || !(alpha > 0) || !(alpha < 1) || !(power > 0) || !(power < 1))
+		return NAN;
+	return (sb_student_quantile(1 - alpha / 2, df) + sb_student_quantile(power, df)) * se;
 }
