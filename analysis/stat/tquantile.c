@@ -118,7 +118,7 @@ static double quantile_fast(double q, double df)
 	return (blo + bhi) / 2;
 }
 
-/* The last quantiles asked for, by (q, df): a report asks for the same ones many times. */
+/* The last quantiles asked for, by (q, df): a report asks for the same ones many times (one thread: the analysis tools have no other). */
 #define QCACHE 8192
 static struct {
 	double q, df, x;
