@@ -27,32 +27,36 @@ static double quantile_bisect(double q, double df)
 	return (lo + hi) / 2;
 }
 
-/* The density of Student's t at x. */
-static double student_pdf(double x, double df)
+/* The logarithm of the density of Student's t at 0 (its constant). */
+static double student_logc(double df)
 {
-	return exp(lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI) -
-		   (df + 1) / 2 * log1p(x * x / df));
+	return lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI);
 }
 
 /*
  * The quantile (q >= 0.5) by Newton's method on log P(T > x) against log x
- * (nearly a line in the tail), from the normal quantile's approximation of
- * Abramowitz and Stegun 26.2.23 with the first Cornish-Fisher term; *dens the
- * density there. NAN when it does not settle.
+ * (nearly a line in the tail). The start: the normal quantile (Abramowitz and
+ * Stegun 26.2.23, then one Newton step on erfc) and three Cornish-Fisher
+ * terms. *dens the density there. NAN when it does not settle.
  */
 static double quantile_newton(double q, double df, double *dens)
 {
-	double p = 1 - q, w = sqrt(-2 * log(p)), z, x;
+	double p = 1 - q, w = sqrt(-2 * log(p)), z, z2, x, logc = student_logc(df);
 
 	z = w - (2.515517 + w * (0.802853 + w * 0.010328)) /
 		(1 + w * (1.432788 + w * (0.189269 + w * 0.001308)));
 	if (!(z > 0.05))
 		return NAN;
-	x = z * (1 + (z * z + 1) / (4 * df));
+	z += (0.5 * erfc(z / M_SQRT2) - p) / (exp(-z * z / 2) / sqrt(2 * M_PI));
+	z2 = z * z;
+	x = z + z * (z2 + 1) / (4 * df) + z * (5 * z2 * z2 + 16 * z2 + 3) / (96 * df * df) +
+	    z * (((3 * z2 + 19) * z2 + 17) * z2 - 15) / (384 * df * df * df);
+	if (!(x > 0) || !isfinite(x))
+		x = z;
 	for (int i = 0; i < 40; i++) {
 		double tail = sb_student_p2(x, df) / 2, step;
 
-		*dens = student_pdf(x, df);
+		*dens = exp(logc - (df + 1) / 2 * log1p(x * x / df));
 		if (!(tail > 0) || !(*dens > 0) || !isfinite(x))
 			return NAN;
 		/* u = log x: d log(tail) / du = -x f(x) / tail */
