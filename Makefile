@@ -121,7 +121,7 @@ MACHINE_TOOLS := $(patsubst machine/cmd_%.c,$(BUILD)/bin/sb-%,$(wildcard machine
 MACHINE_HEADERS := $(wildcard machine/*.h)
 # the reference loop (machine/reference.c) summarises and prints with analysis/'s one statistics
 # and one rate formatter: their objects are linked into machine/'s tools
-MACHINE_SHARED := $(BUILD)/obj/analysis/stat/stats.o $(BUILD)/obj/analysis/fmt/rate.o
+MACHINE_SHARED := $(BUILD)/obj/analysis/stat/stats.o $(BUILD)/obj/analysis/stat/tquantile.o $(BUILD)/obj/analysis/fmt/rate.o
 
 # ---- analysis/: the statistics and the results tools, built without hwloc ----
 # analysis/*/*.c is libsbanalysis.a (io/, stat/, curve/, compare/ ...: docs/ARCHITECTURE.md);

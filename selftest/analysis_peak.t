@@ -62,7 +62,7 @@ int main(void)
 }
 EOF_C
 if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -I. -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -o "$tmp/t" "$tmp/t.c" analysis/curve/peak.c \
-	analysis/stat/stats.c -lm 2>"$tmp/cc.err"; then
+	analysis/stat/stats.c analysis/stat/tquantile.c -lm 2>"$tmp/cc.err"; then
 	echo "1..1"
 	echo "not ok 1 - compile the peak test"
 	sed 's/^/# /' "$tmp/cc.err"

@@ -122,7 +122,7 @@ int main(void)
 EOF_C
 # (built here from the sources, so it does not depend on how the build dir was compiled)
 if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror -I. -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -Ianalysis/rundir -o "$tmp/sim" "$tmp/sim.c" analysis/plan/plan.c \
-	analysis/curve/peak.c analysis/stat/stats.c analysis/msg/msg.c -lm 2>"$tmp/cc.err"; then
+	analysis/curve/peak.c analysis/stat/stats.c analysis/stat/tquantile.c analysis/msg/msg.c -lm 2>"$tmp/cc.err"; then
 	echo "1..1"
 	echo "not ok 1 - compile the planner simulation"
 	sed 's/^/# /' "$tmp/cc.err"

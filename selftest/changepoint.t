@@ -219,7 +219,7 @@ int main(void)
 C
 
 if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -I. -Ianalysis $(printf -- "-I%s " analysis/*/) -o "$tmp/t" \
-	"$tmp/t.c" analysis/history/changepoint.c analysis/stat/stats.c -lm 2>"$tmp/cc.err"; then
+	"$tmp/t.c" analysis/history/changepoint.c analysis/stat/stats.c analysis/stat/tquantile.c -lm 2>"$tmp/cc.err"; then
 	echo "not ok 1 - the test program builds"
 	sed 's/^/# /' "$tmp/cc.err"
 	echo "1..1"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # compare_stats.t: the analysis/stat/stats.h API (shared by compare and the runtest summary) on known vectors.
-# Built here from analysis/stat/stats.c itself, so it does not depend on how the build dir was compiled.
+# Built here from analysis/stat/stats.c and tquantile.c themselves, so it does not depend on how the build dir was compiled.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 tmp=$(mktemp -d)
@@ -93,6 +93,31 @@ int main(void)
 		if (fabs(sb_student_quantile(0.975, df) - sb_student_t(95, df)) > 0.0005)
 			ok(0, "the 95% column of the table agrees with the quantile");
 	ok(isnan(sb_student_quantile(1, 4)) && isnan(sb_student_p2(1, 0)), "quantile and p domain");
+	{
+		/*
+		 * The quantile found by Newton's method and a band (stats.c) is the
+		 * bisection's to the bit: q of two-sided and one-sided levels down to
+		 * 1e-9 (Holm's), the power, df from 0.05 to 3e7, non-integer ones too
+		 * (moderated df); twice, the second time from the cache.
+		 */
+		static const double qs[] = { 0.5000001, 0.51, 0.6, 0.8, 0.9, 0.95, 0.975, 0.99, 0.995,
+					     0.9995, 1 - 1e-5, 1 - 2.5e-7, 1 - 1e-9, 1 - 1e-13 };
+		int diff = 0, tried = 0;
+
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+				for (double df = 0.05; df < 3e7; df *= 1.37, tried++) {
+					double a = sb_student_quantile(qs[i], df), b = sb_student_quantile_bisect(qs[i], df);
+
+					if (!(a == b) && !(isnan(a) && isnan(b))) {
+						if (diff++ < 3)
+							printf("# q %.17g df %.17g: %.17g, bisection %.17g\n", qs[i], df, a, b);
+					}
+					if (sb_student_quantile(1 - qs[i], df) != -b && !isnan(b))
+						diff++;
+				}
+		ok(diff == 0 && tried > 1000, "the quantile is the bisection's, bit for bit, on a grid of 896 (q, df), twice");
+	}
 	/* detectable: (t(0.975) + t(0.8)) * se; t(0.8, 4) = 0.9409645 */
 	ok(fabs(sb_detectable(2, 4, 0.05, 0.8) - 2 * (2.7764451052 + 0.9409645)) < 1e-6,
 	   "detectable change at 5%, 80% power, df 4");
@@ -156,7 +181,7 @@ int main(void)
 	return 0;
 }
 EOF
-if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -I. -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -o "$tmp/t" "$tmp/t.c" analysis/stat/stats.c -lm \
+if ! ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror ${SB_SAN:+-fsanitize=$SB_SAN} -I. -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -o "$tmp/t" "$tmp/t.c" analysis/stat/stats.c analysis/stat/tquantile.c -lm \
 	2>"$tmp/cc.err"; then
 	echo "1..1"
 	echo "not ok 1 - compile the stats test"

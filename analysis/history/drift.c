@@ -26,6 +26,10 @@ struct sb_hist_drift {
 	size_t *slot;				/* series -> its testbed's slot */
 	size_t *bed_sweeps;			/* [slot * nshapes + S]: sweeps of each testbed and shape */
 	size_t nbeds;
+	struct sb_drift_sweep *sweeps;		/* every series' sweeps (sb_hist_series_sweeps), series i's from off[i] */
+	size_t *off;
+	size_t *order;				/* [ooff[si * nshapes + S]...]: sb_drift_series_order of each series and shape */
+	size_t *ooff, *on;
 };
 
 char *sb_hist_shape_name(const char *duration, const char *warmup, const char *period_ms)
@@ -78,6 +82,11 @@ void sb_hist_drift_free(struct sb_hist_drift *d)
 	free(d->bed);
 	free(d->slot);
 	free(d->bed_sweeps);
+	free(d->sweeps);
+	free(d->off);
+	free(d->order);
+	free(d->ooff);
+	free(d->on);
 	free(d);
 }
 
@@ -168,18 +177,21 @@ static int series_est(const struct sb_hist_drift *d, const struct sb_hist_series
 		      size_t nskip, struct sb_drift_sweep *all, struct sb_drift_sweep *buf,
 		      struct sb_drift_est (*est)[2])
 {
-	sb_hist_series_sweeps(d->h, se, all);
+	memcpy(all, &d->sweeps[d->off[se - d->s]], se->n * sizeof(*all));
 	for (size_t q = 0; q < nskip; q++)
 		for (size_t i = 0; i < se->n; i++)
 			if (se->sw[i] == skip[q])
 				all[i].n = 0;
 	for (size_t sh = 0; sh < d->nshapes; sh++) {
-		size_t k = 0;
+		size_t k = 0, o = (size_t)(se - d->s) * d->nshapes + sh;
 
 		for (size_t i = 0; i < se->n; i++)
 			if (d->swshape[se->sw[i]] == sh)
 				buf[k++] = all[i];
-		if (sb_drift_series(buf, k, est[sh]) < 0)
+		/* the sweeps' order of differences, once per series and shape: no sort again */
+		if (d->order && sb_drift_series_sorted(buf, k, &d->order[d->ooff[o]], d->on[o], est[sh]) < 0)
+			return -1;
+		if (!d->order && sb_drift_series(buf, k, est[sh]) < 0)
 			return -1;
 	}
 	return 0;
@@ -199,6 +211,75 @@ static struct sb_drift_est (*own_without(const struct sb_hist_drift *d, const st
 	free(all);
 	free(buf);
 	return est;
+}
+
+/* Every series' sweeps, once: the estimates without a column pair's sweeps start from them. */
+static int all_sweeps(struct sb_hist_drift *d)
+{
+	size_t n = 0;
+
+	if (!(d->off = calloc(d->ns + 1, sizeof(*d->off))))
+		return -1;
+	for (size_t i = 0; i < d->ns; i++) {
+		d->off[i] = n;
+		n += d->s[i].n;
+	}
+	if (!(d->sweeps = calloc(n + 1, sizeof(*d->sweeps))))
+		return -1;
+	for (size_t i = 0; i < d->ns; i++)
+		sb_hist_series_sweeps(d->h, &d->s[i], &d->sweeps[d->off[i]]);
+	return 0;
+}
+
+/* The order of each series' and shape's differences (sb_drift_series_order), after all_sweeps. */
+static int all_orders(struct sb_hist_drift *d)
+{
+	size_t m = d->nshapes, at = 0, most = 0;
+	struct sb_drift_sweep *buf;
+	size_t *order, *ooff, *on;
+
+	for (size_t si = 0; si < d->ns; si++)
+		most = d->s[si].n > most ? d->s[si].n : most;
+	order = calloc(d->off[d->ns ? d->ns - 1 : 0] + (d->ns ? d->s[d->ns - 1].n : 0) + 1, sizeof(*order));
+	ooff = calloc(d->ns * m + 1, sizeof(*ooff));
+	on = calloc(d->ns * m + 1, sizeof(*on));
+	buf = malloc((most + 1) * sizeof(*buf));
+	for (size_t si = 0; order && ooff && on && buf && si < d->ns; si++)
+		for (size_t sh = 0; sh < m; sh++) {
+			const struct sb_hist_series *se = &d->s[si];
+			size_t k = 0, n;
+
+			for (size_t i = 0; i < se->n; i++)
+				if (d->swshape[se->sw[i]] == sh)
+					buf[k++] = d->sweeps[d->off[si] + i];
+			if ((n = sb_drift_series_order(buf, k, &order[at])) == (size_t)-1)
+				goto fail;
+			ooff[si * m + sh] = at;
+			on[si * m + sh] = n;
+			at += n;
+		}
+	if (!order || !ooff || !on || !buf)
+		goto fail;
+	free(buf);
+	d->order = order;
+	d->ooff = ooff;
+	d->on = on;
+	return 0;
+fail:
+	free(order);
+	free(ooff);
+	free(on);
+	free(buf);
+	return -1;
+}
+
+/* Does series se have a sweep marked in mark (one flag a sweep of h)? */
+static int has_marked(const struct sb_hist_series *se, const unsigned char *mark)
+{
+	for (size_t i = 0; i < se->n; i++)
+		if (mark[se->sw[i]])
+			return 1;
+	return 0;
 }
 
 int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, size_t ns,
@@ -221,7 +302,8 @@ int sb_hist_drift_new(const struct sb_hist *h, const struct sb_hist_series *s, s
 	d->bed = calloc(ns * m + 1, sizeof(*d->bed));
 	d->slot = calloc(ns + 1, sizeof(*d->slot));
 	d->bed_sweeps = calloc(ns * m + 1, sizeof(*d->bed_sweeps));
-	if (!d->est || !d->bed || !d->slot || !d->bed_sweeps || testbed_slots(d) < 0)
+	if (!d->est || !d->bed || !d->slot || !d->bed_sweeps || testbed_slots(d) < 0 || all_sweeps(d) < 0 ||
+	    all_orders(d) < 0)	/* each series' one sort: every estimate below walks its order */
 		goto oom;
 	for (size_t i = 0; i < ns; i++) {
 		if ((e = own_without(d, &s[i], NULL, 0)) == NULL)
@@ -405,20 +487,41 @@ void sb_hist_drift_testbed(const struct sb_hist_drift *d, size_t si, const char 
 struct sb_drift_est (*sb_hist_drift_pool_without(const struct sb_hist_drift *d, size_t si, const size_t *skip,
 						 size_t nskip))[2]
 {
-	struct sb_drift_est (*pool)[2] = calloc(d->nshapes + 1, sizeof(*pool)), (*e)[2];
+	/* the pool by shape, then every series' own estimates without the sweeps (_of_without reads them) */
+	struct sb_drift_est (*pool)[2] = calloc(d->nshapes + 1 + d->ns * d->nshapes, sizeof(*pool)), (*e)[2];
+	unsigned char *mark = calloc(d->h->nsw + 1, 1);
 
-	for (size_t i = 0; pool && i < d->ns; i++) {
-		if (d->slot[i] != d->slot[si])
+	for (size_t q = 0; mark && q < nskip; q++)
+		if (skip[q] < d->h->nsw)
+			mark[skip[q]] = 1;
+	for (size_t i = 0; pool && mark && i < d->ns; i++) {
+		int mine = has_marked(&d->s[i], mark);	/* a row's series may be another testbed's: its own, too */
+
+		if (d->slot[i] != d->slot[si] && !mine) {
+			memcpy(pool[d->nshapes + 1 + i * d->nshapes], d->est[i * d->nshapes], d->nshapes * sizeof(*pool));
 			continue;
-		if ((e = own_without(d, &d->s[i], skip, nskip)) == NULL) {
+		}
+		/* a series without the skipped sweeps: its estimate is the one made at the start */
+		e = mine ? own_without(d, &d->s[i], skip, nskip) : &d->est[i * d->nshapes];
+		if (!e) {
 			free(pool);
+			free(mark);
 			return NULL;
 		}
 		for (size_t sh = 0; sh < d->nshapes; sh++)
-			for (int c = 0; c < 2; c++)
-				sb_drift_pool(&pool[sh][c], &e[sh][c]);
-		free(e);
+			for (int c = 0; c < 2; c++) {
+				if (d->slot[i] == d->slot[si])
+					sb_drift_pool(&pool[sh][c], &e[sh][c]);
+				pool[d->nshapes + 1 + i * d->nshapes + sh][c] = e[sh][c];
+			}
+		if (mine)
+			free(e);
 	}
+	if (!mark) {
+		free(pool);
+		pool = NULL;
+	}
+	free(mark);
 	return pool;
 }
 
@@ -426,12 +529,14 @@ int sb_hist_drift_of_without(const struct sb_hist_drift *d, size_t si, const cha
 			     const size_t *skip, size_t nskip, const struct sb_drift_est (*pool)[2],
 			     const struct sb_drift *base, struct sb_drift *out)
 {
-	struct sb_drift_est (*own)[2] = own_without(d, &d->s[si], skip, nskip);
+	/* pool (made with this skip) has the series' own estimates without them: made once for all its rows */
+	struct sb_drift_est (*own)[2] = pool ? NULL : own_without(d, &d->s[si], skip, nskip);
 	struct view v;
 
-	if (!own)
+	if (!pool && !own)
 		return -1;
-	v = view_of(d, si, (const struct sb_drift_est (*)[2])own, pool);
+	v = view_of(d, si, pool ? &pool[d->nshapes + 1 + si * d->nshapes] : (const struct sb_drift_est (*)[2])own,
+		    pool);
 	shape = shape_of(d, si, shape);
 	drift_from(&v, shape_index(d, shape), shape, across, base, out);
 	free(own);

@@ -243,8 +243,10 @@ int sb_hist_drift_advise(FILE *out, const struct sb_hist *h, const struct sb_his
  * judged) left out of every estimate: a verdict does not learn the drift from
  * the very difference it judges. pool: series si's testbed pool without
  * them, by shape (sb_hist_drift_pool_without, once for a set of skipped
- * sweeps: a new array, NULL when memory runs out; free it). _of_without
- * returns 0, or -1 when memory runs out.
+ * sweeps: a new array, NULL when memory runs out; free it; it also holds
+ * each series' own estimates without them, which _of_without then reads
+ * instead of making them again). _of_without returns 0, or -1 when memory
+ * runs out.
  */
 struct sb_drift_est (*sb_hist_drift_pool_without(const struct sb_hist_drift *d, size_t si, const size_t *skip,
 						 size_t nskip))[2];

@@ -71,8 +71,8 @@ static int same_boot(const struct sb_drift_sweep *a, const struct sb_drift_sweep
 	return a->boot && b->boot && a->boot[0] && strcmp(a->boot, b->boot) == 0;
 }
 
-/* One class's estimate from its differences d[0..k-1] and the runs' mean share. */
-static void estimate(double *d, size_t k, double runs_share, size_t sweeps, struct sb_drift_est *e)
+/* One class's estimate from its differences d[0..k-1] in ascending order and the runs' mean share. */
+static void estimate_sorted(const double *d, size_t k, double runs_share, size_t sweeps, struct sb_drift_est *e)
 {
 	double ss = 0, v;
 	size_t m = k - sb_drift_trim(k);
@@ -80,7 +80,6 @@ static void estimate(double *d, size_t k, double runs_share, size_t sweeps, stru
 	memset(e, 0, sizeof(*e));
 	if (k == 0)
 		return;
-	qsort(d, k, sizeof(*d), cmp_double);
 	for (size_t i = 0; i < m; i++)
 		ss += d[i] * d[i];
 	v = ss / (double)m / 2 / sb_drift_est_bias(k);	/* tau^2 + the runs' share */
@@ -88,6 +87,111 @@ static void estimate(double *d, size_t k, double runs_share, size_t sweeps, stru
 	e->df = sb_drift_est_df(k);
 	e->pairs = k;
 	e->sweeps = sweeps;
+}
+
+/* The same from d[0..k-1] in any order (sorted here). */
+static void estimate(double *d, size_t k, double runs_share, size_t sweeps, struct sb_drift_est *e)
+{
+	if (k > 0)
+		qsort(d, k, sizeof(*d), cmp_double);
+	estimate_sorted(d, k, runs_share, sweeps, e);
+}
+
+/* Pair i of s (sweeps i and i + 1) counts: both have runs and a finite mean. */
+static int pair_ok(const struct sb_drift_sweep *s, size_t i)
+{
+	return s[i].n != 0 && s[i + 1].n != 0 && isfinite(s[i].mean) && isfinite(s[i + 1].mean);
+}
+
+/* The pooled variance of the runs inside the sweeps (sweeps of one run add nothing). */
+static double runs_sigma2(const struct sb_drift_sweep *s, size_t n)
+{
+	double wss = 0, wdf = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i].n >= 2) {
+			wss += s[i].var * (double)(s[i].n - 1);
+			wdf += (double)(s[i].n - 1);
+		}
+	return wdf > 0 ? wss / wdf : 0;
+}
+
+/* Pair indices, sorted by their differences (ties: by index). */
+struct pair_key {
+	double d;
+	size_t i;
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pair_key *x = a, *y = b;
+
+	if (x->d != y->d)
+		return x->d < y->d ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+size_t sb_drift_series_order(const struct sb_drift_sweep *s, size_t n, size_t *order)
+{
+	struct pair_key *k = malloc((n + 1) * sizeof(*k));
+	size_t m = 0;
+
+	if (!k)
+		return (size_t)-1;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (pair_ok(s, i))
+			k[m++] = (struct pair_key){ fabs(s[i + 1].mean - s[i].mean), i };
+	qsort(k, m, sizeof(*k), cmp_pair);
+	for (size_t i = 0; i < m; i++)	/* the pair and its class (SB_DRIFT_WITHIN or ACROSS) */
+		order[i] = k[i].i << 1 | (size_t)(same_boot(&s[k[i].i], &s[k[i].i + 1]) ? SB_DRIFT_WITHIN : SB_DRIFT_ACROSS);
+	free(k);
+	return m;
+}
+
+int sb_drift_series_sorted(const struct sb_drift_sweep *s, size_t n, const size_t *order, size_t norder,
+			   struct sb_drift_est est[2])
+{
+	double *d[2], share[2] = { 0, 0 }, sigma2;
+	size_t k[2] = { 0, 0 }, sweeps[2] = { 0, 0 };
+	unsigned char *cls;
+
+	memset(est, 0, 2 * sizeof(*est));
+	if (n < 2)
+		return 0;
+	d[0] = malloc(2 * (n - 1) * sizeof(double) + n);
+	if (!d[0]) {
+		errno = ENOMEM;
+		return -1;
+	}
+	d[1] = d[0] + (n - 1);
+	cls = (unsigned char *)(d[1] + (n - 1));
+	for (size_t j = 0; j < norder; j++)	/* a pair not in the order does not count in s either */
+		if ((order[j] >> 1) + 1 < n)
+			cls[order[j] >> 1] = (unsigned char)(order[j] & 1);
+	sigma2 = runs_sigma2(s, n);
+	/* the share and the sweeps in pair order, as sb_drift_series adds them */
+	for (size_t i = 0; i + 1 < n; i++) {
+		int c;
+
+		if (!pair_ok(s, i))
+			continue;
+		c = cls[i];
+		k[c]++;
+		share[c] += sigma2 * (1.0 / (double)s[i].n + 1.0 / (double)s[i + 1].n) / 2;
+		sweeps[c] += k[c] == 1 ? 2 : 1;
+	}
+	k[0] = k[1] = 0;
+	/* the differences already in order: the pairs that still count, each in its class */
+	for (size_t j = 0; j < norder; j++) {
+		size_t i = order[j] >> 1;
+
+		if (i + 1 < n && pair_ok(s, i))
+			d[order[j] & 1][k[order[j] & 1]++] = fabs(s[i + 1].mean - s[i].mean);
+	}
+	for (int c = 0; c < 2; c++)
+		estimate_sorted(d[c], k[c], k[c] ? share[c] / (double)k[c] : 0, sweeps[c], &est[c]);
+	free(d[0]);
+	return 0;
 }
 
 int sb_drift_series(const struct sb_drift_sweep *s, size_t n, struct sb_drift_est est[2])

@@ -55,6 +55,17 @@ enum { SB_DRIFT_WITHIN, SB_DRIFT_ACROSS };	/* one boot, or two (or unknown) */
  */
 int sb_drift_series(const struct sb_drift_sweep *s, size_t n, struct sb_drift_est est[2]);
 
+/*
+ * sb_drift_series in two steps, for a series estimated again without some of
+ * its sweeps: the order of s's counted pairs (pair i: sweeps i and i + 1) by
+ * their difference into order[n] (returns their count; (size_t)-1: no
+ * memory); then the estimate of s again with some sweeps' n set to 0 (means
+ * unchanged), from that order: the same figures as sb_drift_series, no sort.
+ */
+size_t sb_drift_series_order(const struct sb_drift_sweep *s, size_t n, size_t *order);
+int sb_drift_series_sorted(const struct sb_drift_sweep *s, size_t n, const size_t *order, size_t norder,
+			   struct sb_drift_est est[2]);
+
 /* How many of k differences the estimate leaves out: 0, 1 (3-4), 2 (5 or more). */
 size_t sb_drift_trim(size_t k);
 

@@ -491,35 +491,6 @@ double sb_student_cdf(double t, double df)
 	return t > 0 ? 1.0 - tail : tail;
 }
 
-double sb_student_quantile(double q, double df)
-{
-	double lo = 0, hi = 1;
-
-	if (!(q > 0) || !(q < 1) || !(df > 0))
-		return NAN;
-	if (q < 0.5)
-		return -sb_student_quantile(1 - q, df);
-	/* Bisection on the distribution function: monotone, and quick enough for a report. */
-	while (sb_student_cdf(hi, df) < q && hi < 1e300)
-		hi *= 2;
-	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (sb_student_cdf(mid, df) < q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
-double sb_detectable(double se, double df, double alpha, double power)
-{
-	if (!(df > 0) || !(alpha > 0) || !(alpha < 1) || !(power > 0) || !(power < 1))
-		return NAN;
-	return (sb_student_quantile(1 - alpha / 2, df) + sb_student_quantile(power, df)) * se;
-}
-
 int sb_ttest2(size_t n0, double mean0, double var0, size_t n, double mean, double var,
 	      struct sb_ttest *out)
 {

@@ -115,6 +115,9 @@ double sb_student_p2(double t, double df);
 /* The q-quantile of Student's t (0 < q < 1), to about 1e-10; NAN outside. */
 double sb_student_quantile(double q, double df);
 
+/* The same by plain bisection, every step computed: the reference the fast one must equal bit for bit. */
+double sb_student_quantile_bisect(double q, double df);
+
 /*
  * The smallest true change a two-sided test at level alpha detects with
  * probability `power`, in the units of se: (t(1 - alpha/2) + t(power)) * se

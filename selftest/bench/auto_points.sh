@@ -145,7 +145,7 @@ simulate() {
 		plan_c=$tmp/plan.c
 	fi
 	"${CC:-cc}" -std=gnu11 -O2 -Wall -Wextra -I. -Ianalysis -Ianalysis/stat -Ianalysis/curve -Ianalysis/plan -Ianalysis/msg -Ianalysis/io -Ianalysis/rundir -o "$tmp/sim" selftest/bench/auto_points_sim.c \
-		"$plan_c" analysis/curve/peak.c analysis/stat/stats.c analysis/msg/msg.c -lm ||
+		"$plan_c" analysis/curve/peak.c analysis/stat/stats.c analysis/stat/tquantile.c analysis/msg/msg.c -lm ||
 		{ log "auto_points.sh: the simulation does not compile"; exit 3; }
 	log "auto_points.sh: simulation${SIM_REV:+ of plan.c at $SIM_REV}: ${*} to $max tasks, ${TRIALS:-50} sweeps a shape, --repeat 3, noise $noise%, disturbed runs ${DIST:-3}% of +-${DIST_SIZE:-25}% x 0.5-1.5"
 	echo "| shape | counts a mode: most (mean) | exact peak | auto curve vs the function: worst (mean of sweeps' worst) | lines through the function at auto's counts: worst | all's points outside own interval | outside combined interval |"
