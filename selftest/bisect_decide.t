@@ -74,7 +74,7 @@ int main(void)
 	struct sb_drift_sweep g[3], b[3], x[12];
 	struct sb_drift_side G = { g, 3 }, B = { b, 3 }, X = { x, 12 };
 	struct sb_drift d, h;
-	struct sb_drift_est quiet = { 0, 6, 6, 7 };	/* a history of 7 sweeps that showed no drift */
+	struct sb_drift_est quiet = { 0, 6, 6, 7, 0, 0 };	/* a history of 7 sweeps that showed no drift */
 	struct sb_rule r = SB_RULE_DEFAULT;
 	struct sb_gap gap;
 	struct sb_step s1, s2;

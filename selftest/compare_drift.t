@@ -36,8 +36,8 @@ run ./compare.sh --drift 0 "$a" "$b"
 is "$rc" 1 "A/A with 5% drift, --drift 0: the within-sweep test calls identical kernels different"
 run ./compare.sh "$a" "$b"
 is "$rc" 0 "the drift learned from the history beside the results: no regression"
-like "$out" 'Note: machine drift between sweeps: \+/-[0-9.]+% sd, 6 sweeps of this series within a boot and its testbed.s other series, [0-9]+ df .*learned from the history .*/r/history\.db\.' \
-	"the Note gives the figure, the sweeps it rests on (the compared ones left out), its df and the history"
+like "$out" 'Note: machine drift between sweeps: \+/-[0-9.]+% sd, 6 sweeps of this series within a boot and its testbed.s other series, [0-9]+ df; the runs inside a sweep: \+/-[0-9.]+% sd from the same sweeps \(as 10 df\) .*learned from the history .*/r/history\.db\.' \
+	"the Note gives the figure, the sweeps it rests on (the compared ones left out), its df, the runs' figure learned with it (12 df, counted as 10) and the history"
 run ./compare.sh --history "$tmp/none.db" "$a" "$b"
 like "$out" "no history at $tmp/none\\.db" "--history names another file; a missing one is said"
 printf 'not a database\n' >"$tmp/junk.db"

@@ -123,7 +123,7 @@ int main(void)
 	}
 
 	/* pool and moderate */
-	struct sb_drift_est x = { .0004, 2, 3, 4 }, y = { .0016, 6, 7, 8 };
+	struct sb_drift_est x = { .0004, 2, 3, 4, 0, 0 }, y = { .0016, 6, 7, 8, 0, 0 };
 	sb_drift_pool(&acc, &x);
 	sb_drift_pool(&acc, &y);
 	ok(near(acc.tau2, (2 * .0004 + 6 * .0016) / 8, 1e-12) && acc.df == 8 && acc.pairs == 10,
@@ -136,10 +136,10 @@ int main(void)
 	ok(near(out.tau2, post, 1e-12) && near(out.df, 64 * post * post / (6 * .0016 * .0016), 1e-9) &&
 	   out.src == SB_DRIFT_LEARNED && strstr(out.what, "8 sweeps of this series") != NULL,
 	   "moderated: (d0 tau0^2 + d tau^2) / (d0 + d); the default taken as known, only the learned part's df");
-	struct sb_drift lp = { .0004, 4, SB_DRIFT_LEARNED, "", 0 };
+	struct sb_drift lp = { .0004, 4, SB_DRIFT_LEARNED, "", 0, 0, 0 };
 	sb_drift_moderate(&lp, &y, "x", &out);
 	ok(near(out.tau2, (4 * .0004 + 6 * .0016) / 10, 1e-12) && out.df == 10, "a learned prior: d0 + d df");
-	struct sb_drift_est z = { 0, 3, 4, 5 };
+	struct sb_drift_est z = { 0, 3, 4, 5, 0, 0 };
 	sb_drift_default(&p);
 	sb_drift_moderate(&p, &z, "x", &out);
 	ok(isinf(out.df) && near(out.tau2, 2 * .0004 / 5, 1e-12), "data of no drift: the default's share, known");
@@ -178,6 +178,33 @@ int main(void)
 	struct sb_drift_sweep nb[] = { SW(0, 0, 0, 0) };
 	struct sb_drift_side NB = { nb, 1 };
 	ok(sb_drift_compare(&A, &NB, &d, 0, 95, .8, &t) == -1, "a side without runs: nothing to test");
+	/* the runs' variance learned with the drift: the prior of the sides' own (Smyth again) */
+	struct sb_drift_sweep rs[] = { SW(0, .0004, 3, "b"), SW(.01, .0004, 3, "b"), SW(0, .0004, 3, "b"),
+				       SW(.01, .0001, 2, "b") };
+	sb_drift_series(rs, 4, e);
+	ok(near(e[0].sigma2, (3 * 2 * .0004 + .0001) / 7, 1e-12) && e[0].sigma_df == 7 && e[1].sigma_df == 7 &&
+	   e[1].sigma2 == e[0].sigma2, "a series' estimates carry its runs' pooled variance, both classes, 7 df");
+	double sdf;
+	struct sb_drift lr = { .0001, 8, SB_DRIFT_LEARNED, "", 0, .0009, 10 };
+	ok(near(sb_drift_runs_var(&lr, 4 * .0001, 4, &sdf), (10 * .0009 + 4 * .0001) / 14, 1e-12) && sdf == 14,
+	   "the sides' own runs (4 df) moderated by the learned figure (10 df)");
+	ok(near(sb_drift_runs_var(&lr, 0, 0, &sdf), .0009, 1e-12) && sdf == 10,
+	   "single runs a sweep: the learned figure alone");
+	sb_drift_given(0, &d);
+	d.sigma2 = .0009;
+	d.sigma_df = 10;
+	ok(near(sb_drift_runs_var(&d, 4 * .0001, 4, &sdf), .0001, 1e-12) && sdf == 4,
+	   "--drift 0 keeps the runs alone");
+	/* three tight runs a side on a machine whose runs are noisy: the history's figure widens the test */
+	struct sb_drift lt = { 0, 8, SB_DRIFT_LEARNED, "", 0, 0, 0 };
+	struct sb_drift_test t0;
+	sb_drift_compare(&A, &B, &lt, 0, 95, .8, &t0);
+	lt.sigma2 = .01;
+	lt.sigma_df = 10;
+	sb_drift_compare(&A, &B, &lt, 0, 95, .8, &t);
+	ok(t0.p < .01 && near(t.sigma2, (10 * .01 + 4 * .0001) / 14, 1e-12) && t.sigma_df == 14 && t.p > .05 &&
+	   t.detectable_pct > 2 * t0.detectable_pct,
+	   "-10% on tight runs: decided by them alone, not once the history's noisier runs moderate them");
 	/* ranks */
 	double ra[] = { 1, 2, 3, 4, 5 }, rb[] = { 6, 7, 8, 9, 10 }, u, p2, t1[] = { 1, 1 };
 	ok(sb_mann_whitney(ra, 5, rb, 5, &u, &p2) == 0 && u == 25 && near(p2, 2.0 / 252, 1e-12),

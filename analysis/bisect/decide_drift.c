@@ -75,7 +75,7 @@ static int decide(const struct sb_drift_side *good, const struct sb_drift_side *
 		  const struct sb_rule *rule, const struct sb_drift_side *step, int own_step, struct sb_step *out)
 {
 	double mg, mb, my = NAN, bg, bb, by = 0, ig, ib, iy = 0, wss = 0, wdf = 0, sigma2, tau2, vg, vb, vy = 0;
-	double tdf, rdf, rss;
+	double tdf, rdf, rss, sdf;
 	size_t runs = 0, sk;
 
 	if (!(rule->alpha > 0 && rule->alpha < 0.5 && rule->beta > 0 && rule->beta < 0.5 &&
@@ -88,7 +88,7 @@ static int decide(const struct sb_drift_side *good, const struct sb_drift_side *
 		return -1;
 	for (size_t i = 0; i < step->k; i++)
 		runs += step->sw[i].n;
-	sigma2 = wdf > 0 ? wss / wdf : 0;
+	sigma2 = sb_drift_runs_var(d, wss, wdf, &sdf);
 	/* the replicate sweeps of one level (each end's, the step's: one commit each) moderate the
 	 * drift, as in compare: their spread less the runs' share */
 	rdf = (double)(good->k - 1) + (double)(bad->k - 1);
@@ -139,7 +139,7 @@ int sb_bisect_drift_est(const struct sb_drift_side *groups, size_t n, struct sb_
 {
 	double between = 0, share = 0, df = 0, wss = 0, wdf = 0, m, b, inv;
 
-	*out = (struct sb_drift_est){ 0, 0, 0, 0 };
+	*out = (struct sb_drift_est){ 0, 0, 0, 0, 0, 0 };
 	for (size_t i = 0; i < n; i++) {
 		b = 0;
 		if (groups[i].k < 2 || side(&groups[i], &m, &b, &wss, &wdf, &inv) < 0)

@@ -103,8 +103,8 @@ static int pair_ok(const struct sb_drift_sweep *s, size_t i)
 	return s[i].n != 0 && s[i + 1].n != 0 && isfinite(s[i].mean) && isfinite(s[i + 1].mean);
 }
 
-/* The pooled variance of the runs inside the sweeps (sweeps of one run add nothing). */
-static double runs_sigma2(const struct sb_drift_sweep *s, size_t n)
+/* The pooled variance of the runs inside the sweeps (sweeps of one run add nothing), its df into *df. */
+static double runs_sigma2(const struct sb_drift_sweep *s, size_t n, double *df)
 {
 	double wss = 0, wdf = 0;
 
@@ -113,7 +113,17 @@ static double runs_sigma2(const struct sb_drift_sweep *s, size_t n)
 			wss += s[i].var * (double)(s[i].n - 1);
 			wdf += (double)(s[i].n - 1);
 		}
+	*df = wdf;
 	return wdf > 0 ? wss / wdf : 0;
+}
+
+/* Both classes' estimates carry the series' runs' variance (one figure: the runs do not know the boots). */
+static void set_runs(struct sb_drift_est est[2], double sigma2, double df)
+{
+	for (int c = 0; c < 2; c++) {
+		est[c].sigma2 = sigma2;
+		est[c].sigma_df = df;
+	}
 }
 
 /* Pair indices, sorted by their differences (ties: by index). */
@@ -151,7 +161,7 @@ size_t sb_drift_series_order(const struct sb_drift_sweep *s, size_t n, size_t *o
 int sb_drift_series_sorted(const struct sb_drift_sweep *s, size_t n, const size_t *order, size_t norder,
 			   struct sb_drift_est est[2])
 {
-	double *d[2], share[2] = { 0, 0 }, sigma2;
+	double *d[2], share[2] = { 0, 0 }, sigma2, wdf;
 	size_t k[2] = { 0, 0 }, sweeps[2] = { 0, 0 };
 	unsigned char *cls;
 
@@ -168,7 +178,7 @@ int sb_drift_series_sorted(const struct sb_drift_sweep *s, size_t n, const size_
 	for (size_t j = 0; j < norder; j++)	/* a pair not in the order does not count in s either */
 		if ((order[j] >> 1) + 1 < n)
 			cls[order[j] >> 1] = (unsigned char)(order[j] & 1);
-	sigma2 = runs_sigma2(s, n);
+	sigma2 = runs_sigma2(s, n, &wdf);
 	/* the share and the sweeps in pair order, as sb_drift_series adds them */
 	for (size_t i = 0; i + 1 < n; i++) {
 		int c;
@@ -190,6 +200,7 @@ int sb_drift_series_sorted(const struct sb_drift_sweep *s, size_t n, const size_
 	}
 	for (int c = 0; c < 2; c++)
 		estimate_sorted(d[c], k[c], k[c] ? share[c] / (double)k[c] : 0, sweeps[c], &est[c]);
+	set_runs(est, sigma2, wdf);
 	free(d[0]);
 	return 0;
 }
@@ -228,6 +239,7 @@ int sb_drift_series(const struct sb_drift_sweep *s, size_t n, struct sb_drift_es
 	}
 	for (int c = 0; c < 2; c++)
 		estimate(d[c], k[c], k[c] ? share[c] / (double)k[c] : 0, sweeps[c], &est[c]);
+	set_runs(est, sigma2, wdf);
 	free(d[0]);
 	free(d[1]);
 	return 0;
@@ -250,6 +262,7 @@ void sb_drift_given(double pct, struct sb_drift *d)
 	d->tau2 = pct / 100 * (pct / 100);
 	d->df = INFINITY;
 	d->weight = 0;
+	d->sigma2 = d->sigma_df = 0;
 	d->src = pct > 0 ? SB_DRIFT_GIVEN : SB_DRIFT_NONE;
 	snprintf(d->what, sizeof(d->what), pct > 0 ? "given (--drift)" :
 		 "none (--drift 0: only the runs inside each sweep)");
@@ -260,6 +273,7 @@ void sb_drift_default(struct sb_drift *d)
 	d->tau2 = SB_DRIFT_DEFAULT_PCT / 100 * (SB_DRIFT_DEFAULT_PCT / 100);
 	d->df = SB_DRIFT_DEFAULT_DF;
 	d->weight = 0;
+	d->sigma2 = d->sigma_df = 0;
 	d->src = SB_DRIFT_DEFAULT;
 	snprintf(d->what, sizeof(d->what), "the default, taken as known: nothing learned on this "
 		 "testbed");
@@ -269,8 +283,20 @@ void sb_drift_words(const struct sb_drift *d, char *buf, size_t len)
 {
 	if (d->src == SB_DRIFT_NONE)
 		snprintf(buf, len, "machine drift between sweeps: %s", d->what);
+	else if (d->sigma_df > 0)
+		snprintf(buf, len, "machine drift between sweeps: +/-%.1f%% sd, %s; the runs inside a sweep: "
+			 "+/-%.1f%% sd from the same sweeps (as %.0f df)", sb_drift_pct(d), d->what,
+			 100 * sqrt(d->sigma2), d->sigma_df);
 	else
 		snprintf(buf, len, "machine drift between sweeps: +/-%.1f%% sd, %s", sb_drift_pct(d), d->what);
+}
+
+double sb_drift_runs_var(const struct sb_drift *d, double wss, double wdf, double *df)
+{
+	double d0 = d->src != SB_DRIFT_NONE && d->sigma_df > 0 && d->sigma2 >= 0 ? d->sigma_df : 0;
+
+	*df = d0 + wdf;
+	return *df > 0 ? (d0 * d->sigma2 + wss) / *df : 0;
 }
 
 double sb_drift_pct(const struct sb_drift *d)
@@ -377,8 +403,7 @@ int sb_drift_compare(const struct sb_drift_side *a, const struct sb_drift_side *
 	memset(o, 0, sizeof(*o));
 	if (side_stats(a, &ma, &ssa, &ia, &wss, &wdf) < 0 || side_stats(b, &mb, &ssb, &ib, &wss, &wdf) < 0)
 		return -1;
-	o->sigma2 = wdf > 0 ? wss / wdf : 0;
-	o->sigma_df = wdf;
+	o->sigma2 = sb_drift_runs_var(d, wss, wdf, &o->sigma_df);
 
 	/* the sides' own replicate sweeps: their spread less the runs' share */
 	bdf = (double)(a->k - 1) + (double)(b->k - 1);
@@ -410,7 +435,8 @@ int sb_drift_compare(const struct sb_drift_side *a, const struct sb_drift_side *
 		return -1;
 	/* Welch-Satterthwaite: a part known exactly (df infinite) adds nothing to the denominator */
 	o->df = (ct + cw) * (ct + cw) /
-		((isfinite(tdf) && ct > 0 ? ct * ct / tdf : 0) + (cw > 0 ? (wdf > 0 ? cw * cw / wdf : INFINITY) : 0));
+		((isfinite(tdf) && ct > 0 ? ct * ct / tdf : 0) +
+		 (cw > 0 ? (o->sigma_df > 0 ? cw * cw / o->sigma_df : INFINITY) : 0));
 	if (!(o->df > 0))
 		return -1;
 	if (!isfinite(o->df))

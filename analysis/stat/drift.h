@@ -38,6 +38,8 @@ struct sb_drift_est {
 	double df;		/* its degrees of freedom (0: nothing known) */
 	size_t pairs;		/* consecutive sweep pairs it was made from */
 	size_t sweeps;		/* sweeps behind those pairs */
+	double sigma2;		/* the runs' variance inside the series' sweeps (log units squared), */
+	double sigma_df;	/* pooled over its sweeps with runs: sum of n - 1 (0: none) */
 };
 
 enum { SB_DRIFT_WITHIN, SB_DRIFT_ACROSS };	/* one boot, or two (or unknown) */
@@ -95,10 +97,13 @@ struct sb_drift {
 	double weight;		/* its degrees of freedom as the prior of more data: d0 + d of the figures
 				 * moderated into it (0: df). Not df, which the default's "taken as known"
 				 * makes large: a step's sweeps must still move a figure learned on few */
+	double sigma2, sigma_df;	/* the runs' variance inside a sweep learned with it (the series' own
+				 * sweeps, at most SB_DRIFT_PRIOR_MAXDF df): the prior of the sides' own
+				 * runs' variance (sb_drift_runs_var); sigma_df 0: none */
 };
 
 /* No drift: the runs inside each sweep are the independent values (the arithmetic before the model). */
-#define SB_DRIFT_NONE_INIT { 0, 0, SB_DRIFT_NONE, "none: the runs are the independent values", 0 }
+#define SB_DRIFT_NONE_INIT { 0, 0, SB_DRIFT_NONE, "none: the runs are the independent values", 0, 0, 0 }
 
 /* --drift PCT (0: SB_DRIFT_NONE). */
 void sb_drift_given(double pct, struct sb_drift *d);
@@ -128,6 +133,16 @@ void sb_drift_words(const struct sb_drift *d, char *buf, size_t len);
  */
 double sb_drift_moderated_df(const struct sb_drift *prior, double d, double tau_d2, double post);
 
+/*
+ * The runs' variance inside the compared sweeps: their own (wss over wdf
+ * degrees of freedom) moderated by the figure learned with d (Smyth's
+ * formula again, d->sigma_df as d0), so that a few runs that happen to be
+ * tight do not stand for the machine's noise; its degrees of freedom into
+ * *df. SB_DRIFT_NONE (--drift 0, the runs alone) and no learned figure: the
+ * sides' own. 0 with *df 0 when nothing is known.
+ */
+double sb_drift_runs_var(const struct sb_drift *d, double wss, double wdf, double *df);
+
 /* tau as a percentage (the relative sd of a sweep's offset). */
 double sb_drift_pct(const struct sb_drift *d);
 
@@ -144,7 +159,7 @@ struct sb_drift_test {
 	double diff, se, df, t, p;	/* in log units; p two-sided */
 	double detectable_pct;		/* the change found with SB_POWER at the level (two-sided) */
 	double tau2, tau_df;		/* the drift used (moderated by the sides' own replicate sweeps) */
-	double sigma2, sigma_df;	/* the runs' variance inside the sweeps */
+	double sigma2, sigma_df;	/* the runs' variance inside the sweeps (sb_drift_runs_var) */
 	int paired;			/* 1: tested as pairs of sweeps measured one after the other */
 };
 
