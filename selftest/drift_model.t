@@ -188,6 +188,15 @@ int main(void)
 	struct sb_drift lr = { .0001, 8, SB_DRIFT_LEARNED, "", 0, .0009, 10 };
 	ok(near(sb_drift_runs_var(&lr, 4 * .0001, 4, &sdf), (10 * .0009 + 4 * .0001) / 14, 1e-12) && sdf == 14,
 	   "the sides' own runs (4 df) moderated by the learned figure (10 df)");
+	sb_drift_default(&p);
+	sb_drift_moderate(&p, &e[0], "x", &out);
+	ok(near(out.sigma2, e[0].sigma2, 1e-15) && out.sigma_df == 7, "moderation carries the data's runs' figure");
+	e[0].sigma_df = 40;
+	sb_drift_moderate(&p, &e[0], "x", &out);
+	ok(out.sigma_df == SB_DRIFT_PRIOR_MAXDF, "... as at most SB_DRIFT_PRIOR_MAXDF df");
+	sb_drift_given(3, &d);
+	sb_drift_moderate(&d, &e[0], "x", &out);
+	ok(out.sigma_df == 0, "... but not into --drift's figure");
 	ok(near(sb_drift_runs_var(&lr, 0, 0, &sdf), .0009, 1e-12) && sdf == 10,
 	   "single runs a sweep: the learned figure alone");
 	sb_drift_given(0, &d);

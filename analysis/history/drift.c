@@ -398,21 +398,6 @@ static int from_other_shapes(const struct view *v, size_t sh, int across, const 
 	return 1;
 }
 
-/*
- * The series' runs' variance inside its sweeps of this shape (o: its own
- * estimates), as the prior of the compared sweeps' own: counted as at most
- * SB_DRIFT_PRIOR_MAXDF degrees of freedom, since on a busy machine the runs'
- * noise differs from sweep to sweep and the compared sweeps' runs must
- * still be able to move it.
- */
-static void runs_prior(const struct sb_drift_est *o, struct sb_drift *out)
-{
-	if (!(o[0].sigma_df > 0))
-		return;
-	out->sigma2 = o[0].sigma2;
-	out->sigma_df = fmin(o[0].sigma_df, SB_DRIFT_PRIOR_MAXDF);
-}
-
 /* The drift of shape sh (nshapes: one the history has not seen) from view v. */
 static void drift_from(const struct view *v, size_t sh, const char *shape, int across, const struct sb_drift *base,
 		       struct sb_drift *out)
@@ -438,7 +423,7 @@ static void drift_from(const struct view *v, size_t sh, const char *shape, int a
 	}
 	if (!(own->df > 0) && !(bed.df > 0)) {
 		from_other_shapes(v, sh, across, shape, base, out);
-		runs_prior(o, out);
+		sb_drift_runs_prior(&o[0], out);	/* the series' runs' figure, whatever the drift's source */
 		return;
 	}
 	other_shapes(v, sh, oth, &nothers, &nsh);
@@ -460,7 +445,7 @@ static void drift_from(const struct view *v, size_t sh, const char *shape, int a
 		snprintf(out->what, sizeof(out->what), "its testbed's series %s%s, %.0f df", where, named, out->df);
 	}
 	out->src = SB_DRIFT_LEARNED;
-	runs_prior(o, out);
+	sb_drift_runs_prior(&o[0], out);	/* the series' runs' figure, whatever the drift's source */
 }
 
 /* Series si's view: its own estimates (own: NULL for the testbed's alone), its slot's pool (bed: NULL for d's). */

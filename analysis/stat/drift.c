@@ -331,6 +331,15 @@ void sb_drift_moderate(const struct sb_drift *prior, const struct sb_drift_est *
 	out->df = sb_drift_moderated_df(prior, d, data->tau2, out->tau2);
 	out->src = SB_DRIFT_LEARNED;
 	snprintf(out->what, sizeof(out->what), "%s, %.0f df", what, out->df);
+	sb_drift_runs_prior(data, out);
+}
+
+void sb_drift_runs_prior(const struct sb_drift_est *e, struct sb_drift *out)
+{
+	if (!(e->sigma_df > 0) || out->src == SB_DRIFT_GIVEN || out->src == SB_DRIFT_NONE)
+		return;
+	out->sigma2 = e->sigma2;
+	out->sigma_df = fmin(e->sigma_df, SB_DRIFT_PRIOR_MAXDF);
 }
 
 /* Sum of the side's sweep means, the squared deviations from their mean, and mean(1/n). */

@@ -120,6 +120,16 @@ void sb_drift_default(struct sb_drift *d);
 void sb_drift_moderate(const struct sb_drift *prior, const struct sb_drift_est *data,
 		       const char *what, struct sb_drift *out);
 
+/*
+ * The runs' variance inside e's sweeps (e->sigma2 on e->sigma_df) into out
+ * as the prior of the compared sweeps' own runs (sb_drift_runs_var), counted
+ * as at most SB_DRIFT_PRIOR_MAXDF degrees of freedom: on a busy machine the
+ * runs' noise differs from sweep to sweep, and the compared sweeps' runs
+ * must still be able to move it. Nothing when e has none, or out is GIVEN
+ * or NONE. sb_drift_moderate calls it with its data.
+ */
+void sb_drift_runs_prior(const struct sb_drift_est *e, struct sb_drift *out);
+
 /* "machine drift between sweeps: +/-2.1% sd, 14 sweeps of this series across boots ..., 9 df" */
 void sb_drift_words(const struct sb_drift *d, char *buf, size_t len);
 
