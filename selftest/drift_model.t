@@ -197,6 +197,8 @@ int main(void)
 	sb_drift_given(3, &d);
 	sb_drift_moderate(&d, &e[0], "x", &out);
 	ok(out.sigma_df == 0, "... but not into --drift's figure");
+	ok(near(sb_drift_runs_var(&lr, 4 * .0025, 4, &sdf), .0025, 1e-12) && sdf == 4,
+	   "noisier runs than the learned figure: their own (never narrower than they say)");
 	ok(near(sb_drift_runs_var(&lr, 0, 0, &sdf), .0009, 1e-12) && sdf == 10,
 	   "single runs a sweep: the learned figure alone");
 	sb_drift_given(0, &d);

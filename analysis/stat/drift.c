@@ -294,9 +294,15 @@ void sb_drift_words(const struct sb_drift *d, char *buf, size_t len)
 double sb_drift_runs_var(const struct sb_drift *d, double wss, double wdf, double *df)
 {
 	double d0 = d->src != SB_DRIFT_NONE && d->sigma_df > 0 && d->sigma2 >= 0 ? d->sigma_df : 0;
+	double own = wdf > 0 ? wss / wdf : 0, mod = d0 + wdf > 0 ? (d0 * d->sigma2 + wss) / (d0 + wdf) : 0;
 
+	/* never narrower than the sweeps' own runs: a bad sweep's noise is its own, not the history's */
+	if (!(d0 > 0) || (wdf > 0 && own >= mod)) {
+		*df = wdf;
+		return own;
+	}
 	*df = d0 + wdf;
-	return *df > 0 ? (d0 * d->sigma2 + wss) / *df : 0;
+	return mod;
 }
 
 double sb_drift_pct(const struct sb_drift *d)

@@ -147,9 +147,11 @@ double sb_drift_moderated_df(const struct sb_drift *prior, double d, double tau_
  * The runs' variance inside the compared sweeps: their own (wss over wdf
  * degrees of freedom) moderated by the figure learned with d (Smyth's
  * formula again, d->sigma_df as d0), so that a few runs that happen to be
- * tight do not stand for the machine's noise; its degrees of freedom into
- * *df. SB_DRIFT_NONE (--drift 0, the runs alone) and no learned figure: the
- * sides' own. 0 with *df 0 when nothing is known.
+ * tight do not stand for the machine's noise; but never below their own
+ * (a bad sweep's noise is its own: the sweeps' own figure on wdf df then).
+ * Its degrees of freedom into *df. SB_DRIFT_NONE (--drift 0, the runs
+ * alone) and no learned figure: the sides' own. 0 with *df 0 when nothing
+ * is known.
  */
 double sb_drift_runs_var(const struct sb_drift *d, double wss, double wdf, double *df);
 
