@@ -135,7 +135,7 @@ ANALYSIS_HEADERS := $(wildcard analysis/*.h analysis/*/*.h cli/*.h format/*.h)
 # Includes name their folder ("stat/stats.h", "rundir/rundir.h"; a header of the same folder by its bare name): the include path is analysis/ itself.
 ANALYSIS_CFLAGS := -I. -Ianalysis -Icli
 # SQLite (the history's index, analysis/history/) is linked into the tools that use it only.
-SQLITE_TOOLS := $(BUILD)/bin/sb-history $(BUILD)/bin/sb-bisect $(BUILD)/bin/sb-compare
+SQLITE_TOOLS := $(BUILD)/bin/sb-history $(BUILD)/bin/sb-bisect $(BUILD)/bin/sb-compare $(BUILD)/bin/sb-profile
 
 NEEDS_HWLOC := $(filter-out clean deps plot help analysis uninstall $(ANALYSIS_TOOLS),$(or $(MAKECMDGOALS),all))
 ifneq ($(NEEDS_HWLOC),)

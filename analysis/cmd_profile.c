@@ -19,7 +19,9 @@
 #include "io/outpath.h"
 #include "profile/profile.h"
 #include "profile/profile_diff.h"
+#include "profile/profile_drift.h"
 #include "profile/profile_run.h"
+#include "io/number.h"
 #include "io/results.h"
 
 #define PROG "sb-profile"
@@ -91,7 +93,8 @@ static __attribute__((noreturn)) void unknown(const struct sb_cli *cli, const ch
 
 #define CLI(tab, word) { .opts = tab, .nopts = sizeof(tab) / sizeof(tab[0]), .what = word, \
 	.bad_number = "%s: '%s' is not a whole number of at least %ld", .usage_error = cli_error, \
-	.unknown = unknown, .missing = unknown }
+	.unknown = unknown, .missing = unknown, .decimal = sb_decimal, \
+	.bad_decimal = "%s '%s': expected a percentage from %g to %g (a sweep's offset sd)" }
 #define ROW(l, n, a, k, f) { l, n, a, k, f, 0, 0, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 }
 #define ROWH(l, n, a, k, f, h) { l, n, a, k, f, 0, 0, NULL, NULL, NULL, 0, h, NULL, 0, 0 }
 #define COUNT(f, h) { 'n', NULL, "N", SB_CLI_LONG, f, 1, LONG_MAX, NULL, NULL, NULL, 0, h, NULL, 0, 0 }
@@ -116,6 +119,7 @@ struct view_opts {
 	long n;
 	int children, testcase, havept;
 	struct sb_prof_point want;	/* --point */
+	double drift; const char *history;	/* compare: --drift PCT (-1: learned), --history FILE */
 };
 
 static void set_point(void *opts, const struct sb_cli_opt *row, const char *arg, int value)
@@ -162,6 +166,9 @@ static const struct sb_cli_opt compare_opts[] = {
 	{ 0, "point", "MODE:TASKS", SB_CLI_CALL, 0, 0, 0, NULL, NULL, set_point, 0, "compare: that point only", NULL, 0, 0 },
 	ROWH(0, "testcase", NULL, SB_CLI_FLAG, offsetof(struct view_opts, testcase),
 	     "compare: the testcase's tasks' shares, not the whole machine's"),
+	{ 0, "drift", "PCT", SB_CLI_DECIMAL, offsetof(struct view_opts, drift), 0, 0, NULL, NULL, NULL, 0,
+	  "compare: the verdicts' drift between sweeps (compare.sh's --drift)", NULL, 0, 100 },
+	ROWH(0, "history", "FILE", SB_CLI_STRING, offsetof(struct view_opts, history), "compare: where it is learned"),
 };
 
 static const struct sb_cli_opt rate_opts[] = {
@@ -598,10 +605,11 @@ static int cmd_summary(int argc, char **argv)
 
 static int cmd_compare(int argc, char **argv)
 {
-	struct view_opts o = { .fmt = SB_PROF_TEXT, .n = 10 };
+	struct view_opts o = { .fmt = SB_PROF_TEXT, .n = 10, .drift = -1 };
 	int rc, regress = 0;
 	struct sb_prof_point *common;
 	struct sb_prof *profs;
+	struct sb_prof_drift *pd;
 	size_t shown;
 	struct sb_run rb, rx;
 	char err[ERRLEN];
@@ -615,19 +623,11 @@ static int cmd_compare(int argc, char **argv)
 	    (rc = sb_run_load(argv[optind + 1], &rx, err, sizeof(err))) != 0)
 		die(rc, "%s", err);
 	shown = sb_prof_load_common(&rb, &rx, o.havept ? &o.want : NULL, o.testcase, &profs, &common);
-	if (o.fmt == SB_PROF_TEXT)
-		printf("compare --profile %s: %s (base) -> %s (new), %s share in %% of %s samples\n",
-		       rb.test[0] ? rb.test : "?", rb.name, rx.name, o.children ? "with-children" : "self",
-		       o.testcase ? "the testcase's" : "all");
-	else if (o.fmt == SB_PROF_MARKDOWN)
-		printf("### Profile changes: %s, %s (base) -> %s (new)\n", rb.test[0] ? rb.test : "?",
-		       rb.name, rx.name);
-	for (size_t i = 0; i < shown; i++) {
-		regress |= sb_prof_report_point(stdout, &rb, &rx, &common[i], &profs[2 * i],
-						 (enum sb_prof_fmt)o.fmt, (size_t)o.n, o.children, i == 0);
-		sb_prof_free(&profs[2 * i]);
-		sb_prof_free(&profs[2 * i + 1]);
-	}
+	if ((rc = sb_prof_drift_open(&rb, &rx, o.drift, o.history, &pd, err, sizeof(err))) != 0)
+		die(rc, "%s", err);
+	regress = sb_prof_compare_report(stdout, &rb, &rx, common, profs, shown, pd, (enum sb_prof_fmt)o.fmt,
+					 (size_t)o.n, o.children, o.testcase);
+	sb_prof_drift_free(pd);
 	free(profs);
 	free(common);
 	sb_run_free(&rb);

@@ -5,7 +5,7 @@ if ! make -s BUILD="$B" "$B/bin/sb-profile" "$B/bin/sb-summary" >/dev/null 2>&1;
 	echo "Bail out! make $B/bin/sb-profile failed"
 	exit 1
 fi
-plan 51
+plan 64
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 P=$B/bin/sb-profile
@@ -116,11 +116,41 @@ is "$out" "cpu-clock, profiled run 1.80K ops/s (-10.0% vs the measured mean 2.00
 # ---- compare.sh --profile ----
 run ./compare.sh --profile "$RB" "$RN"
 is "$rc" 1 "compare --profile: exit 1, the profiled point is significantly slower"
-like "$out" $'processes at 2 tasks: throughput -25\\.0% \\+/- 1\\.0% \\(slower\\)\n +base% +new% +change +space +symbol \\(self share\\)\n +10\\.00 +40\\.00 +\\+30\\.00 +kernel +_raw_spin_lock' \
-	"the symbol share changes next to the point's throughput verdict"
+like "$out" $'processes at 2 tasks: throughput -25\\.0% \\+/- 4\\.3% \\(slower\\)\n +base% +new% +change +space +symbol \\(self share\\)\n +10\\.00 +40\\.00 +\\+30\\.00 +kernel +_raw_spin_lock' \
+	"the symbol share changes next to the point's throughput verdict, a sweep a side with the drift in its interval"
+like "$out" $'\nNote: the throughput verdicts take a sweep a side; machine drift between sweeps: \\+/-2\\.0% sd, the default, taken as known: nothing learned on this testbed \\(the point.s, across boots\\), in every interval; no history at selftest/data/profile/results/history\\.db' \
+	"the Note names the drift (nothing learned: the default) and the history looked for"
+run ./compare.sh --profile --drift 0 "$RB" "$RN"
+like "$out" 'throughput -25\.0% \+/- 1\.0% \(slower\)' "--drift 0: the runs inside each sweep alone, as before the drift model"
+like "$out" 'Note: .*machine drift between sweeps: none' "... and the Note says so"
+run ./compare.sh --profile --drift 30 "$RB" "$RN"
+is "$rc" 0 "--drift 30: -25% between two sweeps is not proven: exit 0"
+like "$out" 'throughput -25\.0% \+/- [0-9.]+% \(no difference proven\)' "... no difference proven"
+like "$out" 'Note: .*\+/-30\.0% sd, given \(--drift\).*; --drift\.' "... the Note names --drift's figure"
+run ./compare.sh --profile --drift abc "$RB" "$RN"
+is "$rc/$out" "2/" "--drift abc: exit 2, nothing on stdout"
+like "$err" "drift 'abc': expected a percentage from 0 to 100" "... naming the value"
+echo "not a history" >"$tmp/bad.db"
+run ./compare.sh --profile --history "$tmp/bad.db" "$RB" "$RN"
+like "$rc" "^1$" "a file that is not a history: the default stands (exit 1: -25% found)"
+like "$out" "Note: .*history not used: .*bad\.db" "... and the Note says why the history was not used"
+# a history of 4 copies of the base sweep: the drift it learns is 0 (their means agree exactly)
+mkdir -p "$tmp/h/pipe1"
+for k in 1 2 3 4; do
+	cp -r "$RB" "$tmp/h/pipe1/h$k-2026010${k}T120000"
+	sed -i "s/^run_id=.*/run_id=h$k-2026010${k}T120000/; s/^date=.*/date=2026-01-0${k}T12:00:00Z/" \
+		"$tmp/h/pipe1/h$k-2026010${k}T120000/meta"
+done
+"$B/bin/sb-history" --db "$tmp/h.db" add "$tmp"/h/pipe1/h* >/dev/null 2>&1
+run ./compare.sh --profile --history "$tmp/h.db" "$RB" "$RN"
+like "$out" 'throughput -25\.0% \+/- 1\.0% \(slower\)' "a history whose sweeps agree: drift 0 learned, the runs decide"
+like "$out" "Note: .*\+/-0\.0% sd, 4 sweeps of this series across boots.*learned from the history $tmp/h\.db\." \
+	"... the Note names the figure, its sweeps and the history"
+SB_HISTORY="$tmp/none.db" run ./compare.sh --profile "$RB" "$RN"
+like "$out" "no history at $tmp/none\.db" "\$SB_HISTORY names the history, as compare's"
 unlike "$out" "threads at 2" "a point profiled in one run only is not listed"
 run ./compare.sh --profile --format csv --point processes:2 "$RB" "$D/results/pipe1"
-is "$(printf '%s\n' "$out" | sed -n 2p)" "processes,2,-25.00,1.02,slower,self,kernel,_raw_spin_lock,,10.00,40.00,+30.00" \
+is "$(printf '%s\n' "$out" | sed -n 2p)" "processes,2,-25.00,4.25,slower,self,kernel,_raw_spin_lock,,10.00,40.00,+30.00" \
 	"CSV, --point, a test directory for its latest run"
 run ./compare.sh --profile --testcase "$RB" "$RN"
 like "$out" "self share in % of the testcase's samples" "--testcase: the testcase's own shares (test-top.csv)"

@@ -53,16 +53,6 @@ static int drift_sweep(const double *v, size_t n, const char *boot, struct sb_dr
 	return 0;
 }
 
-/* meta's sweep_start's boot id into buf ("" unknown) */
-static void boot_of(const struct sb_run *r, char *buf, size_t len)
-{
-	const char *st = r->sweep_start ? r->sweep_start : "", *e = strchr(st, '/');
-	size_t n = e ? (size_t)(e - st) : 0;
-
-	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), st);
-}
-
-
 /* a and b the same text (NULL as ""): 1 */
 static int same(const char *a, const char *b)
 {
@@ -96,7 +86,7 @@ static int values_of(const struct step_ctx *c, const char *dir, int shape, doubl
 	if (rc == 0 && (rc = sb_target_values(&c->t, &r, v, n, err, errlen)) == 0 && *err && boot)
 		sb_bisect_say("%s", err);
 	if (rc == 0 && boot)
-		boot_of(&r, boot, 64);
+		sb_run_boot(&r, boot, 64);
 	sb_run_free(&r);
 	return rc;
 }

@@ -33,57 +33,6 @@ struct sb_cmp_drift {
 	char cross[1200];		/* the rank cross-check and flagged sweeps, for the Note */
 };
 
-/* A sweep's boot: meta sweep_start's part before '/'; "" unknown. */
-static void boot_of(const struct sb_run *r, char *buf, size_t len)
-{
-	const char *s = r->sweep_start ? r->sweep_start : "", *e = strchr(s, '/');
-	size_t n = e ? (size_t)(e - s) : 0;
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-}
-
-static int across(const struct sb_run *a, const struct sb_run *b)
-{
-	char x[64], y[64];
-
-	boot_of(a, x, sizeof(x));
-	boot_of(b, y, sizeof(y));
-	return !*x || !*y || strcmp(x, y) != 0;
-}
-
-/* The history to learn from: --history, $SB_HISTORY, else history.db of the results directory
- * the base's run directory is in (RESULTS/<test>/<run-id>). */
-static char *history_path(const struct sb_cmp_opts *o, const struct sb_run *r)
-{
-	const char *env = getenv("SB_HISTORY");
-	size_t len = strlen(r->dir) + sizeof("/history.db");
-	char *p, *slash;
-
-	if (o->history)
-		return strdup(o->history);
-	if (env && *env)
-		return strdup(env);
-	if ((p = malloc(len + 8)) == NULL)
-		return NULL;
-	snprintf(p, len + 8, "%s", r->dir);
-	for (int up = 0; up < 2; up++) {
-		while ((slash = strrchr(p, '/')) != NULL && slash[1] == '\0' && slash != p)
-			*slash = '\0';	/* a trailing slash */
-		if ((slash = strrchr(p, '/')) == NULL) {
-			snprintf(p, len + 8, ".");
-			break;
-		}
-		*slash = '\0';
-		if (*p == '\0')
-			snprintf(p, len + 8, "/");
-	}
-	strcat(p, strcmp(p, "/") == 0 ? "history.db" : "/history.db");
-	return p;
-}
-
 void sb_cmp_drift_free(struct sb_cmp_drift *d)
 {
 	if (!d)
@@ -131,7 +80,6 @@ int sb_cmp_drift_open(struct ctx *c, int n, char **dirs, char *err, size_t errle
 {
 	const struct sb_cmp_opts *o = c->o;
 	struct sb_cmp_drift *d = calloc(1, sizeof(*d));
-	char *path = NULL, herr[256];
 	const struct sb_run *skip[MAXSWEEPS];
 	size_t nskip = 0;
 	int rc;
@@ -139,34 +87,19 @@ int sb_cmp_drift_open(struct ctx *c, int n, char **dirs, char *err, size_t errle
 	if (!d)
 		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
 	c->drift = d;
+	sb_drift_default(&d->base);
 	if (o->drift_pct >= 0) {
 		sb_drift_given(o->drift_pct, &d->base);
 		snprintf(d->hist_note, sizeof(d->hist_note), "--drift");
-	} else
-		sb_drift_default(&d->base);
+	}
 	if (o->pool > 0 && (rc = load_sides(d, n, dirs, o->pool, err, errlen)) != 0)
 		return rc;
 	if (o->drift_pct >= 0)
 		return 0;
 	for (int i = 0; i < c->nruns && nskip < MAXSWEEPS; i++)
 		skip[nskip++] = &c->runs[i];
-	if ((path = history_path(o, &c->runs[0])) == NULL)
-		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
-	if (access(path, F_OK) != 0)
-		snprintf(d->hist_note, sizeof(d->hist_note), "no history at %s (runtest.sh keeps one; "
-			 "sb-history drift shows what it learned)", path);
-	else if ((rc = sb_drift_lookup_open(path, &c->runs[0], skip, nskip, 5000, &d->hist, herr,
-					    sizeof(herr))) != 0) {
-		if (rc == SB_EXIT_ENV) {
-			free(path);
-			return sb_fail(err, errlen, rc, "%s", herr);
-		}
-		/* a history that cannot be read is said, not fatal: the default stands */
-		snprintf(d->hist_note, sizeof(d->hist_note), "history not used: %s", herr);
-	} else
-		snprintf(d->hist_note, sizeof(d->hist_note), "learned from the history %s", path);
-	free(path);
-	return 0;
+	return sb_drift_lookup_find(o->history, &c->runs[0], skip, nskip, 5000, &d->hist, d->hist_note,
+				    sizeof(d->hist_note), err, errlen);
 }
 
 /* When a sweep ran, as a number that orders sweeps (meta's date, to the second); -1 unknown. */
@@ -439,9 +372,9 @@ void sb_cmp_drift_pair(const struct ctx *c, struct pair *pr)
 		int nsw = d->nsw[s] ? d->nsw[s] : 1;
 
 		for (int i = 0; i < nsw && i < MAXSWEEPS; i++)
-			boot_of(d->nsw[s] ? &d->sw[s][i] : s ? pr->x : pr->base, boots[s][i], 64);
+			sb_run_boot(d->nsw[s] ? &d->sw[s][i] : s ? pr->x : pr->base, boots[s][i], 64);
 	}
-	acr = across(d->nsw[0] ? &d->sw[0][0] : pr->base, d->nsw[1] ? &d->sw[1][0] : pr->x);
+	acr = !*boots[0][0] || !*boots[1][0] || strcmp(boots[0][0], boots[1][0]) != 0;	/* the first sweeps' */
 	d->rounds = d->nsw[0] ? 0 : rounds_of(pr->base, pr->x);
 	if (d->rounds)
 		acr = 1;	/* each round boots each kernel */

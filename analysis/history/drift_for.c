@@ -1,7 +1,9 @@
 /* The history's drift for one sweep's testcase, params and testbed: what compare and bisect ask for a run directory's points. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -145,4 +147,59 @@ int sb_drift_lookup_advise(FILE *out, const struct sb_drift_lookup *l, const str
 	if (!l || !l->d || l->group == (size_t)-1)
 		return 0;
 	return sb_hist_drift_advise(out, &l->h, l->s, l->ns, l->d, l->group, l->shape, o);
+}
+
+/* The history a comparison learns from: given (--history), else $SB_HISTORY, else history.db of
+ * the results directory rundir is in (RESULTS/<test>/<run-id>). NULL: no memory. */
+static char *history_path(const char *given, const char *rundir)
+{
+	const char *env = getenv("SB_HISTORY");
+	size_t len = strlen(rundir) + sizeof("/history.db");
+	char *p, *slash;
+
+	if (given)
+		return strdup(given);
+	if (env && *env)
+		return strdup(env);
+	if ((p = malloc(len + 8)) == NULL)
+		return NULL;
+	snprintf(p, len + 8, "%s", rundir);
+	for (int up = 0; up < 2; up++) {
+		while ((slash = strrchr(p, '/')) != NULL && slash[1] == '\0' && slash != p)
+			*slash = '\0';	/* a trailing slash */
+		if ((slash = strrchr(p, '/')) == NULL) {
+			snprintf(p, len + 8, ".");
+			break;
+		}
+		*slash = '\0';
+		if (*p == '\0')
+			snprintf(p, len + 8, "/");
+	}
+	strcat(p, strcmp(p, "/") == 0 ? "history.db" : "/history.db");
+	return p;
+}
+
+int sb_drift_lookup_find(const char *history, const struct sb_run *r, const struct sb_run *const *skip,
+			 size_t nskip, int timeout_ms, struct sb_drift_lookup **out, char *note, size_t notelen,
+			 char *err, size_t errlen)
+{
+	char *path = history_path(history, r->dir), herr[256];
+	int rc;
+
+	*out = NULL;
+	if (path == NULL)
+		return sb_fail(err, errlen, SB_EXIT_ENV, "out of memory");
+	if (access(path, F_OK) != 0)
+		snprintf(note, notelen, "no history at %s (runtest.sh keeps one; sb-history drift shows what it "
+			 "learned)", path);
+	else if ((rc = sb_drift_lookup_open(path, r, skip, nskip, timeout_ms, out, herr, sizeof(herr))) != 0) {
+		if (rc == SB_EXIT_ENV) {
+			free(path);
+			return sb_fail(err, errlen, rc, "%s", herr);
+		}
+		snprintf(note, notelen, "history not used: %s", herr);	/* not fatal: the default stands */
+	} else
+		snprintf(note, notelen, "learned from the history %s", path);
+	free(path);
+	return 0;
 }

@@ -269,6 +269,17 @@ int sb_drift_lookup_open(const char *path, const struct sb_run *r, const struct 
 			 size_t nskip, int timeout_ms, struct sb_drift_lookup **out, char *err,
 			 size_t errlen);
 void sb_drift_lookup_free(struct sb_drift_lookup *l);
+/*
+ * The lookup a comparison learns its drift from (*out NULL: none): the
+ * history given (--history), else $SB_HISTORY, else history.db of the
+ * results directory r's run directory is in (RESULTS/<test>/<run-id>),
+ * opened as sb_drift_lookup_open; note says which, or why none is used (no
+ * file there; one that is not a readable history: not fatal, the default
+ * stands). Returns 0, or SB_EXIT_ENV with why in err.
+ */
+int sb_drift_lookup_find(const char *history, const struct sb_run *r, const struct sb_run *const *skip,
+			 size_t nskip, int timeout_ms, struct sb_drift_lookup **out, char *note, size_t notelen,
+			 char *err, size_t errlen);
 
 /* sb_hist_drift_advise for r's testcase, params, testbed and shape: 1 printed, 0 no figure, -1 memory. */
 int sb_drift_lookup_advise(FILE *out, const struct sb_drift_lookup *l, const struct sb_drift_report_opts *o);

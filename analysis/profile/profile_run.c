@@ -66,12 +66,12 @@ struct sb_prof_point *sb_prof_points_of_run(const char *dir, size_t *n)
 }
 
 void sb_prof_verdict(const struct sb_run *b, const struct sb_run *x, const struct sb_prof_point *pt,
-		     char *word, size_t wlen, double *pct, double *half, int *slower)
+		     const struct sb_drift *drift, char *word, size_t wlen, double *pct, double *half, int *slower)
 {
 	const struct sb_point *bp = sb_run_find(b, pt->mode, pt->tasks), *xp = sb_run_find(x, pt->mode, pt->tasks);
 	const struct sb_values *bv, *xv;
 	struct sb_vsweep sb, sx;
-	struct sb_vquery q = { { &sb, 1 }, { &sx, 1 }, SB_VT_RATIO, SB_PROF_CONF, 0, SB_DRIFT_NONE_INIT };
+	struct sb_vquery q = { { &sb, 1 }, { &sx, 1 }, SB_VT_RATIO, SB_PROF_CONF, 0, *drift };
 	struct sb_vresult d;
 	size_t need;
 	int means;
@@ -154,8 +154,8 @@ size_t sb_prof_load_common(const struct sb_run *rb, const struct sb_run *rx, con
 }
 
 int sb_prof_report_point(FILE *out, const struct sb_run *rb, const struct sb_run *rx,
-			 const struct sb_prof_point *pt, const struct sb_prof *profs, enum sb_prof_fmt fmt,
-			 size_t limit, int children, int first)
+			 const struct sb_prof_point *pt, const struct sb_drift *drift, const struct sb_prof *profs,
+			 enum sb_prof_fmt fmt, size_t limit, int children, int first)
 {
 	char word[64], pre[256];
 	double pct, half;
@@ -165,7 +165,7 @@ int sb_prof_report_point(FILE *out, const struct sb_run *rb, const struct sb_run
 
 	if (d == NULL)
 		sb_die(SB_EXIT_ENV, "out of memory");
-	sb_prof_verdict(rb, rx, pt, word, sizeof(word), &pct, &half, &slower);
+	sb_prof_verdict(rb, rx, pt, drift, word, sizeof(word), &pct, &half, &slower);
 	if (fmt == SB_PROF_CSV) {
 		snprintf(pre, sizeof(pre), "%s,%ld,%s,%s,%s,", pt->mode, pt->tasks, "", "", word);
 		if (!isnan(pct))
@@ -186,4 +186,32 @@ int sb_prof_report_point(FILE *out, const struct sb_run *rb, const struct sb_run
 	}
 	free(d);
 	return slower;
+}
+
+int sb_prof_compare_report(FILE *out, const struct sb_run *rb, const struct sb_run *rx,
+			   const struct sb_prof_point *common, struct sb_prof *profs, size_t shown,
+			   struct sb_prof_drift *pd, enum sb_prof_fmt fmt, size_t limit, int children, int testcase)
+{
+	struct sb_drift drift;
+	char note[2048];
+	int regress = 0;
+
+	if (fmt == SB_PROF_TEXT)
+		fprintf(out, "compare --profile %s: %s (base) -> %s (new), %s share in %% of %s samples\n",
+			rb->test[0] ? rb->test : "?", rb->name, rx->name, children ? "with-children" : "self",
+			testcase ? "the testcase's" : "all");
+	else if (fmt == SB_PROF_MARKDOWN)
+		fprintf(out, "### Profile changes: %s, %s (base) -> %s (new)\n", rb->test[0] ? rb->test : "?",
+			rb->name, rx->name);
+	for (size_t i = 0; i < shown; i++) {
+		sb_prof_drift_point(pd, common[i].mode, common[i].tasks, &drift);
+		regress |= sb_prof_report_point(out, rb, rx, &common[i], &drift, &profs[2 * i], fmt, limit,
+						children, i == 0);
+		sb_prof_free(&profs[2 * i]);
+		sb_prof_free(&profs[2 * i + 1]);
+	}
+	sb_prof_drift_note(pd, note, sizeof(note));
+	if (fmt != SB_PROF_CSV)
+		fprintf(out, "\nNote: %s\n", note);
+	return regress;
 }

@@ -492,3 +492,24 @@ const struct sb_values *sb_point_values(const struct sb_point *p)
 	return p->means.n > 0 ? &p->means : &p->samples;
 }
 
+void sb_run_boot(const struct sb_run *r, char *buf, size_t len)
+{
+	const char *s = r->sweep_start ? r->sweep_start : "", *e = strchr(s, '/');
+	size_t n = e ? (size_t)(e - s) : 0;
+
+	if (len == 0)
+		return;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
+int sb_run_across(const struct sb_run *a, const struct sb_run *b)
+{
+	char x[64], y[64];
+
+	sb_run_boot(a, x, sizeof(x));
+	sb_run_boot(b, y, sizeof(y));
+	return !*x || !*y || strcmp(x, y) != 0;
+}

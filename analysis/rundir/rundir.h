@@ -73,6 +73,10 @@ struct sb_run {
 int sb_run_load(const char *arg, struct sb_run *r, char *err, size_t errlen);
 void sb_run_free(struct sb_run *r);
 const struct sb_point *sb_run_find(const struct sb_run *r, const char *mode, long tasks);
+/* r's boot id (meta sweep_start's part before '/') into buf; "" unknown. */
+void sb_run_boot(const struct sb_run *r, char *buf, size_t len);
+/* a and b ran in two boots, or a boot is unknown: a comparison across boots. */
+int sb_run_across(const struct sb_run *a, const struct sb_run *b);
 
 /*
  * Load a run directory's meta alone (dir/meta, no samples) into r's meta fields,
