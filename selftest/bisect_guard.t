@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sb-bisect's guards: each signal runtest.sh handles stops the build's whole process group (exit 130), a build deaf to SIGTERM is killed with its group after the grace, one that reads the terminal is killed, measure's stdout, ends that are not complete sweeps of one testcase refused, options refused before anything runs, a sweep that does not load never logged, a report over no steps, the report's verdicts with the drift between sweeps on a fixture bisect (and --drift 0's, and bad --drift values).
 . "$(dirname "$0")/runtest_lib.sh"
-need_build "$SB_BUILD/bin/sb-bisect" "$SB_BUILD/bin/getppid1_processes"
+need_build "$SB_BUILD/bin/sb-bisect" "$SB_BUILD/bin/sb-history" "$SB_BUILD/bin/getppid1_processes"
 SB=$PWD
 case $SB_BUILD in /*) BB=$SB_BUILD ;; *) BB=$PWD/$SB_BUILD ;; esac
 bisect=$BB/bin/sb-bisect
@@ -143,8 +143,10 @@ like "$(cat "$T/rep")" "Monotonic: - \\(no step" "it does not say 'Monotonic: ye
 # ops/s in the first and second sample of each run, the runs 0.1% apart (the runs hold still; the sweep moves)
 fsweep() {
 	mkdir -p "$1"
+	fsn=$((fsn + 1))
 	printf '%s\n' test=getppid1 "label=${1##*/}" host=fixture status=complete "run_id=${1##*/}-20260301T000000" \
-		repeat=3 params= period_ms=100 duration=0.2 warmup=0 placement=cores >"$1/meta"
+		"date=2026-03-01T00:$(printf %02d "$fsn"):00Z" kernel=6.1.0 repeat=3 params= period_ms=100 duration=0.2 warmup=0 \
+		placement=cores >"$1/meta"
 	awk -v p="$2" -v t="$3" 'BEGIN {
 		print "mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct,late_ms"
 		for (k = 1; k <= 2; k++) for (r = 1; r <= 3; r++) for (s = 1; s <= 2; s++) {
@@ -155,6 +157,7 @@ fsweep() {
 	}' >"$1/samples.csv"
 }
 F=$T/fix
+fsn=0
 git init -q "$F/repo"
 for i in 1 2 3 4 5; do git -C "$F/repo" commit -q --allow-empty -m "commit $i"; done
 fc() { git -C "$F/repo" rev-parse "HEAD~$((5 - $1))"; }
@@ -206,6 +209,16 @@ like "$rep0" "$(fc 2 | cut -c1-12)  good .* at its end's level: NO \(p = " "--dr
 like "$rep0" "Monotonic: NO: a step's runs differ" "and the bisect not monotonic, as before the drift"
 like "$rep0" "and their runs \(3 and 3\) detect" "the ends' line of the runs"
 like "$rep0" "threads +1 .*[0-9.]+% worse" "and the pooled runs call threads:1 worse"
+# $SB_HISTORY: the testbed's history of 7 sweeps, and the ends (left out of the figure, as a step leaves them)
+i=0
+for l in 1.00 1.02 0.99 1.01 0.98 1.00 1.03; do i=$((i + 1)); fsweep "$F/h$i" "$l" "$l"; done
+"$BB/bin/sb-history" add --db "$F/h.db" "$F"/h?/ "$F/good" "$F/bad" >/dev/null 2>"$T/err"
+is "$?/$(cat "$T/err")" "0/" "a history of 9 sweeps"
+frep
+like "$(cat "$T/rep")" "Machine drift between sweeps: " "without \$SB_HISTORY"
+SB_HISTORY=$F/h.db "$bisect" report --results "$F/res" --log "$F/log" >"$T/rep" 2>"$T/err"
+like "$(cat "$T/rep")" "Machine drift between sweeps: \+/-[0-9.]+% sd, 7 sweeps of this series .*; and 5 sweeps of this bisect's steps" \
+	"with it: the history's 7 sweeps (the ends left out), moderated by the bisect's"
 frep --drift 1.5
 like "$(cat "$T/rep")" "Machine drift between sweeps: \+/-1.5% sd, given \(--drift\)" "--drift 1.5: given, not moderated"
 for bad in x -1 101 ''; do
