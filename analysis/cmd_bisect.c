@@ -21,7 +21,7 @@
 static const char usage_head[] =
 	"usage: sb-bisect --good DIR --bad DIR --point P (--host | --kernel IMAGE) [--build CMD] [options] [-- RUNTEST_OPTS]\n"
 	"       sb-bisect measure (--host | --kernel IMAGE) [--build CMD] [options] -- TEST [RUNTEST_OPTS]\n"
-	"       sb-bisect report [--results DIR] [--log FILE] [--format text|markdown]\n"
+	"       sb-bisect report [--results DIR] [--log FILE] [--format text|markdown] [--drift PCT]\n"
 	"A step of 'git bisect run': builds the commit checked out, measures point P with runtest.sh\n"
 	"until a sequential test says good (exit 0) or bad (1), or skips it (125: the build failed,\n"
 	"the measurement failed, or the run cap came first). Ends that do not differ by more than\n"
@@ -178,8 +178,8 @@ static const struct sb_cli_opt table[] = {
 	  .help = "runs of a commit at most (default 24; 96 with the drift)" },
 	NUMBER("alpha", "A", rule.alpha, 1e-6, 0.25, "the chance to call a good commit bad (default 0.002)"),
 	NUMBER("beta", "B", rule.beta, 1e-6, 0.25, "the chance to call a bad commit good (default 0.002)"),
-	NUMBER("drift", "PCT", drift_pct, 0, 100, "the drift between sweeps (default: learned from the\n"
-	       "history, else 2%; 0: the runs alone)"),
+	NUMBER("drift", "PCT", drift_pct, 0, 100, "a step's and the report's drift between sweeps (default:\n"
+	       "learned from the history, else 2%; 0: the runs alone)"),
 	TEXT("log", "FILE", log, "report: a git bisect log (default: git bisect log's)"),
 	{ .name = "format", .arg = "F", .kind = SB_CLI_CHOICE, .field = AT(format_md), .choices = formats,
 	  .bad = "--format '%s': text or markdown", .help = "report: text (default) or markdown" },

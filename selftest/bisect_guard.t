@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# sb-bisect's guards: each signal runtest.sh handles stops the build's whole process group (exit 130), a build deaf to SIGTERM is killed with its group after the grace, one that reads the terminal is killed, measure's stdout, ends that are not complete sweeps of one testcase refused, options refused before anything runs, a sweep that does not load never logged, a report over no steps.
+# sb-bisect's guards: each signal runtest.sh handles stops the build's whole process group (exit 130), a build deaf to SIGTERM is killed with its group after the grace, one that reads the terminal is killed, measure's stdout, ends that are not complete sweeps of one testcase refused, options refused before anything runs, a sweep that does not load never logged, a report over no steps, the report's verdicts with the drift between sweeps on a fixture bisect (and --drift 0's, and bad --drift values).
 . "$(dirname "$0")/runtest_lib.sh"
-need_build "$SB_BUILD/bin/sb-bisect" "$SB_BUILD/bin/getppid1_processes"
+need_build "$SB_BUILD/bin/sb-bisect" "$SB_BUILD/bin/sb-history" "$SB_BUILD/bin/getppid1_processes"
 SB=$PWD
 case $SB_BUILD in /*) BB=$SB_BUILD ;; *) BB=$PWD/$SB_BUILD ;; esac
 bisect=$BB/bin/sb-bisect
@@ -137,4 +137,92 @@ printf 'git bisect start\n# bad: [%s] one\n' "$(git rev-parse HEAD)" >"$T/log"
 rc=0; "$bisect" report --results "$T/res" --log "$T/log" >"$T/rep" 2>"$T/err" || rc=$?
 is "$rc" 0 "a report over no steps: exit 0"
 like "$(cat "$T/rep")" "Monotonic: - \\(no step" "it does not say 'Monotonic: yes'"
+
+# ---- the report's verdicts with the drift between sweeps (a fixture bisect: no measuring) ----
+# fsweep DIR P1 P2 T1 T2: a sweep of getppid1 at 1 task, 3 runs of 2 samples, P1/P2 (threads: T1/T2) x 1e6
+# ops/s in the first and second sample of each run, the runs 0.1% apart (the runs hold still; the sweep moves)
+fsweep() {
+	mkdir -p "$1"
+	fsn=$((fsn + 1))
+	printf '%s\n' test=getppid1 "label=${1##*/}" host=fixture status=complete "run_id=${1##*/}-20260301T000000" \
+		"date=2026-03-01T00:$(printf %02d "$fsn"):00Z" kernel=6.1.0 repeat=3 params= period_ms=100 duration=0.2 warmup=0 \
+		placement=cores >"$1/meta"
+	awk -v p="$2" -v t="$3" 'BEGIN {
+		print "mode,tasks,run,phase,sample,elapsed_s,ops,ops_per_s,task_min,task_max,idle_pct,idle_all_pct,late_ms"
+		for (k = 1; k <= 2; k++) for (r = 1; r <= 3; r++) for (s = 1; s <= 2; s++) {
+			v = (k == 1 ? p : t) * 1000000 * (1 + 0.001 * (r - 2))
+			printf "%s,1,%d,measure,%d,%.6f,%d,%.6f,0,0,10,10,0.1\n", k == 1 ? "processes" : "threads", r, s,
+				s * 0.1, v / 10, v
+		}
+	}' >"$1/samples.csv"
+}
+F=$T/fix
+fsn=0
+git init -q "$F/repo"
+for i in 1 2 3 4 5; do git -C "$F/repo" commit -q --allow-empty -m "commit $i"; done
+fc() { git -C "$F/repo" rev-parse "HEAD~$((5 - $1))"; }
+mkdir -p "$F/res"
+fsweep "$F/good" 1.000 1.000; fsweep "$F/bad" 0.900 0.900
+# commit 2 (the parent, called good) 2.7% below the good end in sweeps that spread 0.8%; commit 3 (the first
+# bad) at the bad end's level; at threads:1 the first bad commit 2% below its parent, within that spread
+fsweep "$F/s2a" 0.975 1.000; fsweep "$F/s2b" 0.965 0.980; fsweep "$F/s2c" 0.980 1.010
+fsweep "$F/s3a" 0.905 0.985; fsweep "$F/s3b" 0.895 0.965
+{
+	for s in 3:s3a 3:s3b 2:s2a 2:s2b 2:s2c; do
+		printf 'sweep\t%s\tprocesses:1\t%s\t%s\t%s\n' "$(fc "${s%%:*}")" "$F/${s#*:}" "$F/good" "$F/bad"
+		case $s in 3:s3b) v=bad ;; 2:s2c) v=good ;; *) continue ;; esac
+		printf 'verdict\t%s\tprocesses:1\t%s\t6\t%s\t0.%s\t%s\t%s\tsb-bisect --point processes:1\n' \
+			"$(fc "${s%%:*}")" "$v" "${s%%:*}000000" "${s%%:*}" "$F/good" "$F/bad"
+	done
+} >"$F/res/bisect-steps.tsv"
+{
+	printf '# bad: [%s] commit 5\n# good: [%s] commit 1\n' "$(fc 5)" "$(fc 1)"
+	printf "git bisect start '%s' '%s'\n" "$(fc 5)" "$(fc 1)"
+	printf '# bad: [%s] commit 3\ngit bisect bad %s\n# good: [%s] commit 2\ngit bisect good %s\n' \
+		"$(fc 3)" "$(fc 3)" "$(fc 2)" "$(fc 2)"
+	printf '# first bad commit: [%s] commit 3\n' "$(fc 3)"
+} >"$F/log"
+cd "$F/repo" || exit 1
+frep() { rc=0; SB_HISTORY= "$bisect" report --results "$F/res" --log "$F/log" "$@" >"$T/rep" 2>"$T/err" || rc=$?; }
+frep
+is "$rc/$(cat "$T/err")" "0/" "the report with the drift (the default): exit 0, nothing on stderr"
+rep=$(cat "$T/rep")
+is "$(grep -c 'drift between sweeps: ' "$T/rep" | head -n 1)/$(grep -c '^Machine drift between sweeps: ' "$T/rep")" "1/1" \
+	"the drift named once"
+like "$rep" "Machine drift between sweeps: \+/-[0-9.]+% sd, the default's 2 and 5 sweeps of this bisect's steps, [0-9]+ df" \
+	"the default, moderated by this bisect's 5 sweeps by commit"
+like "$rep" "$(fc 2 | cut -c1-12)  good .* at its end's level: yes \(p = " \
+	"commit 2's sweeps at the good end's level, the drift allowed (the runs alone say NO)"
+like "$rep" "Monotonic: yes: every step's sweeps" "so the bisect was monotonic"
+like "$rep" "At processes:1 the ends differ by -10.00% \(worse, p = [0-9.e-]+\), and a sweep each \(3 and 3 runs\) detects" \
+	"the ends' change with the drift"
+like "$rep" "processes +1 .* -[0-9.]+%.* [0-9.]+% worse" "at the target, the first bad commit worse than its parent"
+like "$rep" "threads +1 +996667 +975000 .*no significant change" \
+	"threads:1: 2% within the sweeps' spread, each commit's sweeps a side (3 and 2): no significant change"
+frep --format markdown
+like "$(cat "$T/rep")" $'\n\\*\\*Machine drift between sweeps:\\*\\* \\+/-' "markdown: the drift named in bold"
+like "$(cat "$T/rep")" '\| threads \| 1 \|.*\| no significant change \|' "markdown: the row in words"
+frep --drift 0
+rep0=$(cat "$T/rep")
+is "$rc/$(grep -c 'drift' "$T/rep")" "0/0" "--drift 0: no drift named"
+like "$rep0" "$(fc 2 | cut -c1-12)  good .* at its end's level: NO \(p = " "--drift 0: the runs alone call commit 2 off its level"
+like "$rep0" "Monotonic: NO: a step's runs differ" "and the bisect not monotonic, as before the drift"
+like "$rep0" "and their runs \(3 and 3\) detect" "the ends' line of the runs"
+like "$rep0" "threads +1 .*[0-9.]+% worse" "and the pooled runs call threads:1 worse"
+# $SB_HISTORY: the testbed's history of 7 sweeps, and the ends (left out of the figure, as a step leaves them)
+i=0
+for l in 1.00 1.02 0.99 1.01 0.98 1.00 1.03; do i=$((i + 1)); fsweep "$F/h$i" "$l" "$l"; done
+"$BB/bin/sb-history" add --db "$F/h.db" "$F"/h?/ "$F/good" "$F/bad" >/dev/null 2>"$T/err"
+is "$?/$(cat "$T/err")" "0/" "a history of 9 sweeps"
+frep
+like "$(cat "$T/rep")" "Machine drift between sweeps: " "without \$SB_HISTORY"
+SB_HISTORY=$F/h.db "$bisect" report --results "$F/res" --log "$F/log" >"$T/rep" 2>"$T/err"
+like "$(cat "$T/rep")" "Machine drift between sweeps: \+/-[0-9.]+% sd, 7 sweeps of this series .*; and 5 sweeps of this bisect's steps" \
+	"with it: the history's 7 sweeps (the ends left out), moderated by the bisect's"
+frep --drift 1.5
+like "$(cat "$T/rep")" "Machine drift between sweeps: \+/-1.5% sd, given \(--drift\)" "--drift 1.5: given, not moderated"
+for bad in x -1 101 ''; do
+	frep --drift "$bad"
+	is "$rc/$(wc -l <"$T/err")/$(wc -c <"$T/rep")" "2/1/0" "report --drift '$bad': exit 2, one line, no report"
+done
 done_testing

@@ -7,6 +7,8 @@
 
 #include "bisect/bisect.h"
 #include "bisect/child.h"
+#include "bisect/decide_drift.h"
+#include "bisect/drift_learn.h"
 #include "bisect/steps.h"
 #include "msg/exit.h"
 #include "io/results.h"
@@ -91,10 +93,17 @@ static int ours(const struct sb_stepline *l, const struct sb_stepline *v)
 	return v && l->good && strcmp(l->good, v->good) == 0 && strcmp(l->bad, v->bad) == 0;
 }
 
+/* A commit's sweeps one by one (the drift model's unit): at most MAXSW. */
+#define MAXSW 64
+struct each {
+	struct sb_run r[MAXSW];
+	size_t k;
+};
+
 /* Every sweep of commit sha pooled into r (the ends' directories count for the ends' commits): this
- * bisect's, of the good end's testcase. */
+ * bisect's, of the good end's testcase; with e, each also loaded on its own into e. */
 static int side_run(const struct sb_steplog *log, const struct blog *b, const char *sha,
-		    const struct sb_stepline *v, struct sb_run *r)
+		    const struct sb_stepline *v, struct sb_run *r, struct each *e)
 {
 	char err[512], test[256] = "";
 	int have = 0;
@@ -129,6 +138,10 @@ static int side_run(const struct sb_steplog *log, const struct blog *b, const ch
 			sb_run_free(&x);
 		}
 		have = 1;
+		if (e && e->k < MAXSW && sb_run_load(dir, &e->r[e->k], err, sizeof(err)) == 0)
+			e->k++;
+		else if (e && e->k < MAXSW)
+			sb_run_free(&e->r[e->k]);
 	}
 	return have ? 0 : -1;
 }
@@ -153,8 +166,38 @@ static int verdict_of(const double *v0, size_t n0, const double *v, size_t n, en
 	return sb_verdict(&q, out);
 }
 
-/* Every count and mode both sides have: parent against the first bad commit. */
-static void side_by_side(const struct sb_run *p, const struct sb_run *x, int md, FILE *out)
+/* Side s's sweeps at (mode, tasks) as the verdict module's: each sweep's run means; their count. */
+static size_t point_sweeps(const struct each *s, const char *mode, long tasks, struct sb_vsweep *sw)
+{
+	size_t k = 0, n;
+
+	for (size_t i = 0; i < s->k; i++) {
+		const struct sb_point *pt = sb_run_find(&s->r[i], mode, tasks);
+		const double *v = pt ? sb_point_run_means(pt, &n) : NULL;
+
+		if (v && n > 0)
+			sw[k++] = (struct sb_vsweep){ v, n, 0, 0, NULL, -1 };
+	}
+	return k;
+}
+
+/* The first bad commit against its parent at one point with the drift: each commit's sweeps a side. */
+static int drift_point(const struct each *pe, const struct each *xe, const char *mode, long tasks,
+		       const struct sb_drift *drift, struct sb_vresult *d)
+{
+	struct sb_vsweep a[MAXSW], b[MAXSW];
+	struct sb_vquery q = { { a, 0 }, { b, 0 }, SB_VT_RATIO, 95, 0.05, *drift };
+
+	q.base.nsw = point_sweeps(pe, mode, tasks, a);
+	q.x.nsw = point_sweeps(xe, mode, tasks, b);
+	if (q.base.nsw == 0 || q.x.nsw == 0)
+		return -1;
+	return sb_verdict(&q, d);
+}
+
+/* Every count and mode both sides have: parent against the first bad commit (the drift: each's sweeps). */
+static void side_by_side(const struct sb_run *p, const struct sb_run *x, const struct each *pe, const struct each *xe,
+			 const struct sb_drift *drift, int md, FILE *out)
 {
 	fputs(md ? "| mode | tasks | parent ops/s | first bad ops/s | change | ±95% | detectable | in words |\n"
 		   "|---|---:|---:|---:|---:|---:|---:|---|\n"
@@ -166,12 +209,13 @@ static void side_by_side(const struct sb_run *p, const struct sb_run *x, int md,
 		char w[64];
 
 		if (!bv || av->n < 2 || bv->n < 2 ||
-		    verdict_of(av->v, av->n, bv->v, bv->n, SB_VT_RATIO, 0.05, &d) < 0)
+		    (drift->src == SB_DRIFT_NONE ? verdict_of(av->v, av->n, bv->v, bv->n, SB_VT_RATIO, 0.05, &d) :
+		     drift_point(pe, xe, a->mode, a->tasks, drift, &d)) < 0)
 			continue;
 		fprintf(out, md ? "| %s | %ld | %.6g | %.6g | %+.2f%% | %.2f%% | ±%.2f%% | %s |\n"
 				: "  %-9s %6ld %15.6g %16.6g %+7.2f%% %7.2f%%   +/-%.2f%%  %s\n",
-			a->mode, a->tasks, av->st.mean, bv->st.mean, d.estimate, d.d.rel_halfwidth_pct, d.detectable,
-			words(&d, w, sizeof(w)));
+			a->mode, a->tasks, d.drifted ? d.mean0 : av->st.mean, d.drifted ? d.mean : bv->st.mean,
+			d.estimate, d.d.rel_halfwidth_pct, d.detectable, words(&d, w, sizeof(w)));
 	}
 }
 
@@ -198,8 +242,62 @@ static int gather(const struct sb_target *t, const char *dir, double **all, size
 	return rc;
 }
 
-/* A step's runs against the end it was called: 1 when they differ (p < 0.01), 0, -1: cannot tell. */
-static int off_level(const struct sb_steplog *log, const struct sb_stepline *v, double *p)
+/* Sweeps of a side at a target, each its own values (the drift model's unit). */
+struct sweeps {
+	struct sb_vsweep sw[MAXSW];
+	size_t k, n;		/* sweeps, values */
+};
+
+/* The target's values in dir as one more sweep of s. */
+static void add_sweep(struct sweeps *s, const struct sb_target *t, const char *dir)
+{
+	double *x = NULL;
+	size_t n = 0;
+
+	if (s->k < MAXSW && gather(t, dir, &x, &n) == 0 && n > 0) {
+		s->sw[s->k++] = (struct sb_vsweep){ x, n, 0, 0, NULL, -1 };
+		s->n += n;
+	} else
+		free(x);
+}
+
+static void free_sweeps(struct sweeps *s)
+{
+	for (size_t i = 0; i < s->k; i++)
+		free((double *)s->sw[i].v);
+}
+
+/* A step's sweeps against the end's, the drift in the test (off_level's). */
+static int off_level_drift(const struct sb_steplog *log, const struct sb_stepline *v, const struct sb_target *t,
+			   const struct sb_drift *drift, double *p)
+{
+	struct sweeps step = { .k = 0 }, end = { .k = 0 };
+	struct sb_vquery q = { { end.sw, 0 }, { step.sw, 0 }, SB_VT_DIFF, 95, 0.05, *drift };
+	struct sb_vresult vd;
+	int rc = -1;
+
+	for (size_t i = 0; i < log->n; i++)
+		if (ours(&log->l[i], v) && strcmp(log->l[i].sha, v->sha) == 0 &&
+		    strcmp(log->l[i].target, v->target) == 0)
+			add_sweep(&step, t, log->l[i].rundir);
+	add_sweep(&end, t, strcmp(v->verdict, "good") == 0 ? v->good : v->bad);
+	q.base.nsw = end.k;
+	q.x.nsw = step.k;
+	if (step.n >= 2 && end.k == 1 && sb_verdict(&q, &vd) == 0) {
+		*p = vd.p;
+		rc = vd.p < 0.01;
+	}
+	free_sweeps(&step);
+	free_sweeps(&end);
+	return rc;
+}
+
+/*
+ * A step's runs against the end it was called: 1 when they differ (p < 0.01), 0, -1: cannot tell.
+ * With the drift, its sweeps against the end's sweep (the sweep the unit).
+ */
+static int off_level(const struct sb_steplog *log, const struct sb_stepline *v, const struct sb_drift *drift,
+		     double *p)
 {
 	struct sb_target t;
 	struct sb_vresult vd;
@@ -210,6 +308,8 @@ static int off_level(const struct sb_steplog *log, const struct sb_stepline *v, 
 
 	if (strcmp(v->verdict, "skip") == 0 || sb_target_parse(v->target, &t, err, sizeof(err)) != 0)
 		return -1;
+	if (drift->src != SB_DRIFT_NONE)
+		return off_level_drift(log, v, &t, drift, p);
 	for (size_t i = 0; i < log->n; i++)
 		if (ours(&log->l[i], v) && strcmp(log->l[i].sha, v->sha) == 0 &&
 		    strcmp(log->l[i].target, v->target) == 0)
@@ -225,8 +325,8 @@ static int off_level(const struct sb_steplog *log, const struct sb_stepline *v, 
 }
 
 /* The steps in the order tested, and whether each sits at the level of the end it was called. */
-static int steps(const struct sb_steplog *log, const struct blog *b, int md, FILE *out,
-		 const struct sb_stepline **last)
+static int steps(const struct sb_steplog *log, const struct blog *b, const struct sb_drift *drift, int md,
+		 FILE *out)
 {
 	int mono = 1;
 
@@ -240,8 +340,7 @@ static int steps(const struct sb_steplog *log, const struct blog *b, int md, FIL
 
 		if (strcmp(v->kind, "verdict") != 0 || !in_log(b, v->sha))
 			continue;
-		*last = v;
-		off = off_level(log, v, &p);
+		off = off_level(log, v, drift, &p);
 		if (off >= 0)
 			snprintf(lvl, sizeof(lvl), "%s (p = %.2g)", off ? "NO" : "yes", p);
 		mono &= off != 1;
@@ -266,7 +365,27 @@ static void reproduce(const struct blog *b, const struct sb_stepline *v, int md,
 			pre, b->parent[0] ? b->parent : "FIRST_BAD^", b->first_bad);
 }
 
-static void ends_line(const struct sb_stepline *v, int md, FILE *out)
+/* The ends' first sweeps with the drift: sb_gap_check_drift, as a step checks them. */
+static void ends_line_drift(const struct sb_stepline *v, const struct sb_target *t, const struct sb_drift *drift,
+			    int md, FILE *out)
+{
+	struct sb_drift_sweep gs, bs;
+	struct sb_drift_side g = { &gs, 1 }, bd = { &bs, 1 };
+	struct sb_gap gap;
+	double *gv = NULL, *bv = NULL;
+	size_t ng = 0, nb = 0;
+
+	if (gather(t, v->good, &gv, &ng) == 0 && gather(t, v->bad, &bv, &nb) == 0 &&
+	    sb_bisect_drift_sweep(gv, ng, NULL, &gs) == 0 && sb_bisect_drift_sweep(bv, nb, NULL, &bs) == 0 &&
+	    sb_gap_check_drift(&g, &bd, drift, &gap) == 0)
+		fprintf(out, "%sAt %s the ends differ by %+.2f%% (%s, p = %.2g), and a sweep each (%zu and %zu runs) "
+			"detects %.2f%% with the drift between sweeps.\n", md ? "\n" : "", v->target, gap.change_pct,
+			gap.change_pct < 0 ? "worse" : "better", gap.p, ng, nb, gap.detectable_pct);
+	free(gv);
+	free(bv);
+}
+
+static void ends_line(const struct sb_stepline *v, const struct sb_drift *drift, int md, FILE *out)
 {
 	struct sb_target t;
 	struct sb_side g, bd;
@@ -277,6 +396,10 @@ static void ends_line(const struct sb_stepline *v, int md, FILE *out)
 
 	if (!v || sb_target_parse(v->target, &t, err, sizeof(err)) != 0)
 		return;
+	if (drift->src != SB_DRIFT_NONE) {
+		ends_line_drift(v, &t, drift, md, out);
+		return;
+	}
 	if (gather(&t, v->good, &gv, &ng) == 0 && gather(&t, v->bad, &bv, &nb) == 0 &&
 	    sb_side_of(gv, ng, &g) == 0 && sb_side_of(bv, nb, &bd) == 0 && sb_gap_check(&g, &bd, &gap) == 0)
 		fprintf(out, "%sAt %s the ends differ by %+.2f%% (%s), and their runs (%zu and %zu) detect %.2f%%.\n",
@@ -286,12 +409,96 @@ static void ends_line(const struct sb_stepline *v, int md, FILE *out)
 	free(bv);
 }
 
+/* The first bad commit against its parent, side by side (e: each commit's sweeps, with the drift). */
+static void first_bad(const struct sb_steplog *log, const struct blog *b, const struct sb_stepline *last,
+		      const struct sb_drift *drift, struct each *e, int md, FILE *out)
+{
+	struct sb_run pr, fr;
+
+	if (side_run(log, b, b->parent, last, &pr, e) != 0)
+		return;
+	if (side_run(log, b, b->first_bad, last, &fr, e ? e + 1 : NULL) == 0) {
+		fprintf(out, md ? "\n## %.12s against its parent %.12s\n\n" : "\n%.12s against its parent %.12s:\n",
+			b->first_bad, b->parent);
+		side_by_side(&pr, &fr, e, e ? e + 1 : NULL, drift, md, out);
+		sb_run_free(&fr);
+	}
+	sb_run_free(&pr);
+}
+
+/* The last step of this bisect in the log (its ends and target are the report's), NULL: none. */
+static const struct sb_stepline *last_step(const struct sb_steplog *log, const struct blog *b)
+{
+	const struct sb_stepline *last = NULL;
+
+	for (size_t i = 0; i < log->n; i++)
+		if (strcmp(log->l[i].kind, "verdict") == 0 && in_log(b, log->l[i].sha))
+			last = &log->l[i];
+	return last;
+}
+
+/*
+ * The drift the report's verdicts use, learned as a step learns it
+ * (drift_learn.h): --drift; else $SB_HISTORY's figure for the good end's
+ * testcase and testbed at the target (the ends' sweeps left out: the last
+ * step's ends, and measure's sweeps of the ends' commits); else the default;
+ * then moderated by every commit's sweeps of this bisect. None without a step.
+ */
+static void learn(const struct sb_bisect_opts *o, const struct sb_steplog *log, const struct blog *b,
+		  const struct sb_stepline *v, struct sb_drift *d)
+{
+	struct sb_run g, bad;
+	struct sb_target t;
+	const char *ends[2 * SB_BISECT_MAXENDS];
+	struct sb_bisect_learn in = { o->drift_pct, &g, &t, v ? v->target : "", ends, 0, 1 };
+	char err[512];
+
+	sb_drift_given(0, d);
+	if (!v || o->drift_pct == 0 || sb_target_parse(v->target, &t, err, sizeof(err)) != 0)
+		return;
+	if (sb_run_load(v->good, &g, err, sizeof(err)) != 0) {
+		sb_run_free(&g);	/* the good end gone: no history, no moderation */
+		if (o->drift_pct > 0)
+			sb_drift_given(o->drift_pct, d);
+		else
+			sb_drift_default(d);
+		return;
+	}
+	if (sb_run_meta(v->bad, &bad, err, sizeof(err)) == 0)
+		in.across = sb_run_across(&g, &bad);
+	sb_run_free(&bad);
+	ends[in.nends++] = v->bad;
+	for (size_t i = 0; i < log->n && in.nends < 2 * SB_BISECT_MAXENDS; i++)
+		if (strcmp(log->l[i].kind, "sweep") == 0 && strcmp(log->l[i].target, "-") == 0 &&
+		    (strcmp(log->l[i].sha, b->start_good) == 0 || strcmp(log->l[i].sha, b->start_bad) == 0) &&
+		    strcmp(log->l[i].rundir, v->good) != 0 && strcmp(log->l[i].rundir, v->bad) != 0)
+			ends[in.nends++] = log->l[i].rundir;
+	sb_bisect_drift_start(&in, d);
+	if (sb_bisect_drift_steps(&in, log, v->good, v->bad, NULL, "this bisect's steps", d) < 0)
+		sb_bisect_say("out of memory: the drift not moderated by this bisect's sweeps");
+	sb_run_free(&g);
+}
+
+/* The drift named once, for every verdict below (none with --drift 0: the report as before). */
+static void drift_line(const struct sb_drift *d, int md, FILE *out)
+{
+	static const char head[] = "machine drift between sweeps: ";
+	char w[600];
+
+	if (d->src == SB_DRIFT_NONE)
+		return;
+	sb_drift_words(d, w, sizeof(w));
+	fprintf(out, md ? "\n**Machine drift between sweeps:** %s (every verdict below takes the sweep as the unit)\n"
+		: "Machine drift between sweeps: %s (every verdict below takes the sweep as the unit)\n",
+		strncmp(w, head, sizeof(head) - 1) == 0 ? w + sizeof(head) - 1 : w);
+}
+
 int sb_bisect_report(const struct sb_bisect_opts *o, FILE *out)
 {
 	struct blog b;
 	struct sb_steplog log;
-	const struct sb_stepline *last = NULL;
-	struct sb_run pr, fr;
+	const struct sb_stepline *last;
+	struct sb_drift drift;
 	char *path = sb_steplog_path(o), err[512];
 	int md = o->format_md, rc = read_log(o, &b), mono;
 
@@ -308,20 +515,32 @@ int sb_bisect_report(const struct sb_bisect_opts *o, FILE *out)
 			b.parent[0] ? b.parent : "(unknown: not in this repository)");
 	else
 		fputs("The bisect has not ended: no first bad commit in the log yet.\n", out);
-	mono = steps(&log, &b, md, out, &last);
-	ends_line(last, md, out);
-	fprintf(out, md ? "\n**Monotonic:** %s\n" : "\nMonotonic: %s\n", !last ? "- (no step of this bisect in the log)" : mono ?
+	last = last_step(&log, &b);
+	learn(o, &log, &b, last, &drift);
+	drift_line(&drift, md, out);
+	mono = steps(&log, &b, &drift, md, out);
+	ends_line(last, &drift, md, out);
+	fprintf(out, md ? "\n**Monotonic:** %s\n" : "\nMonotonic: %s\n", !last ? "- (no step of this bisect in the log)" :
+		drift.src != SB_DRIFT_NONE ? (mono ?
+		"yes: every step's sweeps sit at the level of the end it was called, the drift between sweeps "
+		"allowed (two levels, one change)" :
+		"NO: a step's sweeps differ from the end it was called by more than the drift between sweeps "
+		"explains (p < 0.01): the change may be spread over several commits or not monotonic, and the "
+		"bisect may have followed one of them (asv's warning)") : mono ?
 		"yes: every step's runs sit at the level of the end it was called (two levels, one change)" :
 		"NO: a step's runs differ from the end it was called (p < 0.01): the change may be spread over "
 		"several commits or not monotonic, and the bisect may have followed one of them (asv's warning)");
-	if (b.first_bad[0] && b.parent[0] && side_run(&log, &b, b.parent, last, &pr) == 0) {
-		if (side_run(&log, &b, b.first_bad, last, &fr) == 0) {
-			fprintf(out, md ? "\n## %.12s against its parent %.12s\n\n" : "\n%.12s against its parent %.12s:\n",
-				b.first_bad, b.parent);
-			side_by_side(&pr, &fr, md, out);
-			sb_run_free(&fr);
-		}
-		sb_run_free(&pr);
+	if (b.first_bad[0] && b.parent[0]) {
+		struct each *e = drift.src == SB_DRIFT_NONE ? NULL : calloc(2, sizeof(*e));
+
+		if (drift.src != SB_DRIFT_NONE && !e)
+			sb_bisect_say("out of memory");
+		else
+			first_bad(&log, &b, last, &drift, e, md, out);
+		for (size_t i = 0; e && i < 2; i++)
+			for (size_t j = 0; j < e[i].k; j++)
+				sb_run_free(&e[i].r[j]);
+		free(e);
 	}
 	reproduce(&b, last, md, out);
 	sb_steplog_free(&log);

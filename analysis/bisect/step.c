@@ -1,6 +1,5 @@
 /* One step of git bisect run: the ends checked once, the commit built, runs added until the sequential test decides. */
 #define _GNU_SOURCE
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,9 +8,9 @@
 #include "bisect/bisect.h"
 #include "bisect/child.h"
 #include "bisect/decide_drift.h"
+#include "bisect/drift_learn.h"
 #include "bisect/steps.h"
 #include "msg/exit.h"
-#include "history/history.h"
 #include "io/results.h"
 
 #define BATCH 2		/* runs a sweep: SB_INDEPENDENT_RUNS, so each sweep has run means */
@@ -34,68 +33,18 @@ struct step_ctx {
 	char eboot[2][SB_BISECT_MAXENDS][64];	/* each end sweep's */
 };
 
-/* A sweep's values as the drift model takes them (logs); -1 when one is not positive. */
-static int drift_sweep(const double *v, size_t n, const char *boot, struct sb_drift_sweep *out)
-{
-	double sum = 0, ss = 0;
-
-	if (n == 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (!(v[i] > 0))
-			return -1;
-		sum += log(v[i]);
-	}
-	*out = (struct sb_drift_sweep){ sum / (double)n, 0, n, boot };
-	for (size_t i = 0; i < n; i++)
-		ss += (log(v[i]) - out->mean) * (log(v[i]) - out->mean);
-	out->var = n > 1 ? ss / (double)(n - 1) : 0;
-	return 0;
-}
-
-/* a and b the same text (NULL as ""): 1 */
-static int same(const char *a, const char *b)
-{
-	return strcmp(a ? a : "", b ? b : "") == 0;
-}
-
-/*
- * The values of target t in the run directory dir into *v (*n of them): a
- * complete sweep of the good end's testcase; with shape, of its parameters and
- * run shape too. 0, SB_EXIT_FAIL with why in err when no run has a value (a
- * failed measurement), or another nonzero code with why in err.
- */
+/* The values of target t in the run directory dir (sb_bisect_values, against the good end). */
 static int values_of(const struct step_ctx *c, const char *dir, int shape, double **v, size_t *n, char *err,
 		     size_t errlen, char *boot)
 {
-	const struct sb_run *g = &c->good_run;
-	struct sb_run r;
-	int rc = sb_run_load(dir, &r, err, errlen) != 0 ? -1 : 0;
-
-	*v = NULL, *n = 0;
-	if (rc == 0 && strcmp(r.status, "complete") != 0)
-		rc = -1, snprintf(err, errlen, "%s: a %s sweep (meta's status), not a complete one", dir, r.status);
-	else if (rc == 0 && strcmp(r.test, g->test) != 0)
-		rc = -1, snprintf(err, errlen, "%s: a sweep of %s, not of %s (the good end's testcase)", dir, r.test, g->test);
-	else if (rc == 0 && shape && !(same(r.params, g->params) && same(r.period_ms, g->period_ms) &&
-				       same(r.duration, g->duration) && same(r.warmup, g->warmup) &&
-				       same(r.placement, g->placement)))
-		rc = -1, snprintf(err, errlen, "%s: its testcase parameters or run shape (period, duration, warmup, "
-				  "placement) are not the good end's %s", dir, g->dir);
-	/* a run without a curve value left out: said for this step's and the ends' sweeps (boot given) */
-	if (rc == 0 && (rc = sb_target_values(&c->t, &r, v, n, err, errlen)) == 0 && *err && boot)
-		sb_bisect_say("%s", err);
-	if (rc == 0 && boot)
-		sb_run_boot(&r, boot, 64);
-	sb_run_free(&r);
-	return rc;
+	return sb_bisect_values(&c->good_run, &c->t, dir, shape, v, n, err, errlen, boot);
 }
 
 /* n values of one sweep appended to c->x (v freed), and the sweep to c->xs. 0, or an exit code. */
 static int append(struct step_ctx *c, double *v, size_t n)
 {
 	if (c->nxs < sizeof(c->xs) / sizeof(c->xs[0]) &&
-	    drift_sweep(v, n, strdup(c->boot[2]), &c->xs[c->nxs]) == 0)
+	    sb_bisect_drift_sweep(v, n, strdup(c->boot[2]), &c->xs[c->nxs]) == 0)
 		c->nxs++;
 	double *nx = realloc(c->x, (c->k + n + 1) * sizeof(*nx));
 
@@ -155,47 +104,31 @@ static int end_side(struct step_ctx *c, const char *const *dirs, size_t n, struc
 	return rc;
 }
 
+/* What the step learns its drift from (drift_learn.h): the good end's first sweep, the other end sweeps (into ends). */
+static struct sb_bisect_learn learn_in(const struct step_ctx *c, const char **ends)
+{
+	size_t n = 0;
+
+	for (size_t i = 1; i < c->o->ngood + c->o->nbad; i++)
+		ends[n++] = i < c->o->ngood ? c->o->goods[i] : c->o->bads[i - c->o->ngood];
+	return (struct sb_bisect_learn){ c->o->drift_pct, &c->good_run, &c->t, c->tstr, ends, n,
+		!*c->boot[0] || strcmp(c->boot[0], c->boot[1]) != 0 };
+}
+
 /*
- * The drift the step's tests use: --drift; else learned from the testbed's
- * history in $SB_HISTORY (the ends left out), else the default (drift.h);
- * said once on stderr. Not from the bisect's own results directory: its
- * sweeps alternate between good and bad commits in bisect order, and their
- * consecutive differences are the change itself. (The step's own sweeps, of
- * one commit, moderate it in sb_decide_drift.)
+ * The drift the step's tests use (sb_bisect_drift_start: --drift, $SB_HISTORY,
+ * the default), said once on stderr. (The step's own sweeps, of one commit,
+ * moderate it in sb_decide_drift.)
  */
 static void learn_drift(struct step_ctx *c)
 {
-	const char *env = getenv("SB_HISTORY");
-	char *path = NULL, err[512], words[400];
-	struct sb_drift_lookup *l = NULL;
-	struct sb_run *more;
-	const struct sb_run *skip[2 * SB_BISECT_MAXENDS] = { &c->good_run };
-	size_t ns = 1;
+	const char *ends[2 * SB_BISECT_MAXENDS];
+	struct sb_bisect_learn in = learn_in(c, ends);
+	char words[400];
 
-	if (c->o->drift_pct >= 0) {
-		sb_drift_given(c->o->drift_pct, &c->drift);
+	sb_bisect_drift_start(&in, &c->drift);
+	if (c->drift.src == SB_DRIFT_GIVEN || c->drift.src == SB_DRIFT_NONE)
 		return;
-	}
-	sb_drift_default(&c->drift);
-	/* every end sweep but the good end's first (loaded already) */
-	if (!(more = calloc(2 * SB_BISECT_MAXENDS, sizeof(*more))))
-		return;
-	for (size_t i = 1; i < c->o->ngood + c->o->nbad; i++)
-		if (sb_run_load(i < c->o->ngood ? c->o->goods[i] : c->o->bads[i - c->o->ngood], &more[ns - 1], err,
-				sizeof(err)) == 0)
-			skip[ns] = &more[ns - 1], ns++;
-	if (env && *env && (path = strdup(env)) != NULL) {
-		if (access(path, F_OK) == 0 && sb_drift_lookup_open(path, &c->good_run, skip, ns,
-								    5000, &l, err, sizeof(err)) == 0)
-			sb_drift_lookup_point(l, c->t.mode, c->t.kind == SB_T_CURVE ? 0 : c->t.tasks,
-					      !*c->boot[0] || strcmp(c->boot[0], c->boot[1]) != 0, &c->drift,
-					      &c->drift);
-		sb_drift_lookup_free(l);
-	}
-	for (size_t i = 1; i < ns; i++)
-		sb_run_free(&more[i - 1]);
-	free(more);
-	free(path);
 	sb_drift_words(&c->drift, words, sizeof(words));
 	sb_bisect_say("%s", words);
 }
@@ -232,65 +165,33 @@ static int check_ends_drift(struct step_ctx *c)
 }
 
 /*
- * The drift moderated by the bisect's earlier steps (sb_bisect_drift_est):
+ * The drift moderated by the bisect's earlier steps (sb_bisect_drift_steps):
  * the step log's sweeps between these ends at this target, by commit, this
- * commit's left out (its own sweeps moderate it in the step). A kept sweep
- * that no longer loads is left out here too. 0, or an exit code.
+ * commit's left out (its own sweeps moderate it in the step). 0, or an exit
+ * code.
  */
 static int past_drift(struct step_ctx *c)
 {
+	const char *ends[2 * SB_BISECT_MAXENDS];
+	struct sb_bisect_learn in = learn_in(c, ends);
 	struct sb_steplog log;
-	struct sb_drift_sweep *sw = NULL;
-	struct sb_drift_side *g = NULL;
-	const char **sha = NULL;
-	struct sb_drift_est e;
-	char err[1024], what[sizeof(c->drift.what) + 64];
-	size_t n = 0, ng = 0;
+	char err[1024];
+	int rc;
 
 	if (sb_steplog_read(c->log, &log, err, sizeof(err)) != 0) {
 		sb_bisect_say("%s", err);
 		return SB_BISECT_ABORT;
 	}
-	if (log.n && (!(sw = calloc(log.n, sizeof(*sw))) || !(g = calloc(log.n, sizeof(*g))) ||
-		      !(sha = calloc(log.n, sizeof(*sha))))) {
-		sb_steplog_free(&log), free(sw), free(g);
+	rc = sb_bisect_drift_steps(&in, &log, c->o->good, c->o->bad, c->sha, "this bisect's earlier steps", &c->drift);
+	sb_steplog_free(&log);
+	if (rc < 0) {
 		sb_bisect_say("out of memory");
 		return SB_BISECT_ABORT;
 	}
-	for (size_t i = 0; i < log.n; i++) {
-		const struct sb_stepline *l = &log.l[i];
-		double *v = NULL;
-		size_t nv;
-
-		if (strcmp(l->kind, "sweep") != 0 || strcmp(l->sha, c->sha) == 0 || strcmp(l->target, c->tstr) != 0 ||
-		    !l->good || strcmp(l->good, c->o->good) != 0 || strcmp(l->bad, c->o->bad) != 0)
-			continue;
-		if (values_of(c, l->rundir, 1, &v, &nv, err, sizeof(err), NULL) == 0 &&
-		    drift_sweep(v, nv, NULL, &sw[n]) == 0) {
-			/* a step's sweeps are one after another in the log: one group a commit */
-			if (!n || strcmp(sha[n - 1], l->sha) != 0)
-				g[ng++] = (struct sb_drift_side){ sw + n, 0 };
-			g[ng - 1].k++;
-			sha[n++] = l->sha;
-		}
-		free(v);
-	}
-	if ((c->drift.src == SB_DRIFT_DEFAULT || c->drift.src == SB_DRIFT_LEARNED) &&
-	    sb_bisect_drift_est(g, ng, &e) == 0) {
-		if (c->drift.src == SB_DRIFT_DEFAULT)
-			snprintf(what, sizeof(what), "the default's 2 and %zu sweeps of this bisect's earlier steps",
-				 e.sweeps);
-		else
-			snprintf(what, sizeof(what), "%s; and %zu sweeps of this bisect's earlier steps",
-				 c->drift.what, e.sweeps);
-		sb_drift_moderate(&c->drift, &e, what, &c->drift);
+	if (rc == 1) {
 		sb_drift_words(&c->drift, err, sizeof(err));
 		sb_bisect_say("with %s", err);
 	}
-	sb_steplog_free(&log);
-	free(sw);
-	free(g);
-	free(sha);
 	return 0;
 }
 

@@ -372,6 +372,12 @@ cases() {
 		printf 'bis.mono.%s\tsb-bisect report --results %s --log %s --format %s\n' "$f" "$BI/mono" "$BI/mono.log" "$f"
 		printf 'bis.curve.%s\tsb-bisect report --results %s --log %s --format %s\n' "$f" "$BI/curve" "$BI/curve.log" "$f"
 		printf 'bis.open.%s\tsb-bisect report --results %s --log %s --format %s\n' "$f" "$BI/open" "$BI/open.log" "$f"
+		# --drift 0: the runs alone, the report before the drift was in it (a REV whose report ignores it
+		# prints that too)
+		for b in mono curve open; do
+			printf 'bis.%s.d0.%s\tsb-bisect report --results %s --log %s --format %s --drift 0\n' "$b" "$f" \
+				"$BI/$b" "$BI/$b.log" "$f"
+		done
 	done
 	printf 'bis.nolog\tsb-bisect report --results %s --log %s/nothing.log\n' "$BI/mono" "$BI"
 	printf 'bis.nosteps\tsb-bisect report --results %s/nothing --log %s\n' "$BI" "$BI/mono.log"
