@@ -42,16 +42,21 @@ int sb_bisect_values(const struct sb_run *g, const struct sb_target *t, const ch
 	struct sb_run r;
 	int rc = sb_run_load(dir, &r, err, errlen) != 0 ? -1 : 0;
 
-	*v = NULL, *n = 0;
-	if (rc == 0 && strcmp(r.status, "complete") != 0)
-		rc = -1, snprintf(err, errlen, "%s: a %s sweep (meta's status), not a complete one", dir, r.status);
-	else if (rc == 0 && strcmp(r.test, g->test) != 0)
-		rc = -1, snprintf(err, errlen, "%s: a sweep of %s, not of %s (the good end's testcase)", dir, r.test, g->test);
-	else if (rc == 0 && shape && !(same(r.params, g->params) && same(r.period_ms, g->period_ms) &&
-				       same(r.duration, g->duration) && same(r.warmup, g->warmup) &&
-				       same(r.placement, g->placement)))
-		rc = -1, snprintf(err, errlen, "%s: its testcase parameters or run shape (period, duration, warmup, "
-				  "placement) are not the good end's %s", dir, g->dir);
+	*v = NULL;
+	*n = 0;
+	if (rc == 0 && strcmp(r.status, "complete") != 0) {
+		rc = -1;
+		snprintf(err, errlen, "%s: a %s sweep (meta's status), not a complete one", dir, r.status);
+	} else if (rc == 0 && strcmp(r.test, g->test) != 0) {
+		rc = -1;
+		snprintf(err, errlen, "%s: a sweep of %s, not of %s (the good end's testcase)", dir, r.test, g->test);
+	} else if (rc == 0 && shape && !(same(r.params, g->params) && same(r.period_ms, g->period_ms) &&
+					 same(r.duration, g->duration) && same(r.warmup, g->warmup) &&
+					 same(r.placement, g->placement))) {
+		rc = -1;
+		snprintf(err, errlen, "%s: its testcase parameters or run shape (period, duration, warmup, "
+			 "placement) are not the good end's %s", dir, g->dir);
+	}
 	/* a run without a curve value left out: said for a step's and the ends' sweeps (boot given) */
 	if (rc == 0 && (rc = sb_target_values(t, &r, v, n, err, errlen)) == 0 && *err && boot)
 		sb_bisect_say("%s", err);
@@ -82,9 +87,10 @@ void sb_bisect_drift_start(const struct sb_bisect_learn *in, struct sb_drift *d)
 	if (more && skip) {
 		skip[0] = in->good;
 		for (size_t i = 0; i < in->nends; i++)
-			if (sb_run_load(in->ends[i], &more[ns - 1], err, sizeof(err)) == 0)
-				skip[ns] = &more[ns - 1], ns++;
-			else
+			if (sb_run_load(in->ends[i], &more[ns - 1], err, sizeof(err)) == 0) {
+				skip[ns] = &more[ns - 1];
+				ns++;
+			} else
 				sb_run_free(&more[ns - 1]);
 		if (sb_drift_lookup_open(env, in->good, skip, ns, 5000, &l, err, sizeof(err)) == 0)
 			sb_drift_lookup_point(l, in->t->mode, in->t->kind == SB_T_CURVE ? 0 : in->t->tasks, in->across,
@@ -136,7 +142,10 @@ int sb_bisect_drift_steps(const struct sb_bisect_learn *in, const struct sb_step
 		return 0;
 	if (log->n && (!(sw = calloc(log->n, sizeof(*sw))) || !(by = calloc(log->n, sizeof(*by))) ||
 		       !(g = calloc(log->n, sizeof(*g))) || !(sha = calloc(log->n, sizeof(*sha))))) {
-		free(sw), free(by), free(g), free(sha);
+		free(sw);
+		free(by);
+		free(g);
+		free(sha);
 		return -1;
 	}
 	n = log->n ? our_sweeps(in, log, good_dir, bad_dir, except, sw, sha) : 0;
