@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 33
+plan 34
 
 D=selftest/data/compare/results/unix1
 G=$B/selftest/history_gen
@@ -83,6 +83,14 @@ is "$rc" 0 "--calibrate: exit 0"
 like "$out" '^paced( .*)? on [^ ]+: 2 sweeps$' "it prints what the history learned for the testcase"
 is "$("$H" list --db "$tmp/cal/history.db" | tail -n +2 | cut -f 3 | sort | tr '\n' ' ')" "calibrate-1 calibrate-2 " \
 	"its sweeps are in the history, labelled calibrate-N"
+# every tool it makes is SB_BUILD's ($B): a make shim logs each call (before, --calibrate built
+# build/bin/sb-history whatever SB_BUILD said, racing the sanitizer pool's tests for build/)
+mkdir -p "$tmp/shim"
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec %s "$@"\n' "$tmp/make.log" "$(command -v make)" >"$tmp/shim/make"
+chmod +x "$tmp/shim/make"
+PATH="$tmp/shim:$PATH" SB_TESTS_DIR=$B/selftest run ./runtest.sh --calibrate paced --sweeps 2 "${CAL[@]}"
+like "$rc:$(grep -c . "$tmp/make.log"):$(grep -vc "BUILD=[^ ]*$B\( \|$\)" "$tmp/make.log")" '^0:[1-9][0-9]*:0$' \
+	"--calibrate makes its tools in SB_BUILD ($B), sb-history too"
 SB_TESTS_DIR=$B/selftest run ./runtest.sh --calibrate paced --sweeps 1 "${CAL[@]}"
 like "$rc/$err" "^2/runtest.sh: --sweeps: '1' is out of range" "--sweeps 1: exit 2, one line"
 SB_TESTS_DIR=$B/selftest run ./runtest.sh --calibrate paced --label x "${CAL[@]}"

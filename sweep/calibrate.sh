@@ -41,9 +41,12 @@ calibrate_main() {
 	exec "$tool" --db "$db" drift "$test"
 }
 
-# calibrate_tool: the path of sb-history (built by make when needed)
+# calibrate_tool: the path of sb-history: SB_BUILD's, made first as every other tool of a sweep is
+# (runtest.sh's made; this read BUILD, which nothing sets, and so built and ran the plain build's
+# under SB_BUILD=build-san, racing the sanitizer pool's other tests for build/), or the installed one
 calibrate_tool() {
+	local dir
 	if [ -n "${SB_INSTALL-}" ]; then printf '%s\n' "$sb_tools/sb-history"; return; fi
-	make -s -C "$ROOT" "${BUILD:-build}/bin/sb-history" >/dev/null || return 1
-	case ${BUILD:-build} in /*) printf '%s\n' "${BUILD}/bin/sb-history" ;; *) printf '%s\n' "$ROOT/${BUILD:-build}/bin/sb-history" ;; esac
+	made dir sb-history
+	printf '%s\n' "$dir/sb-history"
 }
