@@ -122,7 +122,8 @@ like "$out" $'\nNote: the throughput verdicts take a sweep a side; machine drift
 	"the Note names the drift (nothing learned: the default) and the history looked for"
 run ./compare.sh --profile --drift 0 "$RB" "$RN"
 like "$out" 'throughput -25\.0% \+/- 1\.0% \(slower\)' "--drift 0: the runs inside each sweep alone, as before the drift model"
-like "$out" 'Note: .*machine drift between sweeps: none' "... and the Note says so"
+like "$out" 'Note: the throughput verdicts take the runs inside each sweep as the independent values \(--drift 0\)' \
+	"... and the Note says so"
 run ./compare.sh --profile --drift 30 "$RB" "$RN"
 is "$rc" 0 "--drift 30: -25% between two sweeps is not proven: exit 0"
 like "$out" 'throughput -25\.0% \+/- [0-9.]+% \(no difference proven\)' "... no difference proven"

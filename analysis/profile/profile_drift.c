@@ -55,6 +55,11 @@ void sb_prof_drift_note(const struct sb_prof_drift *d, char *buf, size_t len)
 {
 	char w[1200];
 
+	if ((d->used ? &d->first : &d->base)->src == SB_DRIFT_NONE) {
+		snprintf(buf, len, "the throughput verdicts take the runs inside each sweep as the independent "
+			 "values (--drift 0): the drift between the two sweeps is in no interval.");
+		return;
+	}
 	sb_drift_words(d->used ? &d->first : &d->base, w, sizeof(w));
 	snprintf(buf, len, "the throughput verdicts take a sweep a side; %s (%s, %s), in every interval; %s.", w,
 		 d->used > 1 ? "the first point's" : "the point's", d->across ? "across boots" : "one boot", d->note);
