@@ -19,7 +19,8 @@
 # machine between sweeps is then in the spread of each side, not between them.
 # Prints one line per point comparison, then the totals: the per-point rate, and
 # per comparison (one testcase's pair, every point of it at once: what a CI job
-# gates on) how often compare exits 1 (its gate, docs/COMPARE.md "The gate")
+# gates on) how often compare exits 1: its default gate (a regression, one-sided: issue 46's
+# real A/A count) and with --fail-on change (either way; docs/COMPARE.md "The gate"),
 # and how often some point's own interval called a change (the old per-point gate).
 set -eu
 
@@ -46,7 +47,15 @@ compare_pair() {
 		log "aa.sh: compare of $2 pair $3 failed (exit status $rc)"
 		return 1
 	fi
-	printf '%s pair %s: exit %s\n' "$2" "$3" "$rc" >>"$1/exits"
+	# and the default gate (exit 1 on a regression only: issue 46's real A/A count)
+	local gate=0
+	./compare.sh "$1/$2"/a"$3"-* "${vs[@]}" "$1/$2"/b"$3"-* >/dev/null 2>"$1/cmp.err" || gate=$?
+	if [ "$gate" != 0 ] && [ "$gate" != 1 ]; then
+		cat "$1/cmp.err" >&2
+		log "aa.sh: compare of $2 pair $3 failed (exit status $gate)"
+		return 1
+	fi
+	printf '%s pair %s: exit %s, gate %s\n' "$2" "$3" "$rc" "$gate" >>"$1/exits"
 	# test,base,new,mode,tasks,...,verdict at its column, by name
 	awk -F, -v pair="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ printf "%s %s %s pair %s: %s %s%% +- %s%%\n", $c["test"], $c["mode"], $c["tasks"], pair,
@@ -118,10 +127,12 @@ main() {
 		"$(awk -v a="$alarms" -v n="$total" 'BEGIN { printf "%.1f", n ? 100 * a / n : 0 }')"
 	# per comparison: a pair of one testcase, all its points judged at once
 	ncmp=$(grep -c . "$tmp/exits" || true)
-	ones=$(grep -c ': exit 1$' "$tmp/exits" || true)
+	ones=$(grep -c ': exit 1,' "$tmp/exits" || true)
+	gates=$(grep -c ', gate 1$' "$tmp/exits" || true)
 	anyp=$(awk '/: (faster|slower) / { k = $1 " " $5; if (!(k in seen)) { seen[k]; n++ } } END { print n + 0 }' <<<"$lines")
-	printf 'per comparison (one testcase, all its points): %d, exit 1 (the gate, --fail-on change): %d (%s%%); some point significant alone (the per-point gate): %d (%s%%)\n' \
-		"$ncmp" "$ones" "$(awk -v a="$ones" -v n="$ncmp" 'BEGIN { printf "%.1f", n ? 100 * a / n : 0 }')" \
+	printf 'per comparison (one testcase, all its points): %d, exit 1 (the default gate, a regression): %d (%s%%); (--fail-on change): %d (%s%%); some point significant alone (the per-point gate): %d (%s%%)\n' \
+		"$ncmp" "$gates" "$(awk -v a="$gates" -v n="$ncmp" 'BEGIN { printf "%.1f", n ? 100 * a / n : 0 }')" \
+		"$ones" "$(awk -v a="$ones" -v n="$ncmp" 'BEGIN { printf "%.1f", n ? 100 * a / n : 0 }')" \
 		"$anyp" "$(awk -v a="$anyp" -v n="$ncmp" 'BEGIN { printf "%.1f", n ? 100 * a / n : 0 }')"
 	nsw=$((2 * pairs))
 	if [ -n "${SPLIT:-}" ]; then nsw=$pairs; fi
