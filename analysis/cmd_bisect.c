@@ -193,24 +193,10 @@ static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const ch
 	USAGE("%s", msg);
 }
 
-static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char *typed, int optopt)
-{
-	(void)c;
-	(void)optopt;
-	USAGE("unknown option '%s'", typed);
-}
-
-static __attribute__((noreturn)) void missing(const struct sb_cli *c, const char *typed, int optopt)
-{
-	(void)c;
-	(void)optopt;
-	USAGE("%s needs a value", typed);
-}
-
 static const struct sb_cli cli = {
 	.opts = table, .nopts = sizeof(table) / sizeof(table[0]),
 	.decimal = decimal, .bad_decimal = "%s '%s': a number %g..%g",
-	.usage_error = cli_error, .unknown = unknown, .missing = missing,
+	.usage_error = cli_error,
 };
 
 /* The options of every verb; the rest after "--" into o->pass. */
@@ -222,7 +208,7 @@ static void parse(int argc, char **argv, int first, struct sb_bisect_opts *o)
 	sb_cli_scan_init(&s, argc - first, argv + first);
 	while ((st = sb_cli_next(&cli, &s, o)) != SB_CLI_END && st != SB_CLI_DASH_DASH)
 		if (st == SB_CLI_OPERAND)
-			unknown(&cli, s.word, 0);
+			USAGE("unknown option '%s'", s.word);
 	o->pass = argv + first + s.i;
 }
 

@@ -179,24 +179,10 @@ static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const ch
 	usage_error("%s", msg);
 }
 
-static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char *typed, int optopt)
-{
-	(void)c;
-	(void)optopt;
-	usage_error("unknown option '%s'", typed);
-}
-
-static __attribute__((noreturn)) void missing(const struct sb_cli *c, const char *typed, int optopt)
-{
-	(void)c;
-	(void)optopt;
-	usage_error("%s needs a value", typed);
-}
-
 static const struct sb_cli cli = {
 	.opts = table, .nopts = sizeof(table) / sizeof(table[0]),
 	.decimal = sb_decimal, .bad_decimal = "%s: '%s' is not a number from %g to %g",
-	.usage_error = cli_error, .unknown = unknown, .missing = missing, .help = help,
+	.usage_error = cli_error, .help = help,
 };
 
 static void parse(int argc, char **argv, struct opts *o)

@@ -39,6 +39,22 @@ static void usage_error(const struct sb_cli *cli, const char *fmt, ...)
 	cli->usage_error(cli, msg);
 }
 
+/* An option the table does not know: the tool's unknown(), else "unknown option 'X'" to its usage_error(). */
+static __attribute__((noreturn)) void unknown(const struct sb_cli *cli, const char *typed, int optopt)
+{
+	if (cli->unknown)
+		cli->unknown(cli, typed, optopt);
+	usage_error(cli, "unknown option '%s'", typed);
+}
+
+/* An option without its value: the tool's missing(), else "X needs a value" to its usage_error(). */
+static __attribute__((noreturn)) void missing(const struct sb_cli *cli, const char *typed, int optopt)
+{
+	if (cli->missing)
+		cli->missing(cli, typed, optopt);
+	usage_error(cli, "%s needs a value", typed);
+}
+
 static long number(const struct sb_cli *cli, const struct sb_cli_opt *o, const char *lab,
 		   const char *arg)
 {
@@ -169,7 +185,7 @@ static void apply(const struct sb_cli *cli, const struct sb_cli_opt *o, const ch
 	case SB_CLI_REFUSED:
 	case SB_CLI_DOC:
 	case SB_CLI_TITLE:
-		cli->unknown(cli, typed, o->letter);
+		unknown(cli, typed, o->letter);
 	}
 	if (cli->seen != NULL)
 		cli->seen(opts, o, lab, arg);
@@ -236,9 +252,9 @@ int sb_cli_parse(const struct sb_cli *cli, int argc, char **argv, void *opts)
 		const struct sb_cli_opt *o = c == '?' || c == ':' ? NULL : sb_cli_row(cli, c);
 
 		if (c == ':')
-			cli->missing(cli, argv[optind - 1], optopt);
+			missing(cli, argv[optind - 1], optopt);
 		if (o == NULL)
-			cli->unknown(cli, argv[optind - 1], optopt);
+			unknown(cli, argv[optind - 1], optopt);
 		apply(cli, o, optarg, NULL, opts, argv[optind - 1], label(cli, o, lab, sizeof(lab)));
 	}
 	return optind;
@@ -298,7 +314,7 @@ static void values(const struct sb_cli *cli, struct sb_cli_scan *s, int want, co
 	if (want == 0 && s->value != NULL)
 		usage_error(cli, "%s takes no value", s->word);
 	if (s->i + want - (s->value != NULL) >= s->argc)
-		cli->missing(cli, s->word, 0);
+		missing(cli, s->word, 0);
 	if (want > 0 && s->value == NULL)
 		s->value = s->argv[++s->i];
 	if (want > 1)
@@ -331,7 +347,7 @@ enum sb_cli_step sb_cli_next(const struct sb_cli *cli, struct sb_cli_scan *s, vo
 	s->o = sb_cli_find(cli, s->word);
 	takes = s->o ? (s->o->kind == SB_CLI_PAIR ? 2 : s->o->arg != NULL) : cli->foreign ? cli->foreign(s->word) : -1;
 	if (takes < 0)
-		cli->unknown(cli, s->word, 0);
+		unknown(cli, s->word, 0);
 	values(cli, s, takes, &v2);
 	s->i++;
 	s->n = s->i - s->first;
@@ -350,7 +366,7 @@ int sb_cli_scan(const struct sb_cli *cli, int argc, char **argv, void *opts, cha
 	sb_cli_scan_init(&s, argc, argv);
 	while ((st = sb_cli_next(cli, &s, opts)) != SB_CLI_END) {
 		if (st == SB_CLI_OPERAND && ops == NULL)
-			cli->unknown(cli, s.word, 0);
+			unknown(cli, s.word, 0);
 		if (st == SB_CLI_OPERAND)
 			ops[n++] = (char *)s.word;
 	}

@@ -70,7 +70,8 @@ struct sb_cli {
 	int long_labels;	/* messages name an option "-t/--tasks" (a letter and a name) */
 	/* a usage error with this message: never returns */
 	void (*usage_error)(const struct sb_cli *cli, const char *msg) __attribute__((noreturn));
-	/* typed: the argument the parse stopped at; optopt: getopt's (0 in a scan) */
+	/* typed: the argument the parse stopped at; optopt: getopt's (0 in a scan). NULL: the engine
+	 * says "unknown option 'TYPED'" and "TYPED needs a value" through usage_error */
 	void (*unknown)(const struct sb_cli *cli, const char *typed, int optopt) __attribute__((noreturn));
 	void (*missing)(const struct sb_cli *cli, const char *typed, int optopt) __attribute__((noreturn));
 	void (*help)(void) __attribute__((noreturn));

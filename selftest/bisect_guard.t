@@ -225,4 +225,10 @@ for bad in x -1 101 ''; do
 	frep --drift "$bad"
 	is "$rc/$(wc -l <"$T/err")/$(wc -c <"$T/rep")" "2/1/0" "report --drift '$bad': exit 2, one line, no report"
 done
+# the option engine's own words (cli/: no callback of sb-bisect's)
+frep --nope
+is "$rc/$(cat "$T/err")/$(wc -c <"$T/rep")" "2/sb-bisect: unknown option '--nope'/0" "report --nope: exit 2, named"
+rc=0
+"$bisect" report --log >"$T/rep" 2>"$T/err" || rc=$?
+is "$rc/$(cat "$T/err")" "2/sb-bisect: --log needs a value" "report --log without its value: exit 2, named"
 done_testing

@@ -335,20 +335,6 @@ static __attribute__((noreturn)) void cli_error(const struct sb_cli *c, const ch
 	bad("%s", msg);
 }
 
-static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char *typed, int optopt)
-{
-	(void)c;
-	(void)optopt;
-	bad("unknown option '%s'", typed);
-}
-
-static __attribute__((noreturn)) void missing(const struct sb_cli *c, const char *typed, int optopt)
-{
-	(void)c;
-	(void)optopt;
-	bad("%s needs a value", typed);
-}
-
 /* a runner option the sweep does not read itself (the runner's table, sweep=yes): its values */
 static int runner_option(const char *opt)
 {
@@ -359,7 +345,7 @@ static int runner_option(const char *opt)
 
 static const struct sb_cli cli = {
 	.opts = table, .nopts = NOPTS, .equals = 1, .foreign = runner_option, .width = 19,
-	.usage_error = cli_error, .unknown = unknown, .missing = missing,
+	.usage_error = cli_error,
 };
 
 /* ARGV as runtest.sh's parse_args read it: in order, each error as met */
@@ -373,7 +359,7 @@ void parse(int argc, char **argv)
 	sb_cli_scan_init(&s, argc, argv);
 	while (!a.help && (st = sb_cli_next(&cli, &s, &a)) != SB_CLI_END) {
 		if (st == SB_CLI_OPERAND && !s.after_dash_dash && strcmp(s.word, "-") == 0)
-			unknown(&cli, s.word, 0);
+			bad("unknown option '%s'", s.word);
 		if (st == SB_CLI_OPERAND)
 			add(&tests, &ntests, s.word);
 		if (st == SB_CLI_FOREIGN) {	/* to the runner as given */

@@ -119,16 +119,9 @@ static __attribute__((noreturn)) void unknown(const struct sb_cli *c, const char
 	bad("unknown argument '%s'", typed);
 }
 
-static __attribute__((noreturn)) void missing(const struct sb_cli *c, const char *typed, int optopt)
-{
-	(void)c;
-	(void)optopt;
-	bad("%s needs a value", typed);
-}
-
 static const struct sb_cli cli = {
 	.opts = table, .nopts = sizeof(table) / sizeof(table[0]),
-	.usage_error = cli_error, .unknown = unknown, .missing = missing,
+	.usage_error = cli_error, .unknown = unknown,
 };
 
 static void usage(void)
