@@ -51,10 +51,14 @@ check_results() {	# each results/<test>: made, writable, not full, its latest ou
 
 # check_space: the results directories hold at least what the run will write:
 # samples.csv (a row of about 128 bytes per sample of every planned run) twice
-# (the new copy is written before the old one goes), summary.csv and meta.
+# (the new copy is written before the old one goes); a testcase's meta,
+# points.csv, summary.csv, samples.csv and the temporary copy of one of them,
+# a 4 KB block each however small; and the room sb-rundir create keeps for the
+# final meta (analysis/rundir/writer.h, SB_RUNDIR_RESERVE: 64 KB, one testcase's
+# at a time, freed when its meta is final).
 check_space() {
-	local t need kb df_out
-	need=$(((plan_runs * (warmup_samples + samples) * 128 * 2 + plan_runs * 256 + ${#runnable[@]} * 8192 + 1023) / 1024))
+	local t need kb df_out reserve_kb=64
+	need=$(((plan_runs * (warmup_samples + samples) * 128 * 2 + plan_runs * 256 + ${#runnable[@]} * 5 * 4096 + 1023) / 1024 + reserve_kb))
 	for t in "${runnable[@]}"; do
 		df_out=$(df -Pk -- "$results/$t" 2>/dev/null) || df_out=''
 		read -r _ _ _ kb _ <<<"${df_out#*$'\n'}"	# line 2, field 4: the KB available
