@@ -26,16 +26,26 @@ check_runners() {
 	done
 }
 
-check_results() {	# each results/<test>: made, writable, not full, its latest ours to replace
-	local t dir probe err
+check_results() {	# each results/<test>: made, ours, writable, not full, its latest ours to replace
+	local t dir probe err owner
 	for t in "${runnable[@]}"; do
 		dir=$results/$t
 		err=$(mkdir -p -- "$dir" 2>&1) ||
 			die 3 "cannot create the results directory $(shown "$dir"): ${err##*$'\n'}"
-		# named first, so that on_exit and the janitor remove it however runtest.sh ends
+		# another user's (made first in a shared results directory): whatever the sweep writes
+		# there would go where its owner's links point (docs/RUNTEST.md, "Security"). Not in a
+		# guest (SB_VM): its results are the host's private staging directory, whose files a
+		# 9p share shows with the host user's uid
+		owner=$(LC_ALL=C ls -ldn -- "$dir" 2>/dev/null | awk '{ print $3 }')
+		if [ -z "${SB_VM-}" ] && [ "$owner" != "$EUID" ] && [ "$owner" != 0 ]; then
+			die 3 "the results directory $(shown "$dir") belongs to another user (uid ${owner:-unknown}): not written; remove it or choose another --results"
+		fi
+		# named first, so that on_exit and the janitor remove it however runtest.sh ends;
+		# made new (noclobber: O_EXCL), never written through a link planted at its name
 		probe=$dir/.probe.$$
 		printf '%s\n' "$probe" >"$TMP/probe"
-		{ : >"$probe"; } 2>/dev/null ||
+		rm -f -- "$probe"
+		(set -C && : >"$probe") 2>/dev/null ||
 			die 3 "the results directory $(shown "$dir") is not writable"
 		# a page of data: an empty file still fits on a full disk
 		if ! err=$({ printf '%4096s' '' >"$probe"; } 2>&1); then
