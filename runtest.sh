@@ -675,7 +675,11 @@ main() {
 	. "$ROOT/sweep/history.sh" || die 3 "cannot read $ROOT/sweep/history.sh"
 	# shellcheck source=sweep/calibrate.sh
 	. "$ROOT/sweep/calibrate.sh" || die 3 "cannot read $ROOT/sweep/calibrate.sh"
-	if [ "${1-}" = --version ]; then print_version; exit 0; fi
+	if [ "${1-}" = --version ]; then
+		[ $# = 1 ] || usage_error "--version takes no other argument"
+		print_version
+		exit 0
+	fi
 	if [ "${1-}" = --check-system ]; then machine_check_system "${@:2}"; fi
 	if [ "${1-}" = --calibrate ]; then calibrate_main "${@:2}"; fi
 

@@ -173,4 +173,11 @@ rejected "--warmup-min 3 s is more than --warmup-max 1 s" getppid1 --warmup-min 
 ./runtest.sh getppid1 --warmup auto --dry-run >"$T/out" 2>&1
 like "$(grep 'each run:' "$T/out")" 'steady-state \(at most 1 s\) warmup' "--warmup auto: the default, said"
 
+# --version is the only argument, as --check-system is (it printed the version and ignored the rest)
+rc=0
+./runtest.sh --version getppid1 >"$T/out" 2>"$T/err" || rc=$?
+is "$rc:$(cat "$T/err")" "2:runtest.sh: --version takes no other argument (see ./runtest.sh --help)" \
+	"--version with another argument: exit 2, one line"
+is "$(cat "$T/out")" "" "and no version printed"
+
 done_testing
