@@ -179,5 +179,14 @@ rc=0
 is "$rc:$(cat "$T/err")" "2:runtest.sh: --version takes no other argument (see ./runtest.sh --help)" \
 	"--version with another argument: exit 2, one line"
 is "$(cat "$T/out")" "" "and no version printed"
+# --calibrate makes its sweeps: one that would only print (it printed K times, then the history's
+# drift as it was, as if it had calibrated) is refused before the first
+for a in --dry-run --list --help; do
+	rc=0
+	./runtest.sh --calibrate getppid1 "${FAST[@]}" --results "$R" "$a" >"$T/out" 2>"$T/err" || rc=$?
+	is "$rc:$(cat "$T/err")" \
+		"2:runtest.sh: --calibrate: $a cannot be given (it runs its sweeps and adds them to the history) (see ./runtest.sh --help)" \
+		"--calibrate with $a: exit 2, one line"
+done
 
 done_testing

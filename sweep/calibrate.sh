@@ -24,6 +24,9 @@ calibrate_main() {
 		--label | --label=* | --no-history | --kernel | --kernel=*)
 			usage_error "--calibrate: $1 cannot be given (the sweeps are labelled calibrate-N and go into the history)"
 			;;
+		--dry-run | --list | -h | --help)	# (each sweep would only print, and the drift be the history's as it was)
+			usage_error "--calibrate: $1 cannot be given (it runs its sweeps and adds them to the history)"
+			;;
 		--results) [ $# -ge 2 ] && results=$2 ;;
 		--results=*) results=${1#--results=} ;;
 		esac
