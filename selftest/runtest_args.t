@@ -189,4 +189,15 @@ for a in --dry-run --list --help; do
 		"--calibrate with $a: exit 2, one line"
 done
 
+# a results directory's path travels in lines (stdout, the janitor's file): a newline in it left a
+# SIGKILLed sweep's meta at running (the janitor marked the path's first line)
+nl_dir="$T/a
+b"
+rc=0
+./runtest.sh getppid1 --results "$nl_dir" "${FAST[@]}" >"$T/out" 2>"$T/err" || rc=$?
+is "$rc:$(cat "$T/err")" \
+	"2:runtest.sh: --results: the directory name holds a control character (a newline?): choose one without (see ./runtest.sh --help)" \
+	"--results with a newline: exit 2, one line"
+[ ! -e "$nl_dir" ] && ok 0 "nothing made for it" || ok 1 "nothing made for it"
+
 done_testing
