@@ -77,4 +77,13 @@ check_space() {
 			die 3 "the results directory $(shown "$results/$t") has $kb KB free; this run writes about $need KB"
 		fi
 	done
+	# TMPDIR: a testcase's samples.csv is built there first, beside a run's rows twice (the
+	# runner's output, the point's), and the working files still to come
+	need=$(((plan_runs * (warmup_samples + samples) * 128 * 3 + 1023) / 1024 + 64))
+	df_out=$(df -Pk -- "$TMP" 2>/dev/null) || df_out=''
+	read -r _ _ _ kb _ <<<"${df_out#*$'\n'}"
+	case $kb in '' | *[!0-9]*) return 0 ;; esac
+	if [ "$kb" -lt "$need" ]; then
+		die 3 "TMPDIR ${TMP%/*} has $kb KB free; runtest.sh's working files need about $need KB"
+	fi
 }
