@@ -417,10 +417,12 @@ check-ci:
 	$(CI_ENV) prove $(PROVE_FLAGS) --exec selftest/ci_exec.sh $(CI_TESTS)
 	$(CI_ENV) SB_BUILD=$(CI_SAN_BUILD) SB_SAN=$(CI_SAN) prove --timer $(SOLO_TESTS)
 
-# RESULTS is quoted (a path with blanks is one path); COMPARE is a list of runs, split on blanks.
+# RESULTS reaches plot.py whole through the environment (a path with blanks or a quote is one
+# path, never shell syntax); COMPARE is a list of runs, split on blanks.
+plot: export SB_PLOT_RESULTS := $(RESULTS)
 plot:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "make plot: python3 not found: install python3" >&2; exit 3; }
-	$(PYTHON) plot/plot.py $(if $(RESULTS),--results '$(RESULTS)') $(if $(COMPARE),--compare $(COMPARE))
+	$(PYTHON) plot/plot.py $(if $(RESULTS),--results "$$SB_PLOT_RESULTS") $(if $(COMPARE),--compare $(COMPARE))
 
 deps:
 	@sh build-aux/deps.sh

@@ -28,6 +28,7 @@ RUN_OVERHEAD_MS=150		# a run's start and stop, and the sweep's work between two 
 # "Failures and interruptions"): the runner's own grace for a testcase_prepare or
 # testcase_cleanup that does not return is 2 s; a guest's boot.sh quits QEMU.
 RUNNER_GRACE_MS=5000 VM_GRACE_MS=15000 PERF_GRACE_MS=30000	# (perf: a large recording to write)
+WORK_ROOM=131072	# bytes: TMPDIR's room for the working files, checked first (76 KB at most measured, 2 testcases)
 
 # The state the traps read.
 phase=setup		# setup: a signal exits at once; sweep: it stops the sweep
@@ -313,16 +314,19 @@ make_workdir() {	# -> TMP (on_exit removes it; the janitor too if runtest.sh is 
 	"ok $dir/runtest."*) TMP=${line#ok } ;;
 	*) die 3 "cannot make a working directory in TMPDIR $dir: $(reason "${line#err }")" ;;
 	esac
-	tmp_full line
+	# room for the working files of a sweep (about 80 KB, a block each), not just for one:
+	# a TMPDIR with a few KB free failed later with bash's own write errors and exit 1
+	tmp_full line "$WORK_ROOM"
 	if [ -n "$line" ]; then die 3 "$line"; fi
 }
 
-# tmp_full VAR: why the working directory takes no more data, into VAR (empty
-# when it does). Every tool's message goes to a file there: on a full disk it
-# is lost, and this line is what reaches the terminal instead.
+# tmp_full VAR [BYTES]: why the working directory takes no more data (BYTES of
+# it, default a page), into VAR (empty when it does). Every tool's message goes
+# to a file there: on a full disk it is lost, and this line is what reaches the
+# terminal instead.
 tmp_full() {
 	local err='' m=''
-	if ! err=$({ printf '%4096s' '' >"$TMP/.room"; } 2>&1); then
+	if ! err=$({ printf "%${2:-4096}s" '' >"$TMP/.room"; } 2>&1); then
 		m="TMPDIR ${TMP%/*} has no room for runtest.sh's working files: $(reason "$err")"
 	fi
 	rm -f -- "$TMP/.room"
@@ -675,7 +679,11 @@ main() {
 	. "$ROOT/sweep/history.sh" || die 3 "cannot read $ROOT/sweep/history.sh"
 	# shellcheck source=sweep/calibrate.sh
 	. "$ROOT/sweep/calibrate.sh" || die 3 "cannot read $ROOT/sweep/calibrate.sh"
-	if [ "${1-}" = --version ]; then print_version; exit 0; fi
+	if [ "${1-}" = --version ]; then
+		[ $# = 1 ] || usage_error "--version takes no other argument"
+		print_version
+		exit 0
+	fi
 	if [ "${1-}" = --check-system ]; then machine_check_system "${@:2}"; fi
 	if [ "${1-}" = --calibrate ]; then calibrate_main "${@:2}"; fi
 

@@ -33,6 +33,8 @@ EXIT_OK, EXIT_INPUT, EXIT_ENV, EXIT_INTR = 0, 2, 3, 130
 
 # Temporary files not yet renamed into place, removed if we are interrupted.
 _pending = set()
+_UMASK = os.umask(0)
+os.umask(_UMASK)
 
 
 class InputError(Exception):
@@ -190,8 +192,9 @@ def resolve_run(arg, results):
     raise InputError("%s: not a run directory (no meta file), nor a test directory with a latest run" % arg)
 
 
-def scan(results):
-    """[(test, test_dir, [Run], latest_run_id)], sorted; anything that is not a run is skipped."""
+def scan(results, foreign_dirs=None):
+    """[(test, test_dir, [Run], latest_run_id)], sorted; anything that is not a run is skipped, and
+    so is a test or run directory of another user (named in foreign_dirs): plots are drawn into them."""
     tests = []
     if not os.path.isdir(results):
         return tests
@@ -199,11 +202,19 @@ def scan(results):
         tdir = os.path.join(results, name)
         if name.startswith(".") or os.path.islink(tdir) or not os.path.isdir(tdir):
             continue
+        if foreign(tdir):
+            if foreign_dirs is not None:
+                foreign_dirs.append(tdir)
+            continue
         runs = []
         for rid in sorted(os.listdir(tdir)):
             rdir = os.path.join(tdir, rid)
             if (rid.startswith(".") or os.path.islink(rdir) or not os.path.isdir(rdir)
                     or not os.path.isfile(os.path.join(rdir, "meta"))):
+                continue
+            if foreign(rdir):
+                if foreign_dirs is not None:
+                    foreign_dirs.append(rdir)
                 continue
             runs.append(Run(rdir))
         if runs:
@@ -343,9 +354,26 @@ def datablock(name, rows):
 
 
 def tmp_name(final):
-    path = os.path.join(os.path.dirname(final), ".%s.tmp%d" % (os.path.basename(final), os.getpid()))
+    """A new file beside final for gnuplot or write_if_changed to fill, then commit's rename: made
+    O_EXCL under a random name, so that nothing planted at a predictable name (a link) is written
+    through; the final file's mode is the umask's, as a plain create's."""
+    try:
+        fd, path = tempfile.mkstemp(prefix=".%s." % os.path.basename(final), suffix=".tmp",
+                                    dir=os.path.dirname(final) or ".")
+    except OSError as e:
+        raise InputError("%s: cannot write: %s" % (rel(final), e.strerror))
     _pending.add(path)
+    try:
+        os.fchmod(fd, 0o666 & ~_UMASK)
+    finally:
+        os.close(fd)
     return path
+
+
+def foreign(path):
+    """True when path (not followed) belongs to another user than this one or root: in a shared
+    results directory its owner could plant links in it (or swap a file) that a write would follow."""
+    return os.lstat(path).st_uid not in (os.geteuid(), 0)
 
 
 def commit(pairs):
@@ -858,11 +886,14 @@ def rel(path):
 
 
 def cmd_all(args, results):
-    tests = scan(results)
+    foreign_dirs = []
+    tests = scan(results, foreign_dirs)
+    for d in foreign_dirs:
+        note("%s: owned by another user (not this user or root): not drawn (skipped)" % rel(d))
     if not tests:
         print("%s: no results in %s/: run ./runtest.sh first" % (PROG, rel(results).rstrip("/")))
-        return EXIT_OK
-    status = EXIT_OK
+        return EXIT_INPUT if foreign_dirs else EXIT_OK
+    status = EXIT_INPUT if foreign_dirs else EXIT_OK
     todo_runs, todo_cmp = [], []
     for test, tdir, runs, _ in tests:
         for r in runs:
@@ -932,6 +963,10 @@ def draw_history(args, results):
         note("%s: %s (no history charts)" % (rel(db), e))
         return [], 0, EXIT_INPUT
     exe = None
+    hdir = os.path.join(results, "history")
+    if charts and os.path.lexists(hdir) and foreign(hdir):
+        note("%s: owned by another user (not this user or root): no history charts (skipped)" % rel(hdir))
+        return [], 0, EXIT_INPUT
     for test, testbed, cols, rows, changes, base in charts:
         finals = [base + ".png", base + ".svg"]
         done.append((test, testbed, base))

@@ -52,4 +52,18 @@ is "$rc" 3 "results with less room than the run's files: exit 3"
 like "$(cat "$T/err")" "^runtest\.sh: the results directory $M/r/read1 has [0-9]+ KB free; this run writes about [0-9]+ KB$" \
 	"one line with the room and the need"
 is "$(ls -A "$M/r/read1")" "" "and no run directory"
+
+# The room sb-rundir create keeps for the final meta (64 KB) counts too: with 48 KB free a tiny
+# sweep's files fit, its run directory does not (it used to pass the check, then fail at meta).
+rm -rf -- "${M:?}/r"
+free=$(df -Pk "$M" | awk 'NR == 2 { print $4 }')
+dd if=/dev/zero of="$M/fill" bs=4k count=$(((free - 48) / 4)) 2>/dev/null
+rc=0
+./runtest.sh read1 --points 1 --mode processes --repeat 1 --duration 0.1 --period-ms 50 --warmup 0 \
+	--quiet --no-history --results "$M/r" >"$T/out" 2>"$T/err" || rc=$?
+is "$rc" 3 "48 KB free, less than a run directory's reserve: exit 3"
+like "$(cat "$T/err")" "^runtest\.sh: the results directory $M/r/read1 has [0-9]+ KB free; this run writes about [0-9]+ KB$" \
+	"refused by the check before anything runs, in its one line"
+is "$(ls -A "$M/r/read1")" "" "and no run directory"
+rm -f -- "$M/fill"
 done_testing

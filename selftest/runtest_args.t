@@ -173,4 +173,31 @@ rejected "--warmup-min 3 s is more than --warmup-max 1 s" getppid1 --warmup-min 
 ./runtest.sh getppid1 --warmup auto --dry-run >"$T/out" 2>&1
 like "$(grep 'each run:' "$T/out")" 'steady-state \(at most 1 s\) warmup' "--warmup auto: the default, said"
 
+# --version is the only argument, as --check-system is (it printed the version and ignored the rest)
+rc=0
+./runtest.sh --version getppid1 >"$T/out" 2>"$T/err" || rc=$?
+is "$rc:$(cat "$T/err")" "2:runtest.sh: --version takes no other argument (see ./runtest.sh --help)" \
+	"--version with another argument: exit 2, one line"
+is "$(cat "$T/out")" "" "and no version printed"
+# --calibrate makes its sweeps: one that would only print (it printed K times, then the history's
+# drift as it was, as if it had calibrated) is refused before the first
+for a in --dry-run --list --help; do
+	rc=0
+	./runtest.sh --calibrate getppid1 "${FAST[@]}" --results "$R" "$a" >"$T/out" 2>"$T/err" || rc=$?
+	is "$rc:$(cat "$T/err")" \
+		"2:runtest.sh: --calibrate: $a cannot be given (it runs its sweeps and adds them to the history) (see ./runtest.sh --help)" \
+		"--calibrate with $a: exit 2, one line"
+done
+
+# a results directory's path travels in lines (stdout, the janitor's file): a newline in it left a
+# SIGKILLed sweep's meta at running (the janitor marked the path's first line)
+nl_dir="$T/a
+b"
+rc=0
+./runtest.sh getppid1 --results "$nl_dir" "${FAST[@]}" >"$T/out" 2>"$T/err" || rc=$?
+is "$rc:$(cat "$T/err")" \
+	"2:runtest.sh: --results: the directory name holds a control character (a newline?): choose one without (see ./runtest.sh --help)" \
+	"--results with a newline: exit 2, one line"
+[ ! -e "$nl_dir" ] && ok 0 "nothing made for it" || ok 1 "nothing made for it"
+
 done_testing

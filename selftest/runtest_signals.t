@@ -15,7 +15,7 @@ private_copy "$d/bin" "$B"/selftest/phases_{processes,threads}
 export TMPDIR=$d/tmp SB_TESTS_DIR=$d/bin
 TINY=(--duration 0.2 --warmup 0 --period-ms 100 --repeat 1 --quiet)
 n=0
-plan 48
+plan 52
 
 meta() { sed -n "s/^$2=//p" "$1"; }
 clean() { no_process "$d/" && [ -z "$(ls -A "$d/tmp")" ]; }
@@ -154,6 +154,14 @@ for s in ALRM USR1; do
 	wait_until 15 clean
 	ok $? "SIG$s during the build: nothing left"
 done
+
+# --calibrate: a SIGTERM to it alone (timeout(1), a service manager) stops the sweep it runs; it
+# waited for that whole sweep (bash runs a trap after its foreground child), here for good
+sweep --calibrate phases --sweeps 2 --mode processes --points 1 --param hold=prepare --param mark="$d/mark" "${TINY[@]}"
+wait_until 30 have_mark
+kill -TERM "$pid"
+finish
+outcome "--calibrate, SIGTERM to it alone" 130 "^runtest\.sh: interrupted$" interrupted
 
 exec 2>&3
 if [ -s "$d/stderr.log" ]; then sed 's/^/# stderr: /' "$d/stderr.log" | grep -v -E 'Killed|Terminated' || true; fi

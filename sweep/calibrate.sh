@@ -24,6 +24,9 @@ calibrate_main() {
 		--label | --label=* | --no-history | --kernel | --kernel=*)
 			usage_error "--calibrate: $1 cannot be given (the sweeps are labelled calibrate-N and go into the history)"
 			;;
+		--dry-run | --list | -h | --help)	# (each sweep would only print, and the drift be the history's as it was)
+			usage_error "--calibrate: $1 cannot be given (it runs its sweeps and adds them to the history)"
+			;;
 		--results) [ $# -ge 2 ] && results=$2 ;;
 		--results=*) results=${1#--results=} ;;
 		esac
@@ -32,9 +35,15 @@ calibrate_main() {
 	done
 	db=${SB_HISTORY:-$results/history.db}
 	tool=$(calibrate_tool) || die 3 "cannot build sb-history"
+	make_helpers	# (on_exit's stop_child: sb-workdir)
 	for ((i = 1; i <= k; i++)); do
 		note "calibrate: sweep $i of $k"
-		"$ROOT/${0##*/}" "$test" --label "calibrate-$i" "${args[@]}" || rc=$?
+		# a job, not in the foreground: bash runs a trap only after its foreground child has
+		# ended, so a SIGTERM to this script waited for the whole sweep; now on_exit stops it
+		"$ROOT/${0##*/}" "$test" --label "calibrate-$i" "${args[@]}" &
+		child=$!
+		wait "$child" || rc=$?
+		child=''
 		[ "$rc" = 0 ] || exit "$rc"
 	done
 	note "calibrate: $k sweeps in one boot; for the drift across boots, reboot and run this again (the history keeps both)"

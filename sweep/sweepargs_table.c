@@ -261,6 +261,10 @@ static void set_nonempty(void *opts, const struct sb_cli_opt *row, const char *v
 	(void)value;
 	if (!*v && row->field == AT(results))
 		bad("--results: empty directory name");
+	/* a run directory's path travels in lines: the output, the janitor's $TMP/active (as TMPDIR's) */
+	for (const char *c = v; row->field == AT(results) && *c; c++)
+		if (iscntrl((unsigned char)*c))
+			bad("--results: the directory name holds a control character (a newline?): choose one without");
 	if (!*v)
 		bad("--profile: empty list (give task counts, 'peak' or 'max')");	/* as --points '' is */
 	keep(opts, row, v);
