@@ -129,6 +129,29 @@ int sb_file_slurp(const char *path, char **buf, size_t *len)
 	return e;
 }
 
+FILE *sb_file_stream(const char *path, int *e)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		*e = errno;
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	*e = S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) ? SB_E_NOTREG : 0;
+	if (*e == 0 && fcntl(fd, F_SETFL, 0) != 0)	/* blocking again: a pipe's writer is waited for */
+		*e = errno;
+	if (*e != 0 || (f = fdopen(fd, "r")) == NULL) {
+		*e = *e != 0 ? *e : errno;
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 /*
  * samples.csv can be tens of megabytes: map it rather than copy it. Returns
  * 0 or an errno; *mapped says whether to munmap or free.
