@@ -480,6 +480,8 @@ int main(int argc, char **argv)
 		usage_error("run mode needs a BASE and at least one NEW run directory");
 	if (o.file_only[0])
 		usage_error("%s applies to files of numbers, not to run directories", o.file_only);
+	if (o.co.history && !*o.co.history)	/* was "no history at  (", the default drift, exit 0 */
+		usage_error("--history: empty file name");
 	if (o.co.sweep_median && o.co.drift_pct == 0)
 		usage_error("--sweep-value median: with --drift 0 the runs are the values, not the sweeps "
 			    "(give the drift, or leave --drift out)");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # analysis_inputs.t: bad inputs the analysis tools refuse with one line and exit 2 (issue 31 items 4 and 8,
-# hex numbers, a NUL byte): the same sweep on both sides of --vs, a summary.csv value above 1e15, hex in options and files.
+# hex numbers, a NUL byte, an empty --history): the same sweep on both sides of --vs, a summary.csv value above 1e15, hex in options and files.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -82,6 +82,12 @@ printf '1\n2\n3\n' >"$tmp/ok.txt"
 run "$C" -n "$tmp/nul.txt" "$tmp/ok.txt"
 is "$rc" 2 "ministat's files: a NUL byte is refused (exit 2)"
 like "$err" "nul.txt:3: a NUL byte" "... naming the file and line"
+
+# ---- --history '': said under the report as "no history at  (" with the default drift, exit 0 ----
+run "$C" --history '' "$BASE" "$NEW"
+is "$rc" 2 "--history '': refused (exit 2)"
+like "$err" "--history: empty file name" "... named"
+is "$out" "" "... and nothing is compared"
 
 plan "$_n"
 exit "$_failed"
