@@ -363,10 +363,10 @@ static void parse_point(const char *arg, int *mode, unsigned long *tasks)
 
 static void usage_error(const char *fmt, const char *what) __attribute__((noreturn));
 
+/* One line, as the other tools say it (the whole usage before it buried the message). */
 static void usage_error(const char *fmt, const char *what)
 {
-	fputs(usage_text, stderr);
-	sb_die(SB_EXIT_USAGE, fmt, what);
+	sb_usage_die("try 'sb-summary --help'", fmt, what);
 }
 
 /* What the command line asks for. */

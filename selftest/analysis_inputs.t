@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # analysis_inputs.t: bad inputs the analysis tools refuse with one line and exit 2 (issue 31 items 4 and 8,
-# hex numbers, a NUL byte, an empty --history): the same sweep on both sides of --vs, a summary.csv value above 1e15, hex in options and files.
+# hex numbers, a NUL byte, an empty --history, sb-summary's usage errors): the same sweep on both sides of --vs, a summary.csv value above 1e15, hex in options and files.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -88,6 +88,14 @@ run "$C" --history '' "$BASE" "$NEW"
 is "$rc" 2 "--history '': refused (exit 2)"
 like "$err" "--history: empty file name" "... named"
 is "$out" "" "... and nothing is compared"
+
+# ---- sb-summary's usage errors: one line (its whole usage, 35 lines, came first) ----
+for a in --nope "--gate -1 --format kcidb $NEW" "--values $NEW"; do
+	# shellcheck disable=SC2086
+	run "$S" $a
+	is "$rc:$(printf '%s\n' "$err" | wc -l | tr -d ' ')" "2:1" "sb-summary $a: exit 2, one line"
+done
+like "$err" "^sb-summary: --values goes with --point \(try 'sb-summary --help'\)$" "... naming the problem"
 
 plan "$_n"
 exit "$_failed"
