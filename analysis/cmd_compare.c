@@ -16,6 +16,7 @@
 #include "export/bench_runs.h"
 #include "fmt/export.h"
 #include "msg/msg.h"
+#include "io/csv.h"
 #include "io/number.h"
 #include "stat/ministat.h"
 #include "cli.h"
@@ -108,9 +109,14 @@ static int ministat_main(int nfiles, char **files, int column, const char *delim
 		if (strcmp(name, "-") == 0) {
 			fp[i] = stdin;
 		} else {
-			fp[i] = fopen(name, "r");
+			int e;
+
+			/* a pipe is read (<(cmd)); a FIFO without a writer reads as empty (fopen waited
+			 * for one for good), a device is refused (/dev/zero was read until memory ran out) */
+			fp[i] = sb_file_stream(name, &e);
 			if (fp[i] == NULL)
-				sb_die(SB_EXIT_USAGE, "cannot open %s: %s", name, strerror(errno));
+				sb_die(SB_EXIT_USAGE, "cannot open %s: %s", name, e == SB_E_NOTREG ?
+				       "a device or socket, not a file or a pipe ('-' reads standard input)" : strerror(e));
 		}
 	}
 	for (int i = 0; i < nsets; i++) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # analysis_inputs.t: bad inputs the analysis tools refuse with one line and exit 2 (issue 31 items 4 and 8,
-# hex numbers, a NUL byte, an empty --history, sb-summary's usage errors): the same sweep on both sides of --vs, a summary.csv value above 1e15, hex in options and files.
+# hex numbers, a NUL byte, an empty --history, sb-summary's usage errors, a FIFO or device as
+# ministat's file): the same sweep on both sides of --vs, a summary.csv value above 1e15, hex in options and files.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -96,6 +97,16 @@ for a in --nope "--gate -1 --format kcidb $NEW" "--values $NEW"; do
 	is "$rc:$(printf '%s\n' "$err" | wc -l | tr -d ' ')" "2:1" "sb-summary $a: exit 2, one line"
 done
 like "$err" "^sb-summary: --values goes with --point \(try 'sb-summary --help'\)$" "... naming the problem"
+
+# ---- ministat's files: a FIFO without a writer waited for one for good, /dev/zero filled memory ----
+mkfifo "$tmp/fifo"
+run timeout 10 "$C" -n "$tmp/fifo" "$tmp/ok.txt"
+is "$rc:$err" "2:compare: $tmp/fifo: no values; a data set needs at least 3" "a FIFO without a writer: exit 2 at once, named"
+run timeout 10 "$C" -n /dev/zero "$tmp/ok.txt"
+is "$rc:$err" "2:compare: cannot open /dev/zero: a device or socket, not a file or a pipe ('-' reads standard input)" \
+	"a device: exit 2, named"
+run "$C" -n <(cat "$tmp/ok.txt") "$tmp/ok.txt"
+is "$rc" 0 "a pipe (<(cmd)) is still read"
 
 plan "$_n"
 exit "$_failed"
