@@ -347,6 +347,8 @@ int main(int argc, char **argv)
 		if (!o.results && !(o.results = default_results()))
 			sb_die(SB_EXIT_USAGE, "no --results DIR, and no git directory");
 		rc = sb_bisect_report(&o, stdout);
+		if (rc == 0 && (fflush(stdout) != 0 || ferror(stdout)))	/* was exit 0, the report lost */
+			sb_die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
 	} else if (strcmp(verb, "measure") == 0) {
 		parse(argc, argv, 2, &o);
 		rc = measure(&o);

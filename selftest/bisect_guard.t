@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sb-bisect's guards: each signal runtest.sh handles stops the build's whole process group (exit 130), a build deaf to SIGTERM is killed with its group after the grace, one that reads the terminal is killed, measure's stdout, ends that are not complete sweeps of one testcase refused, options refused before anything runs, a sweep that does not load never logged, a report over no steps, a --log or step log that is a FIFO or holds a NUL byte, the report's verdicts with the drift between sweeps on a fixture bisect (and --drift 0's, and bad --drift values).
+# sb-bisect's guards: each signal runtest.sh handles stops the build's whole process group (exit 130), a build deaf to SIGTERM is killed with its group after the grace, one that reads the terminal is killed, measure's stdout, ends that are not complete sweeps of one testcase refused, options refused before anything runs, a sweep that does not load never logged, a report over no steps, a --log or step log that is a FIFO or holds a NUL byte, a report that cannot be written, the report's verdicts with the drift between sweeps on a fixture bisect (and --drift 0's, and bad --drift values).
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/sb-bisect" "$SB_BUILD/bin/sb-history" "$SB_BUILD/bin/getppid1_processes"
 SB=$PWD
@@ -244,6 +244,14 @@ rc=0
 "$bisect" report --results "$F/res" --log /dev/zero >"$T/rep" 2>"$T/err" || rc=$?
 is "$rc/$(cat "$T/err")" "2/sb-bisect: /dev/zero: cannot read the bisect log: a device or socket, not a file or a pipe" \
 	"report --log /dev/zero: exit 2, named"
+# the report onto a full disk: exit 0, the report lost
+if [ -w /dev/full ]; then
+	rc=0
+	"$bisect" report --results "$F/res" --log "$F/log" >/dev/full 2>"$T/err" || rc=$?
+	is "$rc/$(cat "$T/err")" "3/sb-bisect: cannot write the output: No space left on device" "report onto a full disk: exit 3, said"
+else
+	tap_n=$((tap_n + 1)); echo "ok $tap_n # skip no /dev/full"
+fi
 # the step log (bisect-steps.tsv) a FIFO: every step and the report waited for a writer for good
 mkdir "$T/fres"
 mkfifo "$T/fres/bisect-steps.tsv"
