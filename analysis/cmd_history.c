@@ -165,11 +165,14 @@ static const struct sb_cli_opt table[] = {
 
 static const struct sb_cli cli;
 
+static void finish_output(void);
+
 static __attribute__((noreturn)) void help(void)
 {
 	fputs(usage_head, stdout);
 	sb_cli_list(&cli, stdout);
 	fputs(usage_tail, stdout);
+	finish_output();	/* onto a full disk: exit 3, not 0 */
 	exit(SB_EXIT_OK);
 }
 
@@ -646,6 +649,7 @@ int main(int argc, char **argv)
 	sb_msg_prog("sb-history");
 	if (sb_cli_alone(argc, argv, "--version")) {
 		printf("sb-history (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
+		finish_output();
 		return 0;
 	}
 	sb_hist_format_help(format_help, sizeof(format_help));
