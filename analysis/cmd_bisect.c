@@ -319,6 +319,14 @@ static int grace(void)
 	return atoi(g);
 }
 
+/* Standard output written whole: 0, or dies with exit 3 (a full disk). */
+static int out_done(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		sb_die(SB_EXIT_ENV, "cannot write the output: %s", strerror(errno));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sb_bisect_opts o = { .rule = SB_RULE_DEFAULT, .drift_pct = -1, .grace_s = 60 };
@@ -330,11 +338,11 @@ int main(int argc, char **argv)
 		fputs(usage_head, stdout);
 		sb_cli_list(&cli, stdout);
 		fputs(usage_tail, stdout);
-		return 0;
+		return out_done();
 	}
 	if (sb_cli_alone(argc, argv, "--version")) {
 		printf("sb-bisect (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
-		return 0;
+		return out_done();
 	}
 	if (strcmp(verb, "report") != 0)
 		sb_child_signals();	/* (report has no child to stop: a closed pipe ends it as usual) */
@@ -347,6 +355,8 @@ int main(int argc, char **argv)
 		if (!o.results && !(o.results = default_results()))
 			sb_die(SB_EXIT_USAGE, "no --results DIR, and no git directory");
 		rc = sb_bisect_report(&o, stdout);
+		if (rc == 0)
+			rc = out_done();	/* was exit 0, the report lost */
 	} else if (strcmp(verb, "measure") == 0) {
 		parse(argc, argv, 2, &o);
 		rc = measure(&o);

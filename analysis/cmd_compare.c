@@ -16,6 +16,7 @@
 #include "export/bench_runs.h"
 #include "fmt/export.h"
 #include "msg/msg.h"
+#include "io/csv.h"
 #include "io/number.h"
 #include "stat/ministat.h"
 #include "cli.h"
@@ -108,9 +109,14 @@ static int ministat_main(int nfiles, char **files, int column, const char *delim
 		if (strcmp(name, "-") == 0) {
 			fp[i] = stdin;
 		} else {
-			fp[i] = fopen(name, "r");
+			int e;
+
+			/* a pipe is read (<(cmd)); a FIFO without a writer reads as empty (fopen waited
+			 * for one for good), a device is refused (/dev/zero was read until memory ran out) */
+			fp[i] = sb_file_stream(name, &e);
 			if (fp[i] == NULL)
-				sb_die(SB_EXIT_USAGE, "cannot open %s: %s", name, strerror(errno));
+				sb_die(SB_EXIT_USAGE, "cannot open %s: %s", name, e == SB_E_NOTREG ?
+				       "a device or socket, not a file or a pipe ('-' reads standard input)" : strerror(e));
 		}
 	}
 	for (int i = 0; i < nsets; i++) {
@@ -480,6 +486,8 @@ int main(int argc, char **argv)
 		usage_error("run mode needs a BASE and at least one NEW run directory");
 	if (o.file_only[0])
 		usage_error("%s applies to files of numbers, not to run directories", o.file_only);
+	if (o.co.history && !*o.co.history)	/* was "no history at  (", the default drift, exit 0 */
+		usage_error("--history: empty file name");
 	if (o.co.sweep_median && o.co.drift_pct == 0)
 		usage_error("--sweep-value median: with --drift 0 the runs are the values, not the sweeps "
 			    "(give the drift, or leave --drift out)");

@@ -165,11 +165,14 @@ static const struct sb_cli_opt table[] = {
 
 static const struct sb_cli cli;
 
+static void finish_output(void);
+
 static __attribute__((noreturn)) void help(void)
 {
 	fputs(usage_head, stdout);
 	sb_cli_list(&cli, stdout);
 	fputs(usage_tail, stdout);
+	finish_output();	/* onto a full disk: exit 3, not 0 */
 	exit(SB_EXIT_OK);
 }
 
@@ -234,6 +237,13 @@ static void say_escaped(const char *msg)
 	fputc('\n', stderr);
 }
 
+/* --format on a command with one output (list's TSV, add's line): text only, not silently text. */
+static void text_only(const struct opts *o)
+{
+	if (strcmp(o->format, "text") != 0)
+		usage_error("%s: --format text only", o->pos[0]);
+}
+
 static void add_line(const char *db, const size_t cnt[SB_ADD_NWHAT])
 {
 	printf("%s: %zu added, %zu already there, %zu replaced (status changed), %zu not complete or failed, "
@@ -293,6 +303,7 @@ static int cmd_add(struct opts *o, char *err, size_t errlen)
 
 	if (o->npos < 2)
 		usage_error("%s", "add: no run directory given");
+	text_only(o);
 	if ((rc = sb_hist_open(o->db, SB_HIST_WRITE, o->timeout_ms, &db, err, errlen)) != 0)
 		return rc;
 	*err = '\0';
@@ -409,6 +420,7 @@ static int cmd_rebuild(struct opts *o, char *err, size_t errlen)
 
 	if (o->npos > 1)
 		usage_error("rebuild: unexpected argument '%s'", o->pos[1]);
+	text_only(o);
 	if (o->results == NULL) {	/* the database's directory */
 		base = slash ? strndup(o->db, (size_t)(slash - o->db)) : strdup(".");
 		if (base == NULL)
@@ -467,9 +479,10 @@ static int load(struct opts *o, char **tests, size_t ntests, struct sb_hist *h, 
 static int cmd_list(struct opts *o, char *err, size_t errlen)
 {
 	struct sb_hist h;
-	int rc = load(o, o->pos + 1, (size_t)o->npos - 1, &h, err, errlen);
+	int rc;
 
-	if (rc != 0)
+	text_only(o);
+	if ((rc = load(o, o->pos + 1, (size_t)o->npos - 1, &h, err, errlen)) != 0)
 		return rc;
 	printf("test\trun_id\tcolumn\trelease\tcommit\tdate\ttestbed\tstatus\tpoints\truns\tparams\n");
 	for (size_t i = 0; i < h.nsw; i++) {
@@ -598,8 +611,7 @@ static int cmd_drift(struct opts *o, char *err, size_t errlen)
 	struct sb_hist h;
 	int rc;
 
-	if (strcmp(o->format, "text") != 0)
-		usage_error("%s", "drift: --format text only");
+	text_only(o);
 	if (o->advise)
 		return drift_advise(o, err, errlen);
 	if ((rc = load(o, o->pos + 1, (size_t)o->npos - 1, &h, err, errlen)) != 0)
@@ -612,7 +624,10 @@ static int cmd_drift(struct opts *o, char *err, size_t errlen)
 static int cmd_migrate(struct opts *o, char *err, size_t errlen)
 {
 	struct sqlite3 *db;
-	int rc = sb_hist_open(o->db, SB_HIST_WRITE, o->timeout_ms, &db, err, errlen);
+	int rc;
+
+	text_only(o);
+	rc = sb_hist_open(o->db, SB_HIST_WRITE, o->timeout_ms, &db, err, errlen);
 
 	sb_hist_close(db);
 	if (rc == 0)
@@ -634,6 +649,7 @@ int main(int argc, char **argv)
 	sb_msg_prog("sb-history");
 	if (sb_cli_alone(argc, argv, "--version")) {
 		printf("sb-history (scalebench) %s git %s\n", SB_VERSION, SB_GIT_REVISION);
+		finish_output();
 		return 0;
 	}
 	sb_hist_format_help(format_help, sizeof(format_help));

@@ -363,10 +363,10 @@ static void parse_point(const char *arg, int *mode, unsigned long *tasks)
 
 static void usage_error(const char *fmt, const char *what) __attribute__((noreturn));
 
+/* One line, as the other tools say it (the whole usage before it buried the message). */
 static void usage_error(const char *fmt, const char *what)
 {
-	fputs(usage_text, stderr);
-	sb_die(SB_EXIT_USAGE, fmt, what);
+	sb_usage_die("try 'sb-summary --help'", fmt, what);
 }
 
 /* What the command line asks for. */
@@ -424,11 +424,14 @@ static const struct sb_cli_opt table[] = {
 
 static const struct sb_cli cli;
 
+static void finish_output(FILE *out, const char *out_path, char *tmp);
+
 static __attribute__((noreturn)) void help(void)
 {
 	fputs(usage_text, stdout);
 	fputs("Options:\n", stdout);
 	sb_cli_list(&cli, stdout);
+	finish_output(stdout, NULL, NULL);	/* onto a full disk: exit 3, not 0 */
 	exit(SB_EXIT_OK);
 }
 
@@ -592,6 +595,7 @@ int main(int argc, char **argv)
 	sb_msg_prog(PROG);
 	if (sb_cli_alone(argc, argv, "--version")) {
 		printf("%s (scalebench) %s git %s\n", PROG, SB_VERSION, SB_GIT_REVISION);
+		finish_output(stdout, NULL, NULL);
 		return 0;
 	}
 	parse_args(argc, argv, &a);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # analysis_inputs.t: bad inputs the analysis tools refuse with one line and exit 2 (issue 31 items 4 and 8,
-# hex numbers): the same sweep on both sides of --vs, a summary.csv value above 1e15, hex in options and files.
+# hex numbers, a NUL byte, an empty --history, sb-summary's usage errors, a FIFO or device as
+# ministat's file): the same sweep on both sides of --vs, a summary.csv value above 1e15, hex in options and files.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -60,6 +61,52 @@ awk -F, -v OFS=, 'NR == 3 { $8 = "0x10" } { print }' "$NEW/samples.csv" >"$tmp/h
 run "$S" "$tmp/hex/samples.csv"
 is "$rc" 2 "samples.csv: ops_per_s 0x10 is refused (exit 2)"
 like "$err" "samples.csv:3: ops_per_s '0x10'" "... naming file, line and value"
+
+# ---- a NUL byte: a field ended at it ("903\0026.4" was read as 903), meta's lines after it were lost ----
+mkdir "$tmp/nul" "$tmp/nulmeta"
+cp "$NEW/meta" "$tmp/nul/"
+awk -F, -v OFS=, 'NR == 3 { $8 = substr($8, 1, 3) "@" substr($8, 4) } { print }' "$NEW/samples.csv" |
+	tr '@' '\000' >"$tmp/nul/samples.csv"
+run "$C" "$BASE" "$tmp/nul"
+is "$rc" 2 "samples.csv: a NUL byte inside a number is refused (exit 2)"
+like "$err" "nul/samples.csv:3: a NUL byte" "... naming the file and line"
+one_line "$err"
+ok $? "... in one line"
+is "$out" "" "... and nothing is compared"
+cp "$NEW/samples.csv" "$tmp/nulmeta/"
+awk 'NR == 2 { print "x=@" } { print }' "$NEW/meta" | tr '@' '\000' >"$tmp/nulmeta/meta"
+run "$C" "$BASE" "$tmp/nulmeta"
+is "$rc" 2 "meta: a NUL byte is refused (exit 2)"
+like "$err" "nulmeta/meta:2: a NUL byte" "... naming the file and line"
+printf '1\n2\n3@4\n5\n' | tr '@' '\000' >"$tmp/nul.txt"
+printf '1\n2\n3\n' >"$tmp/ok.txt"
+run "$C" -n "$tmp/nul.txt" "$tmp/ok.txt"
+is "$rc" 2 "ministat's files: a NUL byte is refused (exit 2)"
+like "$err" "nul.txt:3: a NUL byte" "... naming the file and line"
+
+# ---- --history '': said under the report as "no history at  (" with the default drift, exit 0 ----
+run "$C" --history '' "$BASE" "$NEW"
+is "$rc" 2 "--history '': refused (exit 2)"
+like "$err" "--history: empty file name" "... named"
+is "$out" "" "... and nothing is compared"
+
+# ---- sb-summary's usage errors: one line (its whole usage, 35 lines, came first) ----
+for a in --nope "--gate -1 --format kcidb $NEW" "--values $NEW"; do
+	# shellcheck disable=SC2086
+	run "$S" $a
+	is "$rc:$(printf '%s\n' "$err" | wc -l | tr -d ' ')" "2:1" "sb-summary $a: exit 2, one line"
+done
+like "$err" "^sb-summary: --values goes with --point \(try 'sb-summary --help'\)$" "... naming the problem"
+
+# ---- ministat's files: a FIFO without a writer waited for one for good, /dev/zero filled memory ----
+mkfifo "$tmp/fifo"
+run timeout 10 "$C" -n "$tmp/fifo" "$tmp/ok.txt"
+is "$rc:$err" "2:compare: $tmp/fifo: no values; a data set needs at least 3" "a FIFO without a writer: exit 2 at once, named"
+run timeout 10 "$C" -n /dev/zero "$tmp/ok.txt"
+is "$rc:$err" "2:compare: cannot open /dev/zero: a device or socket, not a file or a pipe ('-' reads standard input)" \
+	"a device: exit 2, named"
+run "$C" -n <(cat "$tmp/ok.txt") "$tmp/ok.txt"
+is "$rc" 0 "a pipe (<(cmd)) is still read"
 
 plan "$_n"
 exit "$_failed"

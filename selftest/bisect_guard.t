@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sb-bisect's guards: each signal runtest.sh handles stops the build's whole process group (exit 130), a build deaf to SIGTERM is killed with its group after the grace, one that reads the terminal is killed, measure's stdout, ends that are not complete sweeps of one testcase refused, options refused before anything runs, a sweep that does not load never logged, a report over no steps, the report's verdicts with the drift between sweeps on a fixture bisect (and --drift 0's, and bad --drift values).
+# sb-bisect's guards: each signal runtest.sh handles stops the build's whole process group (exit 130), a build deaf to SIGTERM is killed with its group after the grace, one that reads the terminal is killed, measure's stdout, ends that are not complete sweeps of one testcase refused, options refused before anything runs, a sweep that does not load never logged, a report over no steps, a --log or step log that is a FIFO or holds a NUL byte, a report that cannot be written, the report's verdicts with the drift between sweeps on a fixture bisect (and --drift 0's, and bad --drift values).
 . "$(dirname "$0")/runtest_lib.sh"
 need_build "$SB_BUILD/bin/sb-bisect" "$SB_BUILD/bin/sb-history" "$SB_BUILD/bin/getppid1_processes"
 SB=$PWD
@@ -231,4 +231,43 @@ is "$rc/$(cat "$T/err")/$(wc -c <"$T/rep")" "2/sb-bisect: unknown option '--nope
 rc=0
 "$bisect" report --log >"$T/rep" 2>"$T/err" || rc=$?
 is "$rc/$(cat "$T/err")" "2/sb-bisect: --log needs a value" "report --log without its value: exit 2, named"
+# --log naming a FIFO waited for a writer for good; a NUL byte cut the log short unsaid
+mkfifo "$T/fifo"
+rc=0
+timeout 10 "$bisect" report --results "$F/res" --log "$T/fifo" >"$T/rep" 2>"$T/err" || rc=$?
+is "$rc/$(wc -l <"$T/err")/$(wc -c <"$T/rep")" "2/1/0" "report --log FIFO without a writer: exit 2 at once, one line, no report"
+like "$(cat "$T/err")" "fifo: cannot read the bisect log: empty" "... naming the file and why"
+rc=0
+"$bisect" report --results "$F/res" --log <(cat "$F/log") >"$T/rep" 2>"$T/err" || rc=$?
+is "$rc/$(head -n 1 "$T/rep")" "0/sb-bisect report" "report --log <(...): a pipe is still read"
+rc=0
+"$bisect" report --results "$F/res" --log /dev/zero >"$T/rep" 2>"$T/err" || rc=$?
+is "$rc/$(cat "$T/err")" "2/sb-bisect: /dev/zero: cannot read the bisect log: a device or socket, not a file or a pipe" \
+	"report --log /dev/zero: exit 2, named"
+# the report onto a full disk: exit 0, the report lost
+if [ -w /dev/full ]; then
+	rc=0
+	"$bisect" report --results "$F/res" --log "$F/log" >/dev/full 2>"$T/err" || rc=$?
+	is "$rc/$(cat "$T/err")" "3/sb-bisect: cannot write the output: No space left on device" "report onto a full disk: exit 3, said"
+else
+	tap_n=$((tap_n + 1)); echo "ok $tap_n # skip no /dev/full"
+fi
+# the step log (bisect-steps.tsv) a FIFO: every step and the report waited for a writer for good
+mkdir "$T/fres"
+mkfifo "$T/fres/bisect-steps.tsv"
+rc=0
+timeout 10 "$bisect" report --results "$T/fres" --log "$F/log" >"$T/rep" 2>"$T/err" || rc=$?
+is "$rc/$(cat "$T/err")/$(wc -c <"$T/rep")" "2/sb-bisect: $T/fres/bisect-steps.tsv: not a regular file (a FIFO, device or socket is not read)/0" \
+	"report: a FIFO as the step log: exit 2 at once, named"
+rm "$T/fres/bisect-steps.tsv"
+printf 'sweep\t\0\n' >"$T/fres/bisect-steps.tsv"
+rc=0
+"$bisect" report --results "$T/fres" --log "$F/log" >"$T/rep" 2>"$T/err" || rc=$?
+is "$rc/$(cat "$T/err")" "2/sb-bisect: $T/fres/bisect-steps.tsv: a NUL byte: the file is damaged" \
+	"report: a NUL byte in the step log: exit 2, named"
+{ head -n 1 "$F/log"; printf '\0'; tail -n +2 "$F/log"; } >"$T/nul.log"
+rc=0
+"$bisect" report --results "$F/res" --log "$T/nul.log" >"$T/rep" 2>"$T/err" || rc=$?
+is "$rc/$(cat "$T/err")/$(wc -c <"$T/rep")" "2/sb-bisect: $T/nul.log: cannot read the bisect log: a NUL byte (not a git bisect log)/0" \
+	"report --log with a NUL byte: exit 2, named"
 done_testing

@@ -6,7 +6,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 R=$tmp/results
 DB=$R/history.db
-plan 16
+plan 19
 
 # added out of version order: day = the order they were measured in
 labels=(6.10.1 6.9 v6.10-rc2 6.10 6.10-rc1 6.11-rc1 6.1)
@@ -28,6 +28,15 @@ like "$err" "note: 3 sweeps left out: their commit is not in .*revs" "the others
 run "$H" --db "$DB" list unix1 --order commits "$tmp/none"
 is "$rc" 2 "a commits file that does not exist: exit 2"
 like "$err" "--order commits .*none: No such file" "named"
+# a FIFO without a writer stalled every command for good; a pipe (<(git rev-list ...)) is still read
+mkfifo "$tmp/fifo"
+run timeout 10 "$H" --db "$DB" list unix1 --order commits "$tmp/fifo"
+is "$rc:$err" "2:sb-history: --order commits $tmp/fifo: no commit in it" "a FIFO without a writer: exit 2 at once, named"
+run "$H" --db "$DB" list unix1 --order commits <(cat "$tmp/revs")
+is "$rc:$(printf '%s\n' "$out" | tail -n +2 | cut -f 3 | tr '\n' ' ')" "0:6.10 6.9 6.10.1 6.10-rc1 " "a pipe: read, the file's order"
+run "$H" --db "$DB" list unix1 --order commits /dev/zero
+is "$rc:$err" "2:sb-history: --order commits /dev/zero: a device or socket, not a file or a pipe" \
+	"a device: exit 2, named (/dev/zero was read until memory ran out)"
 run "$H" --db "$DB" list unix1 --order commits
 is "$rc" 2 "--order commits without a file: usage error"
 run "$H" --db "$DB" list unix1 --column kernel

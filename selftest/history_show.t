@@ -6,7 +6,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 R=$tmp/results
 DB=$R/history.db
-plan 26
+plan 30
 
 hrun "$R" unix1 6.1 1 1 >/dev/null
 hrun "$R" unix1 6.2 2 1 >/dev/null
@@ -65,6 +65,11 @@ try 'sb-history --help'" "show: export's format is refused"
 run "$H" --db "$DB" show unix1 --format tsv
 is "$rc:$err" "2:sb-history: --format: unknown value 'tsv'
 try 'sb-history --help'" "a format no table has: exit 2"
+for c in list add rebuild migrate; do	# list --format json printed its TSV, exit 0
+	run "$H" --db "$DB" "$c" --format json $([ "$c" = add ] && echo "$R/unix1/6.1-20261201T100000")
+	is "$rc:$err" "2:sb-history: $c: --format text only
+try 'sb-history --help'" "$c: a format other than text is refused, not ignored"
+done
 
 # --any-params: the columns that ran other params are named under the title
 P=$tmp/params

@@ -4,13 +4,13 @@
 # one; --build-id/--checkout-id; the gate), checked against KCIDB's own schema where SB_KCIDB_SCHEMA
 # names it (kcidb-io's exported JSON schema; skipped otherwise); --format squad; N jobs' run
 # directories from two testbeds into one history (rebuild), show --by testbed, changes; sb-history
-# export --format otava.
+# export --format otava (a hint that can be followed when it refuses); meta's bytes that are not UTF-8 as U+FFFD in the JSON.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/history_lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 S=$B/bin/sb-summary
-plan 39
+plan 43
 
 # json FILE PYTHON-EXPRESSION: the expression's value, the report as d
 json() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
@@ -112,4 +112,24 @@ is "$(head -n 1 <<<"$out")" "time,commit,kernel,testbed,processes_curve,threads_
 is "$(awk -F, 'NR > 1 { printf "%s %.1f;", $3, $7 / 8e6 }' <<<"$out")" "6.8 1.0;6.9 1.0;6.10 1.0;6.11 0.7;6.12 0.7;6.13 0.7;" "otava: a row per sweep in order, the peak's mean"
 run "$H" --db "$tmp/all/history.db" export unix1 --format otava --testbed board-a --points all
 like "$(head -n 1 <<<"$out")" ',processes_1,processes_2,processes_4,processes_8,threads_1,' "otava: --points all: every point's column"
+# two params on one testbed: the refusal said "choose one with --testbed", which cannot choose them
+hrun "$tmp/p" unix1 6.8 1 1 >/dev/null
+hrun "$tmp/p" unix1 6.9 2 1 params=delay_ns=100 >/dev/null
+"$H" --db "$tmp/p/history.db" rebuild >/dev/null
+run "$H" --db "$tmp/p/history.db" export unix1 --format otava --testbed box
+like "$rc:$err" "^2:sb-history: unix1: .*their params differ, which --testbed cannot choose between: --any-params makes them one series" \
+	"otava: two params on one testbed: exit 2, a hint that can be followed"
+run "$H" --db "$tmp/p/history.db" export unix1 --format otava --testbed box --any-params
+is "$rc:$(wc -l <<<"$out" | tr -d ' ')" "0:3" "otava: --any-params: one series, a row per sweep"
+
+# meta's texts that are not UTF-8 (a Latin-1 label, a cut kernel string) went into the JSON byte for
+# byte: no JSON reader took the report. Each such byte is U+FFFD now; UTF-8 of 2, 3 and 4 bytes stays.
+L=$(hrun "$tmp/l" unix1 6.8 1 1 host=$'h\xe9')
+{ grep -av '^label=' "$L/meta"; printf 'label=caf\351 \303\251 \342\202\254 \360\237\230\200 \300\257 \355\240\200 \365\200 \303\n'; } >"$tmp/meta"
+mv "$tmp/meta" "$L/meta"
+"$S" --format kcidb "$L" >"$tmp/l.json"
+is "$(json "$tmp/l.json" 'd["tests"][0]["misc"]["label"] == "caf\ufffd \u00e9 \u20ac \U0001f600 " + "\ufffd" * 2 + " " + "\ufffd" * 3 + " " + "\ufffd" * 2 + " \ufffd"')" \
+	True "kcidb: a byte that is not UTF-8 is U+FFFD, UTF-8 stays (the report is JSON)"
+"$S" --format squad "$L" >"$tmp/l.json"
+is "$(json "$tmp/l.json" 'd["metadata"]["testbed"] == "h\ufffd"')" True "squad: the same (the report is JSON)"
 exit $_failed

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The writers that rename a temporary file into place (sb-summary -o, sb-profile's files) replace only a
-# regular file or nothing: a symlink, a FIFO or a directory at the path is refused (exit 2, named), untouched.
+# regular file or nothing: a symlink, a FIFO or a directory at the path is refused (exit 2, named), untouched; so is an empty name. --help and --version onto a full disk: exit 3.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -41,5 +41,23 @@ ln -s "$tmp/target" "$tmp/prof/folded.txt"
 run "$P" script -o "$tmp/prof" "$PD/script.txt"
 is "$rc:$(kind "$tmp/prof/folded.txt")" "2:l" "sb-profile script: a symlink as DIR/folded.txt is refused and stays"
 like "$err" "folded.txt: a symbolic link, not a regular file: not replaced" "sb-profile script: named"
+# An empty name: the rename's ENOENT said it, exit 3 ("cannot rename .tmp.X to ")
+run "$S" -o '' "$D/samples.csv"
+is "$rc:$err" "2:sb-summary: the output file's name is empty" "sb-summary -o '': exit 2, named"
+run "$P" rate -o '' "$PD/results/pipe1/base-20260101T000000/summary.csv" \
+	"$PD/results/pipe1/base-20260101T000000/summary.csv" processes 1
+is "$rc:$err" "2:sb-profile: the output file's name is empty" "sb-profile rate -o '': exit 2, named"
+# --help and --version onto a full disk: exit 0, the text lost (sb-compare and sb-rundir said it)
+if [ -w /dev/full ]; then
+	for t in sb-history sb-summary sb-bisect; do
+		for a in --help --version; do
+			rc=0
+			"$B/bin/$t" "$a" >/dev/full 2>"$tmp/err" || rc=$?
+			is "$rc:$(wc -l <"$tmp/err" | tr -d ' ')" "3:1" "$t $a onto a full disk: exit 3, one line"
+		done
+	done
+else
+	skip "no /dev/full"
+fi
 plan "$_n"
 exit "$_failed"

@@ -1,5 +1,6 @@
 /* sb-bisect report: the first bad commit and its parent side by side in words, the steps, monotonicity, how to reproduce. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "bisect/drift_learn.h"
 #include "bisect/steps.h"
 #include "msg/exit.h"
+#include "io/csv.h"
 #include "io/results.h"
 #include "stat/stats.h"
 #include "stat/verdict.h"
@@ -58,14 +60,20 @@ static int read_log(const struct sb_bisect_opts *o, struct blog *b)
 
 	memset(b, 0, sizeof(*b));
 	if (o->log) {
-		FILE *f = fopen(o->log, "r");
-		size_t len = 0;
+		/* a file or a pipe (<(git bisect log)); a FIFO nobody writes to stalled the report for good */
+		size_t cap = 0;
+		int e = 0;
+		FILE *f = sb_file_stream(o->log, &e);
+		ssize_t n = f ? getdelim(&b->text, &cap, '\0', f) : -1;	/* up to a NUL byte: one is damage */
 
-		if (!f || getdelim(&b->text, &len, '\0', f) < 0) {
-			sb_bisect_say("%s: cannot read the bisect log", o->log);
+		if (n <= 0 || b->text[n - 1] == '\0') {
+			e = e != 0 ? e : f && ferror(f) ? errno : 0;
+			sb_bisect_say("%s: cannot read the bisect log: %s", o->log,
+				      e == SB_E_NOTREG ? "a device or socket, not a file or a pipe" :
+				      e != 0 ? sb_file_strerror(e) : n <= 0 ? "empty" : "a NUL byte (not a git bisect log)");
 			if (f)
 				fclose(f);
-			return SB_EXIT_USAGE;
+			return e == ENOMEM ? SB_EXIT_ENV : SB_EXIT_USAGE;
 		}
 		fclose(f);
 	} else if (sb_child_run(argv, NULL, &b->text, 5) != 0) {

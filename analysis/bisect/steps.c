@@ -8,38 +8,25 @@
 #include "bisect/steps.h"
 #include "msg/exit.h"
 #include "msg/msg.h"
+#include "io/csv.h"
 
-/* The whole file into a malloc'd string ("" when absent); NULL with errno on failure. */
-static char *slurp(const char *path)
+/* The whole file into a malloc'd string ("" when absent); NULL with errno and *why on failure. Through
+ * io/'s one way in: a FIFO at the path stalled every step and the report for good. */
+static char *slurp(const char *path, const char **why)
 {
-	FILE *f = fopen(path, "r");
 	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
+	size_t len = 0;
+	int e = sb_file_slurp(path, &buf, &len);
 
-	if (!f)
-		return errno == ENOENT ? calloc(1, 1) : NULL;
-	do {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = (cap + 4096) * 2);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-	} while (got > 0);
-	if (ferror(f)) {
+	if (e == ENOENT)
+		return calloc(1, 1);
+	*why = e != 0 ? sb_file_strerror(e) : "a NUL byte: the file is damaged";
+	if (e == 0 && memchr(buf, '\0', len) != NULL) {	/* the lines after it would be lost */
 		free(buf);
-		fclose(f);
-		errno = EIO;
-		return NULL;
+		buf = NULL;
+		e = EINVAL;
 	}
-	fclose(f);
-	buf[len] = '\0';
+	errno = e;
 	return buf;
 }
 
@@ -97,12 +84,12 @@ static int parse_line(char *line, struct sb_stepline *s)
 int sb_steplog_read(const char *path, struct sb_steplog *log, char *err, size_t errlen)
 {
 	char *p, *nl;
+	const char *why = "";
 	size_t lineno = 0;
 
 	memset(log, 0, sizeof(*log));
-	if (!(log->text = slurp(path)))
-		return sb_fail(err, errlen, errno == ENOMEM ? SB_EXIT_ENV : SB_EXIT_USAGE, "%s: %s", path,
-			       strerror(errno));
+	if (!(log->text = slurp(path, &why)))
+		return sb_fail(err, errlen, errno == ENOMEM ? SB_EXIT_ENV : SB_EXIT_USAGE, "%s: %s", path, why);
 	for (p = log->text; *p; p = nl + 1) {
 		struct sb_stepline *nlp;
 
@@ -134,6 +121,7 @@ int sb_steplog_append(const char *path, const char *const *fields, size_t nfield
 {
 	char tmp[4096];
 	char *old;
+	const char *why = "";
 	FILE *f;
 	int bad = 0;
 
@@ -142,8 +130,8 @@ int sb_steplog_append(const char *path, const char *const *fields, size_t nfield
 			return sb_fail(err, errlen, SB_EXIT_USAGE, "'%s': a tab or newline cannot go into the step log", fields[i]);
 	if (snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof(tmp))
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: path too long", path);
-	if (!(old = slurp(path)))
-		return sb_fail(err, errlen, SB_EXIT_ENV, "%s: %s", path, strerror(errno));
+	if (!(old = slurp(path, &why)))
+		return sb_fail(err, errlen, SB_EXIT_ENV, "%s: %s", path, why);
 	if (!(f = fopen(tmp, "w"))) {
 		free(old);
 		return sb_fail(err, errlen, SB_EXIT_ENV, "%s: %s", tmp, strerror(errno));

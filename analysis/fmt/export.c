@@ -7,19 +7,50 @@
 #include "export/bench_runs.h"
 #include "export.h"
 
-/* s as a JSON string: quotes, backslashes and control characters escaped. */
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong form, no surrogate,
+ * at most U+10FFFF), or 0. */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	unsigned char lo = 0x80, hi = 0xbf;	/* the second byte's range */
+
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (n == 0 || s[1] < lo || s[1] > hi)
+		return 0;
+	for (int i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* s as a JSON string: quotes, backslashes and control characters escaped; a byte that is not UTF-8
+ * (a Latin-1 label in meta) as U+FFFD: JSON is UTF-8, and Python's json (KCIDB's, SQUAD's) refuses the rest. */
 void sb_json_str(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		int n;
 
 		if (c == '"' || c == '\\')
 			fprintf(out, "\\%c", c);
 		else if (c < 0x20)
 			fprintf(out, "\\u%04x", c);
-		else
+		else if (c < 0x80)
 			fputc(c, out);
+		else if ((n = utf8_len((const unsigned char *)s)) == 0)
+			fputs("\\ufffd", out);
+		else {
+			fwrite(s, 1, (size_t)n, out);
+			s += n - 1;
+		}
 	}
 	fputc('"', out);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "history.h"
+#include "io/csv.h"
 #include "msg/exit.h"
 #include "msg/msg.h"
 
@@ -113,13 +114,15 @@ static int same_commit(const char *a, const char *b)
 /* Each sweep's place in the commits file -> ord; SIZE_MAX when it is not there. */
 static int commit_places(struct sb_hist *h, const char *file, char *err, size_t errlen)
 {
-	FILE *f = fopen(file, "r");
+	int e;
+	FILE *f = sb_file_stream(file, &e);	/* a file or <(git rev-list ...); a FIFO without a writer is empty */
 	char *line = NULL;
 	size_t cap = 0, n = 0;
 	ssize_t len;
 
 	if (f == NULL)
-		return sb_fail(err, errlen, SB_EXIT_USAGE, "--order commits %s: %s", file, strerror(errno));
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "--order commits %s: %s", file,
+			       e == SB_E_NOTREG ? "a device or socket, not a file or a pipe" : strerror(e));
 	for (size_t i = 0; i < h->nsw; i++)
 		h->sw[i].ord = (size_t)-1;
 	while ((len = getline(&line, &cap, f)) >= 0) {

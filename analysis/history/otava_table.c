@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "msg/exit.h"
 #include "fmt/otava.h"
@@ -81,10 +82,18 @@ int sb_otava_write(FILE *out, const struct sb_hist *h, int all_points, char *err
 
 	for (size_t i = 1; i < h->nsw; i++)
 		if (h->sw[i].group != h->sw[0].group) {
+			/* a hint that can be followed: --testbed chooses by name, not between params */
+			const char *hint = strcmp(h->sw[i].tb_name, h->sw[0].tb_name) != 0 ? "choose one with --testbed" :
+					   strcmp(h->sw[i].params, h->sw[0].params) != 0 ?
+					   "their params differ, which --testbed cannot choose between: --any-params "
+					   "makes them one series (a param changed on purpose)" :
+					   "one host name, two testbeds (other CPU or topology facts): --testbed "
+					   "cannot choose between them";
+
 			snprintf(err, errlen, "%s: sweeps of %s (testbed %s, params '%s') and of %s (testbed %s, "
-				 "params '%s'): Otava reads one series a file; choose one with --testbed",
+				 "params '%s'): Otava reads one series a file; %s",
 				 h->sw[0].test, h->sw[0].run_id, h->sw[0].tb_name, h->sw[0].params,
-				 h->sw[i].run_id, h->sw[i].tb_name, h->sw[i].params);
+				 h->sw[i].run_id, h->sw[i].tb_name, h->sw[i].params, hint);
 			return SB_EXIT_USAGE;
 		}
 	if (sb_hist_series(h, &s, &ns) != 0 || fill(h, s, ns, all_points, &t) != 0) {

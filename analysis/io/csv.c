@@ -129,6 +129,29 @@ int sb_file_slurp(const char *path, char **buf, size_t *len)
 	return e;
 }
 
+FILE *sb_file_stream(const char *path, int *e)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		*e = errno;
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	*e = S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) ? SB_E_NOTREG : 0;
+	if (*e == 0 && fcntl(fd, F_SETFL, 0) != 0)	/* blocking again: a pipe's writer is waited for */
+		*e = errno;
+	if (*e != 0 || (f = fdopen(fd, "r")) == NULL) {
+		*e = *e != 0 ? *e : errno;
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 /*
  * samples.csv can be tens of megabytes: map it rather than copy it. Returns
  * 0 or an errno; *mapped says whether to munmap or free.
@@ -230,24 +253,29 @@ void sb_file_unmap(char *buf, size_t len, int mapped)
 }
 
 /*
- * A CSV file mapped whole: not empty, and ending with a newline (files are
- * renamed into place whole, so a missing one means the file was cut short).
+ * A CSV file mapped whole: not empty, ending with a newline (files are
+ * renamed into place whole, so a missing one means the file was cut short)
+ * and without a NUL byte (a damaged file: a field would end at it).
  * Returns 0, or 2 or 3 with the message in err.
  */
 int sb_csv_map(const char *path, char **buf, size_t *len, int *mapped, char *err,
 		   size_t errlen)
 {
 	unsigned long lines = 1;
+	const char *nul;
 	int e = sb_file_map(path, buf, len, mapped);
 
 	if (e != 0)
 		return sb_fail(err, errlen, e == ENOENT || e == EISDIR || e == ENOTDIR || e == SB_E_NOTREG ||
 			       e == EFBIG || e == ELOOP ? SB_EXIT_USAGE : SB_EXIT_ENV, "%s: %s", path, sb_file_strerror(e));
-	if (*len > 0 && (*buf)[*len - 1] == '\n')
+	nul = *len > 0 ? memchr(*buf, '\0', *len) : NULL;
+	if (nul == NULL && *len > 0 && (*buf)[*len - 1] == '\n')
 		return 0;
-	for (size_t i = 0; i < *len; i++)
-		lines += (*buf)[i] == '\n';
+	for (const char *c = *buf; c < (nul != NULL ? nul : *buf + *len); c++)
+		lines += *c == '\n';
 	sb_file_unmap(*buf, *len, *mapped);
+	if (nul != NULL)	/* a field would end at it: "903\0026.4" read as 903 */
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: a NUL byte: the file is damaged", path, lines);
 	if (*len == 0)
 		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s:1: empty file (no header)", path);
 	return sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: last line has no newline: the file is truncated",

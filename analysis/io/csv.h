@@ -3,6 +3,7 @@
 #define SCALEBENCH_CSV_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* A field of a CSV line: [s, e). */
 struct sb_field {
@@ -27,13 +28,18 @@ const char *sb_file_strerror(int e);
 /* Whole file into a NUL-terminated malloc'd buffer: only a regular file, opened O_NONBLOCK, at most
  * SB_FILE_MAX bytes. Returns 0 or an errno (SB_E_NOTREG, EFBIG). */
 int sb_file_slurp(const char *path, char **buf, size_t *len);
+/* path for a reader that takes a pipe too (--log <(git bisect log)): a regular file or a FIFO, opened
+ * O_NONBLOCK then made blocking, so a FIFO without a writer reads as empty rather than stalling the
+ * open. NULL with *e an errno (EISDIR, SB_E_NOTREG for a device or socket). */
+FILE *sb_file_stream(const char *path, int *e);
 /* The file mapped (or read) whole; *mapped says how sb_file_unmap frees it. Returns 0 or an errno. */
 int sb_file_map(const char *path, char **buf, size_t *len, int *mapped);
 void sb_file_unmap(char *buf, size_t len, int mapped);
 
 /*
- * A CSV file mapped whole: not empty, and ending with a newline (files are
- * renamed into place whole, so a missing one means the file was cut short).
+ * A CSV file mapped whole: not empty, ending with a newline (files are
+ * renamed into place whole, so a missing one means the file was cut short)
+ * and without a NUL byte (a damaged file: a field would end at it).
  * Returns 0, or 2 or 3 with the message in err.
  */
 int sb_csv_map(const char *path, char **buf, size_t *len, int *mapped, char *err, size_t errlen);

@@ -30,6 +30,11 @@ int sb_meta_read(const char *path, sb_meta_fn fn, void *ctx, char **text, char *
 		*text = NULL;
 		return sb_fail(err, errlen, e == ENOMEM ? SB_EXIT_ENV : SB_EXIT_USAGE, "cannot read %s: %s", path, sb_file_strerror(e));
 	}
+	if ((p = memchr(*text, '\0', len)) != NULL) {	/* the lines after it would be lost */
+		for (next = *text; next < p; next++)
+			lineno += *next == '\n';
+		return sb_fail(err, errlen, SB_EXIT_USAGE, "%s:%lu: a NUL byte: the file is damaged", path, lineno + 1);
+	}
 	for (p = *text; *p != '\0'; p = next) {
 		char *eq, *end = strchr(p, '\n');
 

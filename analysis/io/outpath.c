@@ -27,6 +27,8 @@ void sb_outpath_check(const char *path)
 {
 	struct stat st;
 
+	if (*path == '\0')	/* else the rename's ENOENT said it, exit 3: "cannot rename .tmp.X to " */
+		sb_die(SB_EXIT_USAGE, "the output file's name is empty");
 	/* lstat: a symlink to a regular file is still a symlink, and the rename would replace it. */
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT)

@@ -123,6 +123,11 @@ int sb_mset_read(FILE *f, const char *what, int column, const char *delim,
 		double d;
 
 		lineno++;
+		if (memchr(line, '\0', (size_t)len) != NULL) {	/* "3\0004" would be read as 3 */
+			snprintf(err, errlen, "%s:%lu: a NUL byte: the file is damaged", what, lineno);
+			rc = SB_EXIT_USAGE;
+			break;
+		}
 		while (len > 0 && isspace((unsigned char)line[len - 1]))
 			line[--len] = '\0';
 		/* Columns are runs of non-delimiters; a '#' column starts a comment. */
