@@ -484,6 +484,17 @@ static int cmd_list(struct opts *o, char *err, size_t errlen)
 	text_only(o);
 	if ((rc = load(o, o->pos + 1, (size_t)o->npos - 1, &h, err, errlen)) != 0)
 		return rc;
+	/* a testcase named and not there is a typo more often than a question: said, as show says it */
+	for (int k = 1; k < o->npos; k++) {
+		size_t i = 0;
+
+		while (i < h.nsw && strcmp(h.sw[i].test, o->pos[k]) != 0)
+			i++;
+		if (i == h.nsw) {
+			sb_hist_free(&h);
+			return sb_fail(err, errlen, SB_EXIT_USAGE, "%s: no sweep of it in %s", o->pos[k], o->db);
+		}
+	}
 	printf("test\trun_id\tcolumn\trelease\tcommit\tdate\ttestbed\tstatus\tpoints\truns\tparams\n");
 	for (size_t i = 0; i < h.nsw; i++) {
 		const struct sb_hist_sweep *s = &h.sw[i];

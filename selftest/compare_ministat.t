@@ -54,6 +54,8 @@ printf '3\n4\n5\n' >flat
 printf '6\n6\n6\n' >six
 printf '1e-9\n2e-9\n3e-9\n' >nano1
 printf '2e-9\n4e-9\n6e-9\n' >nano2
+printf -- '-1\n0\n1\n' >zero
+printf '3\n4\n5\n' >x345
 printf '1000000000000000\n1000000000000002\n1000000000000004\n' >big1
 printf '1100000000000000\n1100000000000002\n1100000000000004\n' >big2
 printf '1\n2\n3abc\n4\n' >junk
@@ -184,6 +186,17 @@ Difference at 80.0% confidence
 	2e-09 +/- 1.97909e-09
 	100% +/- 125.169%
 	(Student's t, pooled s = 1.58114e-09)" -A -c 80 "$T/nano1" "$T/nano2"
+
+# A first set whose mean is 0: the difference, and no percentage of it (ministat prints inf%).
+same "a base mean of 0: no change in %" "x $T/zero
++ $T/x345
+    N           Min           Max        Median           Avg        Stddev
+x   3            -1             1             0             0             1
++   3             3             5             4             4             1
+Difference at 95.0% confidence
+	4 +/- 2.26659
+	(no change in %: the first set's mean is 0)
+	(Student's t, pooled s = 1)" -A "$T/zero" "$T/x345"
 
 # 1e15 + {0, 2, 4}: the sums are exact, deviations -2 0 2, s = 2 (a one-pass sum of squares
 # loses it all at this magnitude). d = 1e14, e = 2.776 * 2 * 0.8164966 = 4.53319;

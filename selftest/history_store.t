@@ -6,7 +6,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 R=$tmp/results
 DB=$R/history.db
-plan 36
+plan 39
 
 for i in 1 2 3 4 5 6; do hrun "$R" unix1 "6.$i" "$i" 1 >/dev/null; done
 for i in 1 2 3; do hrun "$R" pipe1 "6.$i" "$i" 2 >/dev/null; done
@@ -15,6 +15,10 @@ is "$rc" 0 "add: six complete sweeps"
 like "$out" '6 added, 0 already there' "add says what it did"
 run "$H" --db "$DB" list unix1
 is "$(printf '%s\n' "$out" | tail -n +2 | cut -f 3 | tr '\n' ' ')" "6.1 6.2 6.3 6.4 6.5 6.6 " "list: the six, in time order"
+run "$H" --db "$DB" list unix1 unix11
+is "$rc:$out" "2:" "list of a testcase with no sweep (a typo): exit 2, no table"
+like "$err" "^sb-history: unix11: no sweep of it in .*history.db$" "named in one line, as show names it"
+is "$("$H" --db "$DB" list | tail -n +2 | wc -l)" 6 "list with no testcase: every sweep"
 before=$("$H" --db "$DB" show unix1 --format csv)
 run "$H" --db "$DB" add "$R"/unix1/*/
 is "$rc:$(printf '%s' "$out" | grep -c '0 added, 6 already there')" "0:1" "add again: nothing added"

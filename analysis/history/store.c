@@ -82,7 +82,7 @@ int sb_hist_dberr(struct sqlite3 *db, char *err, size_t errlen)
 	const char *hint = "";
 
 	if ((code & 0xff) == SQLITE_BUSY)
-		hint = " (another process holds it: try again, or a longer --timeout)";
+		hint = " (another process holds it: try again when it is done; sb-history's --timeout waits longer)";
 	else if ((code & 0xff) == SQLITE_READONLY)
 		hint = " (read-only: no change made)";
 	else if ((code & 0xff) == SQLITE_FULL)

@@ -336,7 +336,10 @@ static void print_relative(FILE *out, const struct sb_mset *s, const struct sb_m
 	if (d.significant) {
 		fprintf(out, "Difference at %.1f%% confidence\n", conf);
 		fprintf(out, "\t%g +/- %g\n", d.diff, d.halfwidth);
-		fprintf(out, "\t%g%% +/- %g%%\n", d.rel_pct, d.rel_halfwidth_pct);
+		if (isfinite(d.rel_pct) && isfinite(d.rel_halfwidth_pct))
+			fprintf(out, "\t%g%% +/- %g%%\n", d.rel_pct, d.rel_halfwidth_pct);
+		else	/* ministat prints inf% here: a percentage of nothing is not a figure */
+			fprintf(out, "\t(no change in %%: the first set's mean is 0)\n");
 		fprintf(out, "\t(Student's t, pooled s = %g)\n", d.pooled_s);
 	} else {
 		fprintf(out, "No difference proven at %.1f%% confidence\n", conf);
