@@ -83,6 +83,22 @@ private_copy() {
 	shift
 	cp -- "$@" "$d/" && chmod 755 "$d"
 }
+# need_fixtures: bail out at once, saying how to build them, when the selftest programs
+# (make fixtures: build/selftest/) are missing: a file run alone with prove otherwise waited
+# for sweeps of programs that were not there and failed half its tests a minute later.
+need_fixtures() {
+	local f
+	for f in phases_processes history_gen unit_verdict; do
+		if [ ! -x "$B/selftest/$f" ]; then
+			echo "Bail out! $B/selftest/$f is missing: run make fixtures first (make check T=$0 does)"
+			exit 3
+		fi
+	done
+}
+# a file that runs a selftest program checks for them at once (one grep of the file)
+if grep -Eq 'selftest/[a-z_0-9]+_(processes|threads)|selftest/(history_gen|history_sim|unit_)|SB_TESTS_DIR=' "$0" 2>/dev/null; then
+	need_fixtures
+fi
 # wait_until SECONDS CMD...: poll CMD every 0.1 s; 0 once it succeeds within the time
 wait_until() {
 	local i
