@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-plan 16
+plan 17
 
 G=$B/selftest/history_gen
 H=$B/bin/sb-history
@@ -46,6 +46,8 @@ like "$("$H" show histsim1 --db "$tmp/h.db" | sed -n 3p)" '^machine drift betwee
 "$H" add --db "$tmp/one.db" "$tmp"/r/histsim1/k*T020000 >/dev/null 2>&1
 run "$H" drift --db "$tmp/one.db"
 like "$out" '^histsim1 on sim: 10 sweeps'$'\n''  +drift within a boot' "one shape: the block as before, no shape line"
+"$H" add --db "$tmp/single.db" "$tmp"/r/histsim1/k01-*T020000 >/dev/null 2>&1
+like "$("$H" drift --db "$tmp/single.db")" '^histsim1 on sim: 1 sweep$' "a history of one sweep: 1 sweep, not 1 sweeps"
 like "$(./compare.sh --history "$tmp/one.db" "$tmp"/r/histsim1/k03-*T020000 "$tmp"/r/histsim1/k04-*T020000 |
 	grep '^Note: machine drift')" "7 sweeps of this series within a boot and its testbed's other series, [0-9]+ df" \
 	"one shape: compare's Note without a shape"

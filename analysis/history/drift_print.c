@@ -68,7 +68,9 @@ static void print_group(FILE *out, const struct drift_model *dm, size_t gi, cons
 		return;
 	fprintf(out, "%s%s%s on %s: ", first->test, *first->params ? " " : "", first->params, first->tb_name);
 	if (g->nsh <= 1) {
-		fprintf(out, "%zu sweeps\n", one < m ? f[gi * m + one].f.sweeps : 0);
+		size_t n = one < m ? f[gi * m + one].f.sweeps : 0;
+
+		fprintf(out, "%zu sweep%s\n", n, n == 1 ? "" : "s");
 		print_figures(out, one < m ? &f[gi * m + one] : &dm->none, o);
 		return;
 	}
@@ -76,7 +78,8 @@ static void print_group(FILE *out, const struct drift_model *dm, size_t gi, cons
 	fprintf(out, "%zu sweeps of %zu shapes, each shape its own figures\n", g->total, g->nsh);
 	for (size_t sh = 0; sh < m; sh++)
 		if (f[gi * m + sh].f.sweeps > 0) {
-			fprintf(out, " shape %s: %zu sweeps\n", dm->shape[sh], f[gi * m + sh].f.sweeps);
+			fprintf(out, " shape %s: %zu sweep%s\n", dm->shape[sh], f[gi * m + sh].f.sweeps,
+				f[gi * m + sh].f.sweeps == 1 ? "" : "s");
 			print_figures(out, &f[gi * m + sh], o);
 		}
 }
