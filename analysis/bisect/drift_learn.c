@@ -1,6 +1,5 @@
 /* How a bisect learns the drift between sweeps (--drift, $SB_HISTORY, the default; its own sweeps by commit): a step's and the report's. */
 #define _GNU_SOURCE
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,23 +10,11 @@
 #include "bisect/drift_learn.h"
 #include "history/history.h"
 #include "io/results.h"
+#include "stat/verdict.h"
 
 int sb_bisect_drift_sweep(const double *v, size_t n, const char *boot, struct sb_drift_sweep *out)
 {
-	double sum = 0, ss = 0;
-
-	if (n == 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (!(v[i] > 0))
-			return -1;
-		sum += log(v[i]);
-	}
-	*out = (struct sb_drift_sweep){ sum / (double)n, 0, n, boot };
-	for (size_t i = 0; i < n; i++)
-		ss += (log(v[i]) - out->mean) * (log(v[i]) - out->mean);
-	out->var = n > 1 ? ss / (double)(n - 1) : 0;
-	return 0;
+	return sb_verdict_log_sweep(&(struct sb_vsweep){ v, n, 0, 0, boot, -1 }, 0, out);
 }
 
 /* a and b the same text (NULL as ""): 1 */

@@ -8,7 +8,7 @@
 #include "bisect/steps.h"
 #include "stat/drift.h"
 
-/* A sweep's values as the drift model takes them (logs: mean, variance); -1 when one is not positive. */
+/* A sweep's values as the drift model takes them (sb_verdict_log_sweep); -1 when one is not positive. */
 int sb_bisect_drift_sweep(const double *v, size_t n, const char *boot, struct sb_drift_sweep *out);
 
 /*

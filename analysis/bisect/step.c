@@ -43,9 +43,14 @@ static int values_of(const struct step_ctx *c, const char *dir, int shape, doubl
 /* n values of one sweep appended to c->x (v freed), and the sweep to c->xs. 0, or an exit code. */
 static int append(struct step_ctx *c, double *v, size_t n)
 {
-	if (c->nxs < sizeof(c->xs) / sizeof(c->xs[0]) &&
-	    sb_bisect_drift_sweep(v, n, strdup(c->boot[2]), &c->xs[c->nxs]) == 0)
-		c->nxs++;
+	if (c->nxs < sizeof(c->xs) / sizeof(c->xs[0])) {
+		char *boot = strdup(c->boot[2]);
+
+		if (sb_bisect_drift_sweep(v, n, boot, &c->xs[c->nxs]) == 0)
+			c->nxs++;
+		else
+			free(boot);	/* a sweep the model cannot take keeps no boot id */
+	}
 	double *nx = realloc(c->x, (c->k + n + 1) * sizeof(*nx));
 
 	if (!nx) {

@@ -173,8 +173,7 @@ static int two_sample(const struct sb_vquery *q, struct sb_vresult *v)
 	return 0;
 }
 
-/* A sweep in logs for the drift test: its values' logs (SB_VT_LOG: as given), or its summary's by the delta method. */
-static int log_sweep(const struct sb_vsweep *w, int logs, struct sb_drift_sweep *out)
+int sb_verdict_log_sweep(const struct sb_vsweep *w, int logs, struct sb_drift_sweep *out)
 {
 	double sum = 0, ss = 0;
 
@@ -257,7 +256,7 @@ static int median_sweep(const struct sb_vsweep *w, int logs, struct sb_drift_swe
 static int log_side(const struct sb_vside *s, int logs, int median, struct sb_drift_sweep *out)
 {
 	for (size_t i = 0; i < s->nsw; i++)
-		if (log_sweep(&s->sw[i], logs, &out[i]) != 0 || (median && median_sweep(&s->sw[i], logs, &out[i]) != 0))
+		if (sb_verdict_log_sweep(&s->sw[i], logs, &out[i]) != 0 || (median && median_sweep(&s->sw[i], logs, &out[i]) != 0))
 			return -1;
 	return 0;
 }

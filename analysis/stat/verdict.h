@@ -99,6 +99,10 @@ struct sb_vresult {
  * A caller's own rules (a positive base mean, 3 samples) come before.
  */
 int sb_verdict(const struct sb_vquery *q, struct sb_vresult *out);
+/* A sweep in logs as the drift model takes it (mean and variance of its runs' logs): its values'
+ * logs (logs: the values as given), or its summary's by the delta method; -1 when a value (or the
+ * summary's mean) is not positive, or it has none. The one place a sweep is summarised so. */
+int sb_verdict_log_sweep(const struct sb_vsweep *w, int logs, struct sb_drift_sweep *out);
 /* The same with a sweep's value chosen (sb_verdict: SB_VV_MEAN); SB_DRIFT_NONE reads no sweep's value. */
 int sb_verdict_value(const struct sb_vquery *q, enum sb_vvalue value, struct sb_vresult *out);
 
