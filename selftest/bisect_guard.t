@@ -219,6 +219,14 @@ like "$(cat "$T/rep")" "Machine drift between sweeps: " "without \$SB_HISTORY"
 SB_HISTORY=$F/h.db "$bisect" report --results "$F/res" --log "$F/log" >"$T/rep" 2>"$T/err"
 like "$(cat "$T/rep")" "Machine drift between sweeps: \+/-[0-9.]+% sd, 7 sweeps of this series .*; and 5 sweeps of this bisect's steps" \
 	"with it: the history's 7 sweeps (the ends left out), moderated by the bisect's"
+# an $SB_HISTORY that is no history: said on stderr in one line, the report made with the default
+printf 'not a database\n' >"$T/nothist.db"
+rc=0
+SB_HISTORY=$T/nothist.db "$bisect" report --results "$F/res" --log "$F/log" >"$T/rep" 2>"$T/err" || rc=$?
+is "$rc/$(wc -l <"$T/err")" "0/1" "\$SB_HISTORY not a history: exit 0, one line on stderr"
+like "$(cat "$T/err")" "^sb-bisect: .SB_HISTORY .*nothist.db: .*: the drift between sweeps not learned from it\$" \
+	"naming the file and why"
+like "$(cat "$T/rep")" "Machine drift between sweeps: \+/-[0-9.]+% sd, the default.s 2 and 5 sweeps of this bisect.s steps" "and the report takes the default, moderated by its own sweeps"
 frep --drift 1.5
 like "$(cat "$T/rep")" "Machine drift between sweeps: \+/-1.5% sd, given \(--drift\)" "--drift 1.5: given, not moderated"
 for bad in x -1 101 ''; do

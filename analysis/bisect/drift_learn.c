@@ -82,6 +82,8 @@ void sb_bisect_drift_start(const struct sb_bisect_learn *in, struct sb_drift *d)
 		if (sb_drift_lookup_open(env, in->good, skip, ns, 5000, &l, err, sizeof(err)) == 0)
 			sb_drift_lookup_point(l, in->t->mode, in->t->kind == SB_T_CURVE ? 0 : in->t->tasks, in->across,
 					      d, d);
+		else	/* said, not dropped: the figure below is then not the testbed's */
+			sb_bisect_say("$SB_HISTORY %s: the drift between sweeps not learned from it", err);
 		sb_drift_lookup_free(l);
 		for (size_t i = 1; i < ns; i++)
 			sb_run_free(&more[i - 1]);
